@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+// geodb: an embedded, SQLite-backed geodatabase toolkit (import OSM and gazetteers, query offline).
+import PackageDescription
+
+let package = Package(
+    name: "geodb",
+    products: [
+        .library(name: "GeoDB", targets: ["GeoDB"]),
+        .library(name: "GeoDBImport", targets: ["GeoDBImport"]),
+        .executable(name: "geodb", targets: ["geodb"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Thin checked layer over the SQLite C API: connections, statements, errors.
+        .target(name: "GeoDBSQLite", dependencies: ["CSQLite"]),
+        // Runtime library an app links to read a database: schema, model, queries, inspection.
+        .target(name: "GeoDB", dependencies: ["GeoDBSQLite"]),
+        // Readers for every input format and the importer that writes a database.
+        .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "CZlib"]),
+        // The command-line tool: argument parsing and output formatting only.
+        .executableTarget(name: "geodb", dependencies: [
+            "GeoDB", "GeoDBImport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite"]),
+        .testTarget(name: "GeoDBImportTests", dependencies: ["GeoDBImport", "GeoDB", "GeoDBSQLite"]),
+        .testTarget(name: "GeoDBCLITests", dependencies: ["GeoDB", "GeoDBSQLite"]),
+    ]
+)

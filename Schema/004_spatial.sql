@@ -1,0 +1,7 @@
+-- Bounding box of every place (id = place.id). 32-bit floats rounded outwards:
+-- a filter only; exact positions are place.lat / place.lon and place_geometry.
+CREATE VIRTUAL TABLE place_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
+
+-- Bounding boxes of the places whose polygons contain other places (boundaries, place areas),
+-- for point-in-polygon lookups (id = place.id; the polygon is in place_geometry).
+CREATE VIRTUAL TABLE area_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);

@@ -1,0 +1,90 @@
+// Positions: exact degrees for the API, 1e-7-degree integers (OSM's own precision) for storage.
+import Foundation
+
+/// A WGS 84 position in degrees.
+public struct Coordinate: Hashable, Sendable, Codable {
+    public var lat: Double
+    public var lon: Double
+
+    public init(lat: Double, lon: Double) {
+        self.lat = lat
+        self.lon = lon
+    }
+
+    /// True when latitude is within ±90 and longitude within ±180 (and neither is NaN).
+    public var isValid: Bool { (-90...90).contains(lat) && (-180...180).contains(lon) }
+
+    /// Great-circle distance in metres (haversine on the mean Earth radius).
+    public func distance(to other: Coordinate) -> Double {
+        let toRadians = Double.pi / 180
+        let dLat = (other.lat - lat) * toRadians
+        let dLon = (other.lon - lon) * toRadians
+        let a = sin(dLat / 2) * sin(dLat / 2)
+            + cos(lat * toRadians) * cos(other.lat * toRadians) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * Coordinate.earthRadius * asin(min(1, a.squareRoot()))
+    }
+
+    /// Mean Earth radius in metres (IUGG).
+    public static let earthRadius = 6_371_008.8
+}
+
+/// A position in units of 1e-7 degree, as OSM stores it: exact, compact and cheap to compare.
+public struct Point7: Hashable, Sendable {
+    public var lat: Int32
+    public var lon: Int32
+
+    public init(lat: Int32, lon: Int32) {
+        self.lat = lat
+        self.lon = lon
+    }
+
+    /// Rounds degrees to the nearest 1e-7; callers check `Coordinate.isValid` first.
+    public init(_ coordinate: Coordinate) {
+        self.lat = Int32((coordinate.lat * 1e7).rounded())
+        self.lon = Int32((coordinate.lon * 1e7).rounded())
+    }
+
+    public var coordinate: Coordinate { Coordinate(lat: Double(lat) / 1e7, lon: Double(lon) / 1e7) }
+}
+
+/// A latitude/longitude box in degrees.
+public struct BoundingBox: Hashable, Sendable, Codable {
+    public var minLat: Double
+    public var minLon: Double
+    public var maxLat: Double
+    public var maxLon: Double
+
+    public init(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
+        self.minLat = minLat
+        self.minLon = minLon
+        self.maxLat = maxLat
+        self.maxLon = maxLon
+    }
+
+    /// The box of one point.
+    public init(_ coordinate: Coordinate) {
+        self.init(minLat: coordinate.lat, minLon: coordinate.lon, maxLat: coordinate.lat, maxLon: coordinate.lon)
+    }
+
+    /// Grows the box to include `coordinate`.
+    public mutating func extend(_ coordinate: Coordinate) {
+        minLat = Swift.min(minLat, coordinate.lat)
+        maxLat = Swift.max(maxLat, coordinate.lat)
+        minLon = Swift.min(minLon, coordinate.lon)
+        maxLon = Swift.max(maxLon, coordinate.lon)
+    }
+
+    /// Grows the box to include `other`.
+    public mutating func extend(_ other: BoundingBox) {
+        minLat = Swift.min(minLat, other.minLat)
+        maxLat = Swift.max(maxLat, other.maxLat)
+        minLon = Swift.min(minLon, other.minLon)
+        maxLon = Swift.max(maxLon, other.maxLon)
+    }
+
+    public func contains(_ coordinate: Coordinate) -> Bool {
+        (minLat...maxLat).contains(coordinate.lat) && (minLon...maxLon).contains(coordinate.lon)
+    }
+
+    public var center: Coordinate { Coordinate(lat: (minLat + maxLat) / 2, lon: (minLon + maxLon) / 2) }
+}

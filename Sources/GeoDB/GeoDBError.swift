@@ -1,0 +1,46 @@
+// The error every geodb library call throws: what went wrong, where, and what to do about it.
+
+/// A failure a user can act on. `description` is the one-line message the CLI prints.
+public struct GeoDBError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What kind of failure this is; stable for programs that branch on it.
+    public enum Code: String, Sendable {
+        case fileNotFound, fileExists, unknownFormat, badInput, unsupportedInput
+        case schemaVersionMismatch, notAGeoDatabase, interrupted, io, invalidArgument, database
+    }
+
+    public let code: Code
+    /// What was wrong, naming the file and the place in it when there is one.
+    public let message: String
+    /// What the user can do about it, when there is something.
+    public let remedy: String?
+
+    public init(_ code: Code, _ message: String, remedy: String? = nil) {
+        self.code = code
+        self.message = message
+        self.remedy = remedy
+    }
+
+    /// Bad content in an input file, at a byte offset or a line.
+    public static func badInput(file: String, at location: InputLocation, _ what: String) -> GeoDBError {
+        GeoDBError(.badInput, "\(file): \(location): \(what)")
+    }
+
+    public var description: String {
+        remedy.map { "\(message) (\($0))" } ?? message
+    }
+}
+
+/// Where in an input file something was found.
+public enum InputLocation: CustomStringConvertible, Sendable, Equatable {
+    case byteOffset(Int)
+    case line(Int)
+    case feature(Int)
+
+    public var description: String {
+        switch self {
+        case .byteOffset(let offset): return "byte offset \(offset)"
+        case .line(let line): return "line \(line)"
+        case .feature(let index): return "feature \(index)"
+        }
+    }
+}

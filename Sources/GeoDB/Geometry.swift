@@ -1,0 +1,164 @@
+// Line and polygon geometry of places, and its compact blob encoding (docs/SCHEMA.md, "Geometry blobs").
+
+/// The geometry stored in `place_geometry.geometry`.
+public enum Geometry: Equatable, Sendable {
+    /// One or more lines (the ways of a street, an interpolation line).
+    case lineStrings([[Point7]])
+    /// One or more polygons, each its outer ring followed by its holes.
+    /// Rings are closed implicitly: the last point is not the first point repeated.
+    case polygons([[[Point7]]])
+
+    /// Every point, in order.
+    public var points: [Point7] {
+        switch self {
+        case .lineStrings(let lines): return lines.flatMap { $0 }
+        case .polygons(let polygons): return polygons.flatMap { $0.flatMap { $0 } }
+        }
+    }
+
+    /// The smallest box holding every point, or nil for an empty geometry.
+    public var boundingBox: BoundingBox? {
+        var box: BoundingBox?
+        for point in points {
+            let c = point.coordinate
+            if box == nil { box = BoundingBox(c) } else { box!.extend(c) }
+        }
+        return box
+    }
+
+    /// Type byte of the blob encoding.
+    enum TypeCode: UInt8 {
+        case lineStrings = 1
+        case polygons = 2
+    }
+
+    /// The blob encoding: a type byte, then part counts as unsigned LEB128 varints, each count followed
+    /// by its points as zigzag varint deltas (lon, then lat, in 1e-7 degree) from the previous point.
+    public func encoded() -> [UInt8] {
+        var writer = GeometryWriter()
+        switch self {
+        case .lineStrings(let lines):
+            writer.bytes.append(TypeCode.lineStrings.rawValue)
+            writer.count(lines.count)
+            for line in lines { writer.run(line) }
+        case .polygons(let polygons):
+            writer.bytes.append(TypeCode.polygons.rawValue)
+            writer.count(polygons.count)
+            for rings in polygons {
+                writer.count(rings.count)
+                for ring in rings { writer.run(ring) }
+            }
+        }
+        return writer.bytes
+    }
+
+    /// Decodes a blob written by `encoded()`; nil when the bytes are not a valid geometry.
+    public init?(encoded bytes: [UInt8]) {
+        var reader = GeometryReader(bytes: bytes)
+        guard let type = reader.byte().flatMap(TypeCode.init(rawValue:)) else { return nil }
+        switch type {
+        case .lineStrings:
+            guard let count = reader.count() else { return nil }
+            var lines: [[Point7]] = []
+            for _ in 0..<count {
+                guard let line = reader.run() else { return nil }
+                lines.append(line)
+            }
+            self = .lineStrings(lines)
+        case .polygons:
+            guard let count = reader.count() else { return nil }
+            var polygons: [[[Point7]]] = []
+            for _ in 0..<count {
+                guard let ringCount = reader.count() else { return nil }
+                var rings: [[Point7]] = []
+                for _ in 0..<ringCount {
+                    guard let ring = reader.run() else { return nil }
+                    rings.append(ring)
+                }
+                polygons.append(rings)
+            }
+            self = .polygons(polygons)
+        }
+        guard reader.isAtEnd else { return nil }
+    }
+}
+
+private struct GeometryWriter {
+    var bytes: [UInt8] = []
+    var previous = Point7(lat: 0, lon: 0)
+
+    mutating func count(_ n: Int) { varint(UInt64(n)) }
+
+    mutating func run(_ points: [Point7]) {
+        count(points.count)
+        for p in points {
+            zigzag(Int64(p.lon) - Int64(previous.lon))
+            zigzag(Int64(p.lat) - Int64(previous.lat))
+            previous = p
+        }
+    }
+
+    mutating func zigzag(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
+
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7f) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+}
+
+private struct GeometryReader {
+    let bytes: [UInt8]
+    var index = 0
+    var previous = Point7(lat: 0, lon: 0)
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func byte() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    mutating func varint() -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while let b = byte() {
+            result |= UInt64(b & 0x7f) << shift
+            if b < 0x80 { return result }
+            shift += 7
+            if shift > 63 { return nil }
+        }
+        return nil
+    }
+
+    /// A part count, refused when it could not fit in the remaining bytes (corrupt blob).
+    mutating func count() -> Int? {
+        guard let n = varint(), n <= UInt64(bytes.count - index) else { return nil }
+        return Int(n)
+    }
+
+    mutating func delta() -> Int64? {
+        guard let v = varint() else { return nil }
+        return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
+    }
+
+    mutating func run() -> [Point7]? {
+        guard let n = count() else { return nil }
+        var points: [Point7] = []
+        points.reserveCapacity(n)
+        for _ in 0..<n {
+            guard let dLon = delta(), let dLat = delta() else { return nil }
+            let lon = Int64(previous.lon) + dLon, lat = Int64(previous.lat) + dLat
+            guard let lon32 = Int32(exactly: lon), let lat32 = Int32(exactly: lat) else { return nil }
+            previous = Point7(lat: lat32, lon: lon32)
+            points.append(previous)
+        }
+        return points
+    }
+}

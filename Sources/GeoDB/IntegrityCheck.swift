@@ -1,0 +1,93 @@
+// `geodb inspect --check`: SQLite, FTS5 and R*Tree integrity plus geodb's own cross-table invariants.
+import Foundation
+import GeoDBSQLite
+
+/// One check and its outcome.
+public struct CheckResult: Codable, Sendable {
+    public var name: String
+    public var ok: Bool
+    /// What was found: "ok" or the problem.
+    public var detail: String
+}
+
+public enum IntegrityCheck {
+    /// Runs every check on the database at `path`. FTS5's integrity check is an INSERT command, so the
+    /// file is opened read-write; nothing is changed (the check runs in a transaction that is rolled back).
+    public static func run(path: String) throws -> [CheckResult] {
+        _ = try GeoDatabase(path: path)   // exists, is geodb, right version
+        let db = try Connection(path: path, mode: .readWrite)
+        var results: [CheckResult] = []
+        func check(_ name: String, _ body: () throws -> String?) {
+            do {
+                let problem = try body()
+                results.append(CheckResult(name: name, ok: problem == nil, detail: problem ?? "ok"))
+            } catch let error as SQLiteError {
+                results.append(CheckResult(name: name, ok: false, detail: error.message))
+            } catch {
+                results.append(CheckResult(name: name, ok: false, detail: "\(error)"))
+            }
+        }
+        func count(_ sql: String) throws -> Int64 { try db.scalarInt(sql) ?? 0 }
+
+        check("sqlite integrity_check") {
+            let lines = try db.prepare("PRAGMA integrity_check").rows { $0.text(0) ?? "" }
+            return lines == ["ok"] ? nil : lines.prefix(5).joined(separator: "; ")
+        }
+        check("foreign keys") {
+            let n = try db.prepare("PRAGMA foreign_key_check").rows { _ in 1 }.count
+            return n == 0 ? nil : "\(n) rows point at missing places or sources"
+        }
+        check("fts5 integrity-check") {
+            try db.execute("BEGIN")
+            defer { try? db.execute("ROLLBACK") }
+            try db.execute("INSERT INTO place_fts(place_fts) VALUES ('integrity-check')")
+            return nil
+        }
+        for table in ["place_rtree", "area_rtree"] {
+            check("rtreecheck(\(table))") {
+                let text = try db.scalarText("SELECT rtreecheck('\(table)')") ?? ""
+                return text == "ok" ? nil : text
+            }
+        }
+        check("place = place_rtree = place_fts rows") {
+            let places = try count("SELECT count(*) FROM place")
+            let boxes = try count("SELECT count(*) FROM place_rtree")
+            let fts = try count("SELECT count(*) FROM place_fts_docsize")
+            let orphans = try count("SELECT count(*) FROM place_rtree r WHERE NOT EXISTS (SELECT 1 FROM place p WHERE p.id = r.id)")
+            guard places == boxes, places == fts, orphans == 0 else {
+                return "place \(places), place_rtree \(boxes) (\(orphans) without a place), place_fts \(fts)"
+            }
+            return nil
+        }
+        check("meta place_count") {
+            let stored = try db.scalarText("SELECT value FROM meta WHERE key = 'place_count'")
+            let actual = try count("SELECT count(*) FROM place")
+            return stored == String(actual) ? nil : "meta says \(stored ?? "nothing"), place has \(actual)"
+        }
+        check("coordinates valid and inside their boxes") {
+            let bad = try count("""
+                SELECT count(*) FROM place p JOIN place_rtree r ON r.id = p.id
+                WHERE p.lat NOT BETWEEN -90 AND 90 OR p.lon NOT BETWEEN -180 AND 180
+                   OR p.lat NOT BETWEEN r.min_lat - 1e-5 AND r.max_lat + 1e-5
+                   OR p.lon NOT BETWEEN r.min_lon - 1e-5 AND r.max_lon + 1e-5
+                """)
+            return bad == 0 ? nil : "\(bad) places outside ±90/±180 or outside their R*Tree box"
+        }
+        check("area_rtree entries have polygons") {
+            let bad = try count("""
+                SELECT count(*) FROM area_rtree a LEFT JOIN place_geometry g ON g.place_id = a.id
+                WHERE g.geometry IS NULL OR substr(g.geometry, 1, 1) <> x'02'
+                """)
+            return bad == 0 ? nil : "\(bad) area entries without a polygon"
+        }
+        check("geometry blobs decode") {
+            let rows = try db.prepare("SELECT place_id, geometry FROM place_geometry")
+            var bad: [Int64] = []
+            while try rows.step() {
+                if Geometry(encoded: rows.blob(1) ?? []) == nil { bad.append(rows.int(0)) }
+            }
+            return bad.isEmpty ? nil : "\(bad.count) undecodable (place \(bad.prefix(5).map(String.init).joined(separator: ", ")))"
+        }
+        return results
+    }
+}

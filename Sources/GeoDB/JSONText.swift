@@ -1,0 +1,32 @@
+// Minimal JSON text writing for the `place.tags` column: compact, key order kept.
+
+public enum JSONText {
+    /// A JSON string literal, escaped per RFC 8259.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A JSON object of string values; later duplicates of a key are dropped.
+    public static func object(_ pairs: [(key: String, value: String)]) -> String {
+        var seen = Set<String>()
+        var parts: [String] = []
+        for (key, value) in pairs where seen.insert(key).inserted {
+            parts.append(quoted(key) + ":" + quoted(value))
+        }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+}

@@ -1,0 +1,48 @@
+// The database layout, compiled in from Schema/*.sql, and the version check every reader runs.
+import GeoDBSQLite
+
+/// The geodb database schema. `Schema/*.sql` is its only definition.
+public enum Schema {
+    /// Bumped on any change a reader could notice (docs/SCHEMA.md, "Version policy").
+    public static let version: Int64 = 1
+
+    /// Files whose names start with "9" hold secondary indexes, created after the bulk load.
+    static func isIndexFile(_ name: String) -> Bool { name.hasPrefix("9") }
+
+    /// Creates every table of an empty database and records the schema version.
+    public static func createTables(in db: Connection) throws {
+        for file in SchemaFiles.all where !isIndexFile(file.name) {
+            try db.execute(file.sql)
+        }
+        try db.execute("PRAGMA user_version = \(version)")
+        try db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)").run([.text(String(version))])
+    }
+
+    /// Creates the secondary indexes (after loading, which is faster than updating them per row).
+    public static func createIndexes(in db: Connection) throws {
+        for file in SchemaFiles.all where isIndexFile(file.name) {
+            try db.execute(file.sql)
+        }
+    }
+
+    /// Throws unless `db` is a geodb database of this schema version.
+    public static func checkVersion(of db: Connection) throws {
+        let hasMeta: Int64?
+        do {
+            hasMeta = try db.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+        } catch let error as SQLiteError {
+            throw GeoDBError(.notAGeoDatabase, "\(db.path) is not an SQLite database (\(error.message))")
+        }
+        guard hasMeta != nil,
+              let stored = try db.scalarText("SELECT value FROM meta WHERE key = 'schema_version'") else {
+            throw GeoDBError(.notAGeoDatabase, "\(db.path) is not a geodb database (no meta table)",
+                             remedy: "create one with `geodb import`")
+        }
+        let userVersion = try db.scalarInt("PRAGMA user_version") ?? 0
+        guard stored == String(version), userVersion == version else {
+            throw GeoDBError(.schemaVersionMismatch,
+                             "\(db.path) has geodb schema version \(stored) (user_version \(userVersion)); this geodb reads version \(version)",
+                             remedy: "re-import the data with this geodb, or use the geodb that wrote it")
+        }
+    }
+}

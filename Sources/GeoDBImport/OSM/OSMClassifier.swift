@@ -1,0 +1,225 @@
+// Decides what an OSM object becomes (a place, an address, a POI, a street, nothing) from its tags.
+import Foundation
+import GeoDB
+
+/// How an OSM object is imported: kind, raw category and admin level.
+struct OSMClassification: Equatable {
+    var kind: PlaceKind
+    var category: String?
+    var adminLevel: Int?
+}
+
+enum OSMClassifier {
+    /// Keys that make a POI, in priority order (the first present one is the category).
+    static let poiKeys = ["amenity", "shop", "tourism", "leisure", "office", "craft", "healthcare", "historic",
+                          "emergency", "public_transport", "railway", "aeroway", "man_made", "natural", "sport",
+                          "club", "highway", "building"]
+
+    /// Values that never make a POI for keys whose other values do (infrastructure, not destinations).
+    static let ignoredValues: [String: Set<String>] = [
+        "railway": ["rail", "tram", "subway", "light_rail", "narrow_gauge", "abandoned", "disused", "platform_edge",
+                    "switch", "buffer_stop", "level_crossing", "crossing", "signal", "razed", "construction", "proposed",
+                    "turntable", "miniature", "funicular", "monorail", "preserved", "railway_crossing"],
+        "highway": [],  // highway= is a POI only for the values in `highwayPOIs`
+        "natural": ["coastline", "tree_row", "water", "wood", "scrub", "grassland", "wetland", "bare_rock", "sand",
+                    "heath", "ridge", "cliff", "tree"],
+        "man_made": ["pipeline", "cutline", "embankment", "breakwater", "groyne", "dyke", "street_cabinet", "manhole",
+                     "pier", "bridge", "clearcut"],
+        "emergency": ["fire_hydrant", "yes", "no"],
+        "public_transport": ["stop_area", "stop_area_group"],
+        "building": ["no"],
+        "amenity": ["bench", "waste_basket", "grit_bin", "parking_space", "parking_entrance", "vending_machine",
+                    "bicycle_parking", "waste_disposal", "hunting_stand", "clock", "loading_dock"],
+    ]
+
+    static let highwayPOIs: Set<String> = ["bus_stop", "rest_area", "services", "motorway_junction", "trailhead"]
+
+    /// Unnamed POIs are kept for these categories, because people look for them by category alone.
+    static let usefulUnnamed: Set<String> = [
+        "amenity=atm", "amenity=toilets", "amenity=parking", "amenity=charging_station", "amenity=fuel",
+        "amenity=post_box", "amenity=drinking_water", "amenity=bicycle_rental", "amenity=car_sharing",
+        "amenity=recycling", "amenity=pharmacy", "amenity=telephone", "amenity=shelter", "amenity=bank",
+        "amenity=cafe", "amenity=restaurant", "amenity=fast_food", "amenity=bar", "amenity=pub",
+        "amenity=post_office", "amenity=defibrillator", "emergency=defibrillator", "amenity=taxi",
+        "amenity=car_wash", "amenity=library", "amenity=police", "amenity=hospital", "amenity=clinic",
+        "amenity=doctors", "amenity=dentist", "shop=supermarket", "shop=convenience", "shop=bakery",
+        "tourism=information", "tourism=viewpoint", "leisure=playground", "highway=bus_stop",
+        "railway=tram_stop", "railway=station", "railway=subway_entrance", "public_transport=platform",
+    ]
+
+    /// Highway types that make streets when named.
+    static let streetTypes: Set<String> = [
+        "motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential", "living_street",
+        "pedestrian", "service", "track", "road", "footway", "cycleway", "path", "steps", "bridleway",
+        "motorway_link", "trunk_link", "primary_link", "secondary_link", "tertiary_link", "busway",
+    ]
+
+    static func placeKind(forPlaceValue value: String) -> PlaceKind? {
+        switch value {
+        case "country": return .country
+        case "state", "province", "region": return .state
+        case "county", "district", "municipality": return .county
+        case "city": return .city
+        case "town": return .town
+        case "village": return .village
+        case "hamlet", "isolated_dwelling", "farm", "allotments": return .hamlet
+        case "suburb", "borough": return .suburb
+        case "quarter", "neighbourhood", "city_block", "plot": return .neighbourhood
+        case "locality": return .locality
+        case "island", "islet", "archipelago": return .island
+        case "square": return .square
+        default: return nil
+        }
+    }
+
+    static func kind(forAdminLevel level: Int) -> PlaceKind {
+        switch level {
+        case ...2: return .country
+        case 3...4: return .state
+        case 5...6: return .county
+        case 7...8: return .city
+        case 9...10: return .suburb
+        default: return .neighbourhood
+        }
+    }
+
+    /// What an object with these tags becomes; nil when it is not a place (streets are handled apart).
+    /// `isArea` says whether the object is a closed way or a multipolygon/boundary relation.
+    static func classify(_ tags: OSMTags, hasName: Bool, isArea: Bool) -> OSMClassification? {
+        if isArea, let boundary = tags["boundary"] {
+            if boundary == "administrative", hasName, let level = tags["admin_level"].flatMap({ Int($0) }) {
+                let kind = tags["place"].flatMap(placeKind(forPlaceValue:)) ?? kind(forAdminLevel: level)
+                return OSMClassification(kind: kind, category: "boundary=administrative", adminLevel: level)
+            }
+            if boundary == "postal_code", tags["postal_code"] != nil {
+                return OSMClassification(kind: .postcode, category: "boundary=postal_code")
+            }
+        }
+        if hasName, let value = tags["place"], let kind = placeKind(forPlaceValue: value) {
+            return OSMClassification(kind: kind, category: "place=\(value)")
+        }
+        if let category = poiCategory(tags), hasName || usefulUnnamed.contains(category) {
+            if category.hasPrefix("building=") && !hasName {
+                return tags["addr:housenumber"] != nil ? OSMClassification(kind: .address, category: category) : nil
+            }
+            return OSMClassification(kind: .poi, category: category)
+        }
+        if tags["addr:housenumber"] != nil || tags["addr:housename"] != nil {
+            return OSMClassification(kind: .address, category: tags["building"].map { "building=\($0)" })
+        }
+        if isArea, hasName, let boundary = tags["boundary"], boundary != "administrative" {
+            return OSMClassification(kind: .boundary, category: "boundary=\(boundary)")
+        }
+        return nil
+    }
+
+    /// The first POI key present with a value that makes a POI, as 'key=value'.
+    static func poiCategory(_ tags: OSMTags) -> String? {
+        for key in poiKeys {
+            guard let value = tags[key], value != "no" else { continue }
+            if key == "highway" {
+                if highwayPOIs.contains(value) { return "highway=\(value)" }
+                continue
+            }
+            if ignoredValues[key]?.contains(value) == true { continue }
+            return "\(key)=\(value)"
+        }
+        return nil
+    }
+
+    /// The highway type if these tags make a named street.
+    static func streetType(_ tags: OSMTags) -> String? {
+        guard let highway = tags["highway"], streetTypes.contains(highway), tags["area"] != "yes" || highway == "pedestrian"
+        else { return nil }
+        return highway
+    }
+
+    /// Name tags indexed for search: `name`, `name:xx` and these, each optionally with a `:xx` language.
+    static let nameTypes: Set<String> = ["name", "alt_name", "old_name", "official_name", "short_name", "loc_name",
+                                         "int_name", "nat_name", "reg_name"]
+
+    /// Every name of an object, with type and language; values with ';' are several names.
+    static func names(_ tags: OSMTags) -> [PlaceName] {
+        var result: [PlaceName] = []
+        var seen = Set<PlaceName>()
+        for (key, value) in zip(tags.keys, tags.values) {
+            let (type, lang) = splitNameKey(key)
+            guard nameTypes.contains(type), lang == nil || isLanguageCode(lang!) else { continue }
+            for part in value.split(separator: ";") {
+                let name = part.trimmingSpaces
+                guard !name.isEmpty else { continue }
+                let entry = PlaceName(name: name, type: type, lang: lang)
+                if seen.insert(entry).inserted { result.append(entry) }
+            }
+        }
+        // The plain name first: it is the display name.
+        if let index = result.firstIndex(where: { $0.type == "name" && $0.lang == nil }), index != 0 {
+            result.insert(result.remove(at: index), at: 0)
+        }
+        return result
+    }
+
+    static func splitNameKey(_ key: String) -> (String, String?) {
+        guard let colon = key.firstIndex(of: ":") else { return (key, nil) }
+        return (String(key[..<colon]), String(key[key.index(after: colon)...]))
+    }
+
+    /// 'fi', 'sv', 'zh-Hans', 'be-tarask': two or three lower-case letters, then optional '-' subtags.
+    static func isLanguageCode(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count),
+              first.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (2...8).contains(part.count) && part.utf8.allSatisfy { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= 48 && $0 <= 57) }
+        }
+    }
+
+    static func address(_ tags: OSMTags) -> Address {
+        Address(housenumber: tags["addr:housenumber"],
+                street: tags["addr:street"] ?? tags["addr:place"],
+                postcode: tags["addr:postcode"] ?? tags["postal_code"],
+                city: tags["addr:city"],
+                countryCode: (tags["addr:country"] ?? tags["ISO3166-1:alpha2"] ?? tags["ISO3166-1"]).map { $0.uppercased() })
+    }
+
+    /// Tags worth showing with a result; prefixes match whole key families.
+    static let displayKeys: Set<String> = [
+        "opening_hours", "website", "url", "phone", "email", "fax", "wheelchair", "cuisine", "brand", "operator",
+        "wikidata", "wikipedia", "level", "ele", "description", "internet_access", "outdoor_seating", "takeaway",
+        "delivery", "fee", "stars", "smoking", "capacity", "addr:housename", "addr:unit", "addr:floor",
+        "addr:suburb", "addr:district", "addr:interpolation", "denomination", "religion", "sport", "toilets:wheelchair",
+        "drive_through", "self_service", "access", "ref", "network", "brand:wikidata", "heritage", "start_date",
+    ]
+    static let displayPrefixes = ["contact:", "payment:", "diet:", "fuel:", "socket:"]
+
+    static func displayTags(_ tags: OSMTags) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        for (key, value) in zip(tags.keys, tags.values)
+        where displayKeys.contains(key) || displayPrefixes.contains(where: { key.hasPrefix($0) }) {
+            result.append((key, value))
+        }
+        return result
+    }
+
+    /// Importance: the kind's base, raised by population (log scale) and by having a Wikipedia/Wikidata entry.
+    static func importance(kind: PlaceKind, population: Int64?, tags: OSMTags) -> Double {
+        var value = kind.baseImportance
+        if let population, population > 0 {
+            value += min(0.2, Double(population).squareRoot().squareRoot() / 500)
+        }
+        if tags["wikidata"] != nil || tags["wikipedia"] != nil { value += 0.05 }
+        return min(1, value)
+    }
+
+    /// A population tag as a number; OSM writes '12 345', '12,345' or '~12000' at times.
+    static func population(_ tags: OSMTags) -> Int64? {
+        guard let text = tags["population"] else { return nil }
+        let digits = text.utf8.filter { $0 >= 48 && $0 <= 57 }
+        guard !digits.isEmpty, digits.count <= 12 else { return nil }
+        return Int64(String(decoding: digits, as: UTF8.self))
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String { trimmingCharacters(in: .whitespaces) }
+}

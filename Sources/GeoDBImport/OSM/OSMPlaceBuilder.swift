@@ -1,0 +1,211 @@
+// Turns the stream of OSM nodes, ways and relations into places: POIs, addresses, streets, areas.
+import GeoDB
+
+/// What the OSM import did, beyond what the reader counted.
+public struct OSMBuildStats: Sendable {
+    public var waysWithMissingNodes = 0
+    public var missingNodeRefs = 0
+    public var relationsAssembled = 0
+    /// Relations whose rings could not be closed (cut at the extract edge or broken): not imported.
+    public var relationsSkipped = 0
+    public var relationMembersMissing = 0
+    public var interpolationsSkipped = 0
+    public var streetSegments = 0
+    public var nodeStoreBytes = 0
+    public var wayStoreBytes = 0
+}
+
+/// An `OSMHandler` that decides what each object becomes and hands the places to a sink.
+/// Streets and interpolation lines are completed in `finish()`, once all their parts are known.
+public final class OSMPlaceBuilder: OSMHandler {
+    private let sink: PlaceSink
+    private let nodes = NodeLocationStore()
+    private let wayRefs = WayRefStore()
+    private var streets = StreetCollector()
+    private var addressNodes: [Int64: (housenumber: String, street: String?, postcode: String?)] = [:]
+    private var interpolations: [(wayID: Int64, refs: [Int64], points: [Point7], tags: OSMTags)] = []
+    private var nodesSealed = false
+    private var waysSealed = false
+    public private(set) var stats = OSMBuildStats()
+    public private(set) var fileHeader = OSMHeader()
+
+    public init(sink: PlaceSink) {
+        self.sink = sink
+    }
+
+    public func header(_ header: OSMHeader) throws { fileHeader = header }
+
+    public func node(id: Int64, lat7: Int32, lon7: Int32, tags: OSMTags) throws {
+        nodes.append(id: id, lat7: lat7, lon7: lon7)
+        guard !tags.isEmpty else { return }
+        if let number = tags["addr:housenumber"] {
+            addressNodes[id] = (number, tags["addr:street"] ?? tags["addr:place"], tags["addr:postcode"])
+        }
+        let names = Self.names(tags)
+        guard let classification = OSMClassifier.classify(tags, hasName: !names.isEmpty, isArea: false) else { return }
+        let point = Point7(lat: lat7, lon: lon7)
+        try emit(ref: "n\(id)", classification, tags, names, at: point, geometry: nil)
+    }
+
+    public func way(id: Int64, refs: [Int64], tags: OSMTags) throws {
+        sealNodes()
+        wayRefs.add(wayID: id, refs: refs)
+        guard !tags.isEmpty else { return }
+        if tags["addr:interpolation"] != nil {
+            let line = resolve(refs)
+            if line.count >= 2 { interpolations.append((id, refs, line, tags)) } else { stats.interpolationsSkipped += 1 }
+            return
+        }
+        let names = Self.names(tags)
+        let isClosed = refs.count >= 4 && refs.first == refs.last
+        let classification = OSMClassifier.classify(tags, hasName: !names.isEmpty, isArea: isClosed)
+        let street = names.isEmpty ? nil : OSMClassifier.streetType(tags)
+        if let street, classification == nil || classification?.kind == .address || classification?.kind == .poi {
+            let line = resolve(refs)
+            guard line.count >= 1 else { return }
+            streets.add(wayID: id, name: names[0].name, highway: street, names: names, points: line)
+            stats.streetSegments += 1
+            return
+        }
+        guard let classification else { return }
+        var line = resolve(refs)
+        guard !line.isEmpty else { return }
+        if isClosed, line.count >= 4, line.first == line.last {
+            line.removeLast()
+            let polygons = [[line]]
+            let point = PolygonMath.interiorPoint(polygons) ?? line[0]
+            try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: .polygons(polygons))
+        } else {
+            let point = LineMath.point(along: line, fraction: 0.5) ?? line[0]
+            try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: line.count > 1 ? .lineStrings([line]) : nil)
+        }
+    }
+
+    public func relation(id: Int64, members: [OSMMember], tags: OSMTags) throws {
+        sealNodes()
+        sealWays()
+        guard let type = tags["type"], type == "multipolygon" || type == "boundary" else { return }
+        let names = Self.names(tags)
+        guard let classification = OSMClassifier.classify(tags, hasName: !names.isEmpty, isArea: true) else { return }
+        var ways: [[Int64]] = []
+        for member in members where member.type == .way {
+            if let refs = wayRefs.refs(of: member.ref) { ways.append(refs) } else { stats.relationMembersMissing += 1 }
+        }
+        let result = RingAssembler.assemble(ways: ways) { self.nodes.location(of: $0) }
+        guard !result.polygons.isEmpty else {
+            stats.relationsSkipped += 1
+            return
+        }
+        stats.relationsAssembled += 1
+        let label = members.first { $0.type == .node && ($0.role == "label" || $0.role == "admin_centre") }
+            .flatMap { nodes.location(of: $0.ref) }
+        let point = label ?? PolygonMath.interiorPoint(result.polygons) ?? result.polygons[0][0][0]
+        try emit(ref: "r\(id)", classification, tags, names, at: point, geometry: .polygons(result.polygons))
+    }
+
+    /// Writes the streets and interpolation lines, which need every way read first.
+    public func finish() throws {
+        sealNodes()
+        sealWays()
+        try emitStreets()
+        try emitInterpolations()
+        stats.nodeStoreBytes = nodes.memoryBytes
+        stats.wayStoreBytes = wayRefs.memoryBytes
+    }
+
+    // MARK: helpers
+
+    private func sealNodes() {
+        guard !nodesSealed else { return }
+        nodesSealed = true
+        nodes.seal()
+    }
+
+    private func sealWays() {
+        guard !waysSealed else { return }
+        waysSealed = true
+        wayRefs.seal()
+    }
+
+    /// Names for search; a brand stands in for a missing name (many chain shops carry only `brand`).
+    private static func names(_ tags: OSMTags) -> [PlaceName] {
+        let names = OSMClassifier.names(tags)
+        if names.isEmpty, let brand = tags["brand"] { return [PlaceName(name: brand, type: "brand")] }
+        return names
+    }
+
+    /// Node positions of a way, leaving out nodes the extract does not have (counted).
+    private func resolve(_ refs: [Int64]) -> [Point7] {
+        var points: [Point7] = []
+        points.reserveCapacity(refs.count)
+        for ref in refs {
+            if let p = nodes.location(of: ref) { points.append(p) }
+        }
+        if points.count < refs.count {
+            stats.waysWithMissingNodes += 1
+            stats.missingNodeRefs += refs.count - points.count
+        }
+        return points
+    }
+
+    private func emit(ref: String, _ classification: OSMClassification, _ tags: OSMTags, _ names: [PlaceName],
+                      at point: Point7, geometry: Geometry?) throws {
+        var names = names
+        var name = names.first?.name
+        if classification.kind == .postcode, let code = tags["postal_code"] {
+            name = code
+            if !names.contains(where: { $0.name == code }) { names.insert(PlaceName(name: code, type: "postcode"), at: 0) }
+        } else if classification.kind == .address {
+            name = tags["addr:housename"]
+            if let name { names = [PlaceName(name: name, type: "housename")] }
+        }
+        let population = OSMClassifier.population(tags)
+        let coordinate = point.coordinate
+        try sink.add(PlaceRecord(
+            sourceRef: ref, kind: classification.kind, category: classification.category, name: name, names: names,
+            coordinate: coordinate, boundingBox: geometry?.boundingBox ?? BoundingBox(coordinate),
+            importance: OSMClassifier.importance(kind: classification.kind, population: population, tags: tags),
+            adminLevel: classification.adminLevel, population: population, address: OSMClassifier.address(tags),
+            tags: OSMClassifier.displayTags(tags), geometry: geometry))
+    }
+
+    private func emitStreets() throws {
+        for group in streets.streetGroups() {
+            let segments = group.map { streets.segments[$0] }
+            let lines = segments.map { streets.line(of: $0) }
+            var names: [PlaceName] = []
+            var seen = Set<PlaceName>()
+            for segment in segments {
+                for n in segment.names where seen.insert(n).inserted { names.append(n) }
+            }
+            let highway = StreetCollector.highwayOrder.first { type in segments.contains { $0.highway == type } }
+                ?? segments[0].highway
+            let longest = lines.max { LineMath.relativeLength($0) < LineMath.relativeLength($1) } ?? lines[0]
+            let point = LineMath.point(along: longest, fraction: 0.5) ?? longest[0]
+            let geometry = Geometry.lineStrings(lines)
+            try sink.add(PlaceRecord(
+                sourceRef: "w\(segments[0].wayID)", kind: .street, category: "highway=\(highway)", name: names[0].name,
+                names: names, coordinate: point.coordinate, boundingBox: geometry.boundingBox, geometry: geometry))
+        }
+    }
+
+    private func emitInterpolations() throws {
+        for item in interpolations {
+            guard let first = item.refs.first.flatMap({ addressNodes[$0] }),
+                  let last = item.refs.last.flatMap({ addressNodes[$0] }) else {
+                stats.interpolationsSkipped += 1
+                continue
+            }
+            let point = LineMath.point(along: item.points, fraction: 0.5) ?? item.points[0]
+            let geometry = Geometry.lineStrings([item.points])
+            let address = Address(housenumber: "\(first.housenumber)-\(last.housenumber)",
+                                  street: item.tags["addr:street"] ?? first.street ?? last.street,
+                                  postcode: item.tags["addr:postcode"] ?? first.postcode ?? last.postcode,
+                                  city: item.tags["addr:city"])
+            try sink.add(PlaceRecord(
+                sourceRef: "w\(item.wayID)", kind: .interpolation, category: "addr:interpolation=\(item.tags["addr:interpolation"] ?? "")",
+                name: nil, names: [], coordinate: point.coordinate, boundingBox: geometry.boundingBox,
+                address: address, tags: OSMClassifier.displayTags(item.tags), geometry: geometry))
+        }
+    }
+}

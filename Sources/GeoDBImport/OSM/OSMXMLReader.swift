@@ -1,0 +1,219 @@
+// Streaming reader for OSM XML (.osm) files, on Foundation's SAX parser (libxml2).
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import GeoDB
+
+/// Reads one `.osm` XML file without loading it whole; objects go to the handler as each one closes.
+public final class OSMXMLReader {
+    public let path: String
+    /// Name used in error messages (the original file when reading a decompressed copy).
+    public var displayName: String
+    public private(set) var stats = OSMReadStats()
+    public var onProgress: ((OSMReadStats) -> Void)?
+
+    public init(path: String, displayName: String? = nil) {
+        self.path = path
+        self.displayName = displayName ?? path
+    }
+
+    public func read(into handler: OSMHandler) throws {
+        guard let stream = InputStream(fileAtPath: path) else {
+            throw GeoDBError(.fileNotFound, "\(displayName): cannot open")
+        }
+        let parser = XMLParser(stream: stream)
+        let delegate = Delegate(handler: handler, reader: self, parser: parser)
+        parser.delegate = delegate
+        parser.shouldProcessNamespaces = false
+        let ok = parser.parse()
+        stats = delegate.stats
+        if let error = delegate.failure { throw error }
+        if !ok {
+            let line = parser.lineNumber
+            let code = (parser.parserError as NSError?)?.code ?? -1
+            throw GeoDBError.badInput(file: displayName, at: .line(line), "malformed XML: \(Self.describe(code))")
+        }
+        if !delegate.sawRoot { throw GeoDBError.badInput(file: displayName, at: .line(1), "no <osm> element") }
+        try delegate.deliverHeader()
+    }
+
+    /// A short text for libxml2's error codes, which Foundation on Linux does not describe.
+    static func describe(_ code: Int) -> String {
+        switch XMLParser.ErrorCode(rawValue: code) {
+        case .prematureDocumentEndError?: return "the document ends early (truncated file?)"
+        case .tagNameMismatchError?: return "a closing tag does not match its opening tag"
+        case .notWellBalancedError?: return "tags are not well balanced"
+        case .lessThanSymbolInAttributeError?: return "'<' inside an attribute value"
+        case .attributeNotStartedError?, .attributeNotFinishedError?: return "an attribute is not quoted"
+        case .emptyDocumentError?: return "the document is empty"
+        case .entityRefLoopError?, .entityBoundaryError?, .undeclaredEntityError?, .entityReferenceMissingSemiError?:
+            return "a bad entity reference"
+        case .gtRequiredError?: return "a tag is not closed with '>'"
+        case .invalidCharacterError?: return "an invalid character"
+        default: return "XML parser error \(code)"
+        }
+    }
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        let handler: OSMHandler
+        unowned let reader: OSMXMLReader
+        unowned let parser: XMLParser
+        var stats = OSMReadStats()
+        var failure: Error?
+        var sawRoot = false
+        var header = OSMHeader()
+        var headerDelivered = false
+
+        enum Current { case none, node(Int64, Int32, Int32), way(Int64), relation(Int64), skipped }
+        var current = Current.none
+        var tags = OSMTags()
+        var refs: [Int64] = []
+        var members: [OSMMember] = []
+
+        init(handler: OSMHandler, reader: OSMXMLReader, parser: XMLParser) {
+            self.handler = handler
+            self.reader = reader
+            self.parser = parser
+        }
+
+        func fail(_ what: String) {
+            guard failure == nil else { return }
+            failure = GeoDBError.badInput(file: reader.displayName, at: .line(parser.lineNumber), what)
+            parser.abortParsing()
+        }
+
+        func attempt(_ body: () throws -> Void) {
+            do { try body() } catch {
+                if failure == nil { failure = error }
+                parser.abortParsing()
+            }
+        }
+
+        func deliverHeader() throws {
+            guard !headerDelivered else { return }
+            headerDelivered = true
+            try handler.header(header)
+        }
+
+        func id(_ attributes: [String: String], _ element: String) -> Int64? {
+            guard let text = attributes["id"], let id = Int64(text) else {
+                fail("<\(element)> without a valid id attribute")
+                return nil
+            }
+            return id
+        }
+
+        /// JOSM files mark deleted objects with action="delete"; history-less files may carry visible="false".
+        func isDeleted(_ attributes: [String: String]) -> Bool {
+            attributes["action"] == "delete" || attributes["visible"] == "false"
+        }
+
+        func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            guard failure == nil else { return }
+            switch element {
+            case "node":
+                attempt { try deliverHeader() }
+                guard let id = id(attributes, element) else { return }
+                guard let latText = attributes["lat"], let lonText = attributes["lon"],
+                      let lat = Double(latText), let lon = Double(lonText) else {
+                    if isDeleted(attributes) { current = .skipped; return }
+                    return fail("node \(id) without numeric lat/lon attributes")
+                }
+                tags = OSMTags()
+                stats.nodes += 1
+                if isDeleted(attributes) {
+                    current = .skipped
+                } else if Coordinate(lat: lat, lon: lon).isValid {
+                    let p = Point7(Coordinate(lat: lat, lon: lon))
+                    current = .node(id, p.lat, p.lon)
+                } else {
+                    stats.invalidCoordinates += 1
+                    current = .skipped
+                }
+            case "way":
+                attempt { try deliverHeader() }
+                guard let id = id(attributes, element) else { return }
+                tags = OSMTags()
+                refs.removeAll(keepingCapacity: true)
+                stats.ways += 1
+                current = isDeleted(attributes) ? .skipped : .way(id)
+            case "relation":
+                attempt { try deliverHeader() }
+                guard let id = id(attributes, element) else { return }
+                tags = OSMTags()
+                members.removeAll(keepingCapacity: true)
+                stats.relations += 1
+                current = isDeleted(attributes) ? .skipped : .relation(id)
+            case "tag":
+                guard let key = attributes["k"], let value = attributes["v"] else { return fail("<tag> without k and v") }
+                tags.append(key, value)
+            case "nd":
+                guard let text = attributes["ref"], let ref = Int64(text) else { return fail("<nd> without a valid ref") }
+                refs.append(ref)
+            case "member":
+                guard let typeText = attributes["type"], let refText = attributes["ref"], let ref = Int64(refText) else {
+                    return fail("<member> without a valid type and ref")
+                }
+                let type: OSMMember.MemberType
+                switch typeText {
+                case "node": type = .node
+                case "way": type = .way
+                case "relation": type = .relation
+                default: return fail("<member> of unknown type '\(typeText)'")
+                }
+                members.append(OSMMember(type: type, ref: ref, role: attributes["role"] ?? ""))
+            case "osm":
+                sawRoot = true
+                header.writingProgram = attributes["generator"]
+                if let stamp = attributes["timestamp"] { header.replicationTimestamp = ISO8601.seconds(stamp) }
+            case "bounds":
+                if let a = attributes["minlat"].flatMap(Double.init), let b = attributes["minlon"].flatMap(Double.init),
+                   let c = attributes["maxlat"].flatMap(Double.init), let d = attributes["maxlon"].flatMap(Double.init) {
+                    header.boundingBox = (b, a, d, c)
+                }
+            case "osmChange":
+                failure = GeoDBError(.unsupportedInput, "\(reader.displayName): is an osmChange (diff) file; geodb imports full extracts")
+                parser.abortParsing()
+            default:
+                if !sawRoot { fail("root element is <\(element)>, expected <osm>") }
+            }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+            guard failure == nil else { return }
+            switch (element, current) {
+            case ("node", .node(let id, let lat, let lon)):
+                attempt { try handler.node(id: id, lat7: lat, lon7: lon, tags: tags) }
+                current = .none
+            case ("way", .way(let id)):
+                attempt { try handler.way(id: id, refs: refs, tags: tags) }
+                current = .none
+            case ("relation", .relation(let id)):
+                attempt { try handler.relation(id: id, members: members, tags: tags) }
+                current = .none
+            case ("node", _), ("way", _), ("relation", _):
+                current = .none
+            default:
+                return
+            }
+            let total = stats.nodes + stats.ways + stats.relations
+            if total % 65_536 == 0 { reader.onProgress?(stats) }
+        }
+    }
+}
+
+/// ISO 8601 timestamps as OSM writes them ("2024-05-01T12:00:00Z").
+enum ISO8601 {
+    static func seconds(_ text: String) -> Int64? {
+        let formatter = ISO8601DateFormatter()
+        return formatter.date(from: text).map { Int64($0.timeIntervalSince1970) }
+    }
+
+    static func string(_ seconds: Int64) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    static func now() -> String { ISO8601DateFormatter().string(from: Date()) }
+}

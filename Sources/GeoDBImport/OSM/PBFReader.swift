@@ -1,0 +1,395 @@
+// Streaming reader for OSM PBF files: frames of BlobHeader + Blob, zlib-compressed PrimitiveBlocks,
+// dense nodes, ways and relations (https://wiki.openstreetmap.org/wiki/PBF_Format).
+import CZlib
+import Foundation
+import GeoDB
+
+/// Counts a reader keeps while it reads.
+public struct OSMReadStats: Sendable {
+    public var nodes = 0
+    public var ways = 0
+    public var relations = 0
+    /// Nodes dropped because their coordinates were outside ±90/±180.
+    public var invalidCoordinates = 0
+    public var bytesRead = 0
+}
+
+/// Reads one `.osm.pbf` file block by block; memory is bounded by the largest block (32 MiB by the spec).
+public final class PBFReader {
+    public let path: String
+    public private(set) var stats = OSMReadStats()
+    /// Called after each block with the bytes read so far.
+    public var onProgress: ((OSMReadStats) -> Void)?
+
+    private let displayName: String
+    private var frameOffset = 0
+    private var compressed: [UInt8] = []
+    private var inflated: [UInt8] = []
+
+    static let maxHeaderSize = 64 * 1024
+    static let maxBlobSize = 32 * 1024 * 1024
+    static let knownFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes"]
+
+    public init(path: String) {
+        self.path = path
+        self.displayName = path
+    }
+
+    public func read(into handler: OSMHandler) throws {
+        guard let file = fopen(path, "rb") else {
+            throw GeoDBError(.fileNotFound, "\(path): cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var headerBytes: [UInt8] = []
+        var sawHeader = false
+        while true {
+            frameOffset = stats.bytesRead
+            var lengthBytes = [UInt8](repeating: 0, count: 4)
+            let got = fread(&lengthBytes, 1, 4, file)
+            if got == 0 && feof(file) != 0 { break }
+            guard got == 4 else { throw bad("file ends inside a blob length (truncated file?)") }
+            let headerLength = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+            guard headerLength > 0, headerLength <= Self.maxHeaderSize else {
+                throw bad("blob header length \(headerLength) is not between 1 and 64 KiB (not a PBF file, or corrupt)")
+            }
+            headerBytes = try readExactly(headerLength, from: file, what: "blob header")
+            let (type, dataSize) = try parseBlobHeader(headerBytes)
+            guard dataSize <= Self.maxBlobSize else { throw bad("blob of \(dataSize) bytes exceeds the 32 MiB limit") }
+            compressed = try readExactly(dataSize, from: file, what: "blob")
+            stats.bytesRead += 4 + headerLength + dataSize
+            if !sawHeader && type != "OSMHeader" {
+                throw bad("first blob is '\(type)', expected 'OSMHeader' (not an OSM PBF file?)")
+            }
+            let data = try inflateBlob()
+            switch type {
+            case "OSMHeader":
+                sawHeader = true
+                try handler.header(try parseHeaderBlock(data))
+            case "OSMData":
+                try parsePrimitiveBlock(data, handler: handler)
+            default:
+                throw bad("unknown blob type '\(type)'")
+            }
+            onProgress?(stats)
+        }
+        guard sawHeader else { throw bad("no OSMHeader blob: empty or not a PBF file") }
+    }
+
+    // MARK: frames
+
+    private func bad(_ what: String) -> GeoDBError {
+        .badInput(file: displayName, at: .byteOffset(frameOffset), what)
+    }
+
+    private func readExactly(_ count: Int, from file: UnsafeMutablePointer<FILE>, what: String) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let got = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, file) }
+        guard got == count else {
+            throw bad("file ends inside a \(what): \(got) of \(count) bytes present (truncated file?)")
+        }
+        return buffer
+    }
+
+    private func parseBlobHeader(_ bytes: [UInt8]) throws -> (type: String, dataSize: Int) {
+        try bytes.withUnsafeBufferPointer { buffer in
+            var reader = ProtobufReader(buffer)
+            var type: String?
+            var dataSize: Int?
+            do {
+                while let (number, wire) = try reader.field() {
+                    switch (number, wire) {
+                    case (1, 2): type = try reader.string()
+                    case (3, 0): dataSize = Int(truncatingIfNeeded: try reader.varint())
+                    default: try reader.skip(wireType: wire)
+                    }
+                }
+            } catch let error as ProtobufError {
+                throw bad("corrupt blob header: \(error.what)")
+            }
+            guard let type, let dataSize, dataSize >= 0 else { throw bad("blob header without type or size") }
+            return (type, dataSize)
+        }
+    }
+
+    /// Decompresses the current blob into `inflated`; returns its byte count.
+    private func inflateBlob() throws -> Int {
+        var rawRange: Range<Int>?
+        var zlibRange: Range<Int>?
+        var rawSize: Int?
+        try compressed.withUnsafeBufferPointer { buffer in
+            var reader = ProtobufReader(buffer)
+            do {
+                while let (number, wire) = try reader.field() {
+                    switch (number, wire) {
+                    case (1, 2): rawRange = try reader.lengthDelimited()
+                    case (2, 0): rawSize = Int(truncatingIfNeeded: try reader.varint())
+                    case (3, 2): zlibRange = try reader.lengthDelimited()
+                    case (4, _): throw bad("blob uses LZMA compression, which geodb does not read (recompress with `osmium cat -o out.osm.pbf`)")
+                    case (5, _): throw bad("blob uses bzip2 compression, which geodb does not read (recompress with `osmium cat -o out.osm.pbf`)")
+                    case (6, _): throw bad("blob uses LZ4 compression, which geodb does not read (recompress with `osmium cat -o out.osm.pbf`)")
+                    case (7, _): throw bad("blob uses Zstandard compression, which geodb does not read (recompress with `osmium cat -o out.osm.pbf`)")
+                    default: try reader.skip(wireType: wire)
+                    }
+                }
+            } catch let error as ProtobufError {
+                throw bad("corrupt blob: \(error.what)")
+            }
+        }
+        if let rawRange {
+            inflated = Array(compressed[rawRange])
+            return rawRange.count
+        }
+        guard let zlibRange, let rawSize else { throw bad("blob holds no data") }
+        guard rawSize <= Self.maxBlobSize else { throw bad("blob's raw size \(rawSize) exceeds the 32 MiB limit") }
+        if inflated.count < rawSize { inflated = [UInt8](repeating: 0, count: rawSize) }
+        var destLength = uLongf(rawSize)
+        let rc = inflated.withUnsafeMutableBufferPointer { out in
+            compressed.withUnsafeBufferPointer { input in
+                uncompress(out.baseAddress, &destLength, input.baseAddress! + zlibRange.lowerBound, uLong(zlibRange.count))
+            }
+        }
+        guard rc == Z_OK, Int(destLength) == rawSize else {
+            let reason = rc == Z_OK ? "inflated to \(destLength) bytes, header says \(rawSize)" : "zlib error \(rc)"
+            throw bad("corrupt zlib blob (\(reason))")
+        }
+        return rawSize
+    }
+
+    // MARK: header
+
+    private func parseHeaderBlock(_ count: Int) throws -> OSMHeader {
+        try inflated.withUnsafeBufferPointer { all in
+            var reader = ProtobufReader(UnsafeBufferPointer(rebasing: all[0..<count]))
+            var header = OSMHeader()
+            do {
+                while let (number, wire) = try reader.field() {
+                    switch (number, wire) {
+                    case (1, 2):
+                        var box = reader.sub(try reader.lengthDelimited())
+                        var edges = [Int64](repeating: 0, count: 5)
+                        while let (n, w) = try box.field() {
+                            if (1...4).contains(n) && w == 0 { edges[n] = try box.sint64() } else { try box.skip(wireType: w) }
+                        }
+                        header.boundingBox = (Double(edges[1]) / 1e9, Double(edges[4]) / 1e9,
+                                              Double(edges[2]) / 1e9, Double(edges[3]) / 1e9)
+                    case (4, 2):
+                        let feature = try reader.string()
+                        if !Self.knownFeatures.contains(feature) {
+                            throw GeoDBError(.unsupportedInput, "\(displayName): requires the PBF feature '\(feature)', which geodb does not support")
+                        }
+                    case (16, 2): header.writingProgram = try reader.string()
+                    case (32, 0): header.replicationTimestamp = try reader.int64()
+                    case (33, 0): header.replicationSequence = try reader.int64()
+                    case (34, 2): header.replicationURL = try reader.string()
+                    default: try reader.skip(wireType: wire)
+                    }
+                }
+            } catch let error as ProtobufError {
+                throw bad("corrupt header block: \(error.what)")
+            }
+            return header
+        }
+    }
+
+    // MARK: data blocks
+
+    private func parsePrimitiveBlock(_ count: Int, handler: OSMHandler) throws {
+        try inflated.withUnsafeBufferPointer { all in
+            var reader = ProtobufReader(UnsafeBufferPointer(rebasing: all[0..<count]))
+            do {
+                var stringTable: Range<Int>?
+                var groups: [Range<Int>] = []
+                var granularity: Int64 = 100
+                var latOffset: Int64 = 0
+                var lonOffset: Int64 = 0
+                while let (number, wire) = try reader.field() {
+                    switch (number, wire) {
+                    case (1, 2): stringTable = try reader.lengthDelimited()
+                    case (2, 2): groups.append(try reader.lengthDelimited())
+                    case (17, 0): granularity = try reader.int64()
+                    case (19, 0): latOffset = try reader.int64()
+                    case (20, 0): lonOffset = try reader.int64()
+                    default: try reader.skip(wireType: wire)
+                    }
+                }
+                var block = BlockDecoder(strings: try decodeStrings(reader, stringTable),
+                                         granularity: granularity, latOffset: latOffset, lonOffset: lonOffset)
+                for group in groups {
+                    var groupReader = reader.sub(group)
+                    while let (number, wire) = try groupReader.field() {
+                        guard wire == 2 else { try groupReader.skip(wireType: wire); continue }
+                        let message = groupReader.sub(try groupReader.lengthDelimited())
+                        switch number {
+                        case 1: try block.plainNode(message, handler: handler, stats: &stats)
+                        case 2: try block.denseNodes(message, handler: handler, stats: &stats)
+                        case 3: try block.way(message, handler: handler); stats.ways += 1
+                        case 4: try block.relation(message, handler: handler); stats.relations += 1
+                        default: break  // changesets: nothing to import
+                        }
+                    }
+                }
+            } catch let error as ProtobufError {
+                throw bad("corrupt data block: \(error.what)")
+            }
+        }
+    }
+
+    private func decodeStrings(_ reader: ProtobufReader, _ range: Range<Int>?) throws -> [String] {
+        guard let range else { return [] }
+        var table = reader.sub(range)
+        var strings: [String] = []
+        while let (number, wire) = try table.field() {
+            if number == 1 && wire == 2 { strings.append(try table.string()) } else { try table.skip(wireType: wire) }
+        }
+        return strings
+    }
+}
+
+/// Decodes the objects of one PrimitiveBlock, given its string table and coordinate scaling.
+private struct BlockDecoder {
+    let strings: [String]
+    let granularity: Int64
+    let latOffset: Int64
+    let lonOffset: Int64
+
+    /// Converts a block coordinate to 1e-7 degree, or nil when it is outside the valid range.
+    @inline(__always)
+    func scaled(_ lat: Int64, _ lon: Int64) -> (Int32, Int32)? {
+        let lat7 = (latOffset &+ granularity &* lat) / 100
+        let lon7 = (lonOffset &+ granularity &* lon) / 100
+        guard abs(lat7) <= 900_000_000, abs(lon7) <= 1_800_000_000 else { return nil }
+        return (Int32(lat7), Int32(lon7))
+    }
+
+    func string(_ index: UInt64) throws -> String {
+        guard index < UInt64(strings.count) else {
+            throw ProtobufError(what: "string index \(index) outside the block's table of \(strings.count)")
+        }
+        return strings[Int(index)]
+    }
+
+    func tags(keys: Range<Int>?, values: Range<Int>?, in reader: ProtobufReader) throws -> OSMTags {
+        var tags = OSMTags()
+        guard let keys, let values else { return tags }
+        var k = reader.sub(keys), v = reader.sub(values)
+        while !k.isAtEnd {
+            guard !v.isAtEnd else { throw ProtobufError(what: "more tag keys than values") }
+            tags.append(try string(try k.varint()), try string(try v.varint()))
+        }
+        return tags
+    }
+
+    mutating func plainNode(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
+        var m = message
+        var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+        var keys: Range<Int>?, values: Range<Int>?
+        while let (number, wire) = try m.field() {
+            switch (number, wire) {
+            case (1, 0): id = try m.sint64()
+            case (2, 2): keys = try m.lengthDelimited()
+            case (3, 2): values = try m.lengthDelimited()
+            case (8, 0): lat = try m.sint64()
+            case (9, 0): lon = try m.sint64()
+            default: try m.skip(wireType: wire)
+            }
+        }
+        stats.nodes += 1
+        guard let (lat7, lon7) = scaled(lat, lon) else { stats.invalidCoordinates += 1; return }
+        try handler.node(id: id, lat7: lat7, lon7: lon7, tags: try tags(keys: keys, values: values, in: message))
+    }
+
+    mutating func denseNodes(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
+        var m = message
+        var idRange: Range<Int>?, latRange: Range<Int>?, lonRange: Range<Int>?, kvRange: Range<Int>?
+        while let (number, wire) = try m.field() {
+            switch (number, wire) {
+            case (1, 2): idRange = try m.lengthDelimited()
+            case (8, 2): latRange = try m.lengthDelimited()
+            case (9, 2): lonRange = try m.lengthDelimited()
+            case (10, 2): kvRange = try m.lengthDelimited()
+            default: try m.skip(wireType: wire)
+            }
+        }
+        guard let idRange else { return }
+        guard let latRange, let lonRange else { throw ProtobufError(what: "dense nodes without coordinates") }
+        var ids = m.sub(idRange), lats = m.sub(latRange), lons = m.sub(lonRange)
+        var keysValues = kvRange.map { m.sub($0) }
+        var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+        while !ids.isAtEnd {
+            guard !lats.isAtEnd, !lons.isAtEnd else { throw ProtobufError(what: "dense node arrays of different lengths") }
+            id &+= try ids.sint64()
+            lat &+= try lats.sint64()
+            lon &+= try lons.sint64()
+            var tags = OSMTags()
+            if keysValues != nil {
+                while true {
+                    let key = try keysValues!.varint()
+                    if key == 0 { break }
+                    tags.append(try string(key), try string(try keysValues!.varint()))
+                }
+            }
+            stats.nodes += 1
+            guard let (lat7, lon7) = scaled(lat, lon) else { stats.invalidCoordinates += 1; continue }
+            try handler.node(id: id, lat7: lat7, lon7: lon7, tags: tags)
+        }
+    }
+
+    func way(_ message: ProtobufReader, handler: OSMHandler) throws {
+        var m = message
+        var id: Int64 = 0
+        var keys: Range<Int>?, values: Range<Int>?, refRange: Range<Int>?
+        while let (number, wire) = try m.field() {
+            switch (number, wire) {
+            case (1, 0): id = try m.int64()
+            case (2, 2): keys = try m.lengthDelimited()
+            case (3, 2): values = try m.lengthDelimited()
+            case (8, 2): refRange = try m.lengthDelimited()
+            default: try m.skip(wireType: wire)
+            }
+        }
+        var refs: [Int64] = []
+        if let refRange {
+            var r = m.sub(refRange)
+            refs.reserveCapacity(refRange.count)
+            var ref: Int64 = 0
+            while !r.isAtEnd {
+                ref &+= try r.sint64()
+                refs.append(ref)
+            }
+        }
+        try handler.way(id: id, refs: refs, tags: try tags(keys: keys, values: values, in: message))
+    }
+
+    func relation(_ message: ProtobufReader, handler: OSMHandler) throws {
+        var m = message
+        var id: Int64 = 0
+        var keys: Range<Int>?, values: Range<Int>?
+        var roles: Range<Int>?, memberIDs: Range<Int>?, types: Range<Int>?
+        while let (number, wire) = try m.field() {
+            switch (number, wire) {
+            case (1, 0): id = try m.int64()
+            case (2, 2): keys = try m.lengthDelimited()
+            case (3, 2): values = try m.lengthDelimited()
+            case (8, 2): roles = try m.lengthDelimited()
+            case (9, 2): memberIDs = try m.lengthDelimited()
+            case (10, 2): types = try m.lengthDelimited()
+            default: try m.skip(wireType: wire)
+            }
+        }
+        var members: [OSMMember] = []
+        if let roles, let memberIDs, let types {
+            var r = m.sub(roles), ids = m.sub(memberIDs), t = m.sub(types)
+            var ref: Int64 = 0
+            while !ids.isAtEnd {
+                guard !r.isAtEnd, !t.isAtEnd else { throw ProtobufError(what: "relation member arrays of different lengths") }
+                ref &+= try ids.sint64()
+                let role = try string(try r.varint())
+                guard let type = OSMMember.MemberType(rawValue: UInt8(truncatingIfNeeded: try t.varint())) else {
+                    throw ProtobufError(what: "relation \(id) has a member of unknown type")
+                }
+                members.append(OSMMember(type: type, ref: ref, role: role))
+            }
+        }
+        try handler.relation(id: id, members: members, tags: try tags(keys: keys, values: values, in: message))
+    }
+}

@@ -1,0 +1,157 @@
+// A prepared statement: bind, step, read columns; every result code is checked.
+import CSQLite
+
+/// A value to bind or read, for the convenience APIs (hot loops bind typed values directly).
+public enum SQLiteValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// One compiled statement, reusable with `reset()`. Belongs to the connection that made it.
+public final class Statement {
+    public let sql: String
+    let connection: Connection
+    let handle: OpaquePointer
+
+    init(connection: Connection, sql: String) throws {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw connection.error(sql: sql) }
+        self.connection = connection
+        self.sql = sql
+        self.handle = stmt
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: binding (1-based indexes, as in SQLite)
+
+    public func bind(_ index: Int32, _ value: Int64) throws {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    public func bind(_ index: Int32, _ value: Int) throws {
+        try check(sqlite3_bind_int64(handle, index, Int64(value)))
+    }
+
+    public func bind(_ index: Int32, _ value: Double) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Binds text, or NULL for nil.
+    public func bind(_ index: Int32, _ value: String?) throws {
+        guard let value else { return try bindNull(index) }
+        try check(sqlite3_bind_text(handle, index, value, -1, geodb_sqlite_transient()))
+    }
+
+    /// Binds an integer, or NULL for nil.
+    public func bind(_ index: Int32, _ value: Int64?) throws {
+        guard let value else { return try bindNull(index) }
+        try bind(index, value)
+    }
+
+    /// Binds a blob (copied), or NULL for nil.
+    public func bind(_ index: Int32, _ value: [UInt8]?) throws {
+        guard let value else { return try bindNull(index) }
+        let rc = value.withUnsafeBytes { raw in
+            sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), geodb_sqlite_transient())
+        }
+        try check(rc)
+    }
+
+    public func bindNull(_ index: Int32) throws {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    /// Binds all values in order, starting at parameter 1.
+    public func bind(_ values: [SQLiteValue]) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: try bindNull(index)
+            case .integer(let v): try bind(index, v)
+            case .real(let v): try bind(index, v)
+            case .text(let v): try bind(index, v)
+            case .blob(let v): try bind(index, v)
+            }
+        }
+    }
+
+    // MARK: running
+
+    /// Advances to the next row: true when a row is available, false when done.
+    @discardableResult
+    public func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(sql: sql)
+        }
+    }
+
+    /// Resets the statement so it can run again, clearing its bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values`, runs the statement to completion and resets it.
+    public func run(_ values: [SQLiteValue] = []) throws {
+        defer { reset() }
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Binds `values` and returns every row, each read by `row`; resets the statement after.
+    public func rows<T>(_ values: [SQLiteValue] = [], _ row: (Statement) throws -> T) throws -> [T] {
+        defer { reset() }
+        try bind(values)
+        var out: [T] = []
+        while try step() { out.append(try row(self)) }
+        return out
+    }
+
+    // MARK: columns (0-based indexes, as in SQLite)
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    public func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
+
+    public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+
+    public func int(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    public func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
+    /// The column as text, or nil when it is NULL.
+    public func text(_ index: Int32) -> String? {
+        guard let cString = sqlite3_column_text(handle, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: cString, count: count), as: UTF8.self)
+    }
+
+    /// The column as bytes, or nil when it is NULL.
+    public func blob(_ index: Int32) -> [UInt8]? {
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let pointer = sqlite3_column_blob(handle, index) else { return isNull(index) ? nil : [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    /// The column as any value.
+    public func value(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(int(index))
+        case SQLITE_FLOAT: return .real(double(index))
+        case SQLITE_TEXT: return .text(text(index) ?? "")
+        case SQLITE_BLOB: return .blob(blob(index) ?? [])
+        default: return .null
+        }
+    }
+
+    private func check(_ rc: Int32) throws {
+        if rc != SQLITE_OK { throw connection.error(sql: sql) }
+    }
+}

@@ -1,0 +1,59 @@
+// Text formatting shared by the subcommands: numbers, sizes, aligned columns, JSON, the terminal.
+import Foundation
+
+enum Format {
+    /// 1234567 → "1,234,567".
+    static func count<T: BinaryInteger>(_ n: T) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// Bytes as "685 KB", "2.3 MB" (powers of 1000, like `ls -lh --si`).
+    static func bytes<T: BinaryInteger>(_ n: T) -> String {
+        let value = Double(Int64(n))
+        switch value {
+        case ..<1000: return "\(Int64(n)) B"
+        case ..<1_000_000: return String(format: "%.0f KB", value / 1000)
+        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1_000_000)
+        default: return String(format: "%.2f GB", value / 1_000_000_000)
+        }
+    }
+
+    static func seconds(_ s: Double) -> String { s < 10 ? String(format: "%.2f s", s) : String(format: "%.1f s", s) }
+
+    /// Rows of cells as left-aligned columns (numbers right-aligned), indented.
+    static func table(_ rows: [[String]], indent: Int = 2) -> String {
+        guard let width = rows.map(\.count).max() else { return "" }
+        var widths = [Int](repeating: 0, count: width)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        return rows.map { row in
+            String(repeating: " ", count: indent) + row.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                let numeric = cell.first.map { $0.isNumber } ?? false && cell.allSatisfy { $0.isNumber || $0 == "," || $0 == "." }
+                return i == row.count - 1 && !numeric ? cell : (numeric ? pad + cell : cell + pad)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// Pretty JSON with snake_case keys and sorted keys, for `--json`.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+enum Terminal {
+    static var stderrIsTTY: Bool { isatty(STDERR_FILENO) != 0 }
+
+    /// Writes to standard error without a newline (for progress lines redrawn with \r).
+    static func status(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,12 @@
+// The geodb command-line tool: one subcommand per file; parsing and output formatting only.
+import ArgumentParser
+import GeoDB
+
+@main
+struct GeoDBCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geodb",
+        abstract: "Build and query offline geodatabases in a single SQLite file.",
+        version: GeoDBVersion.string,
+        subcommands: [Import.self, Inspect.self])
+}

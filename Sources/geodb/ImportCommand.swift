@@ -1,0 +1,129 @@
+// `geodb import`: build a database from OSM PBF / XML files.
+import ArgumentParser
+import Foundation
+import GeoDB
+import GeoDBImport
+
+extension GeoDBCommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import map data files into a new geodb database.",
+            discussion: """
+                Formats are recognised by content: OSM PBF (.osm.pbf), OSM XML (.osm, also gzip-compressed).
+                The database is built in a temporary file beside the output and renamed into place only when
+                complete: a failed or interrupted import leaves an existing output untouched.
+                """)
+
+        @Argument(help: "Input files.")
+        var inputs: [String]
+
+        @Option(name: .shortAndLong, help: "The database file to write.")
+        var output: String
+
+        @Flag(help: "Replace the output file if it exists.")
+        var force = false
+
+        @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+        var quiet = false
+
+        @Flag(help: "Show progress even when standard error is not a terminal.")
+        var progress = false
+
+        @Flag(help: "Print the summary as JSON.")
+        var json = false
+
+        @Option(help: "How to build the R*Tree indexes: packed (bulk load) or insert (row by row; slower).")
+        var rtree: RTreeBuild = .packed
+
+        func run() throws {
+            var options = ImportOptions()
+            options.force = force
+            options.rtreeBuild = rtree
+            InterruptCleanup.install()
+            let showProgress = !quiet && (progress || Terminal.stderrIsTTY)
+            let start = Date()
+            let summary = try Importer.run(inputs: inputs, output: output, options: options,
+                                           progress: showProgress ? { Self.draw($0, since: start) } : nil)
+            if showProgress { Terminal.status("\r\u{1B}[K") }
+            if json {
+                print(try Format.json(ImportReport(summary)))
+            } else if !quiet {
+                print(Self.describe(summary))
+            }
+        }
+
+        static func draw(_ p: ImportProgress, since start: Date) {
+            let elapsed = max(Date().timeIntervalSince(start), 0.001)
+            var line = "\r\u{1B}[K\(p.phase)"
+            if !p.file.isEmpty { line += " \(p.file)" }
+            if p.bytesTotal > 0 && p.phase == "reading" {
+                line += String(format: " %3.0f%%", Double(p.bytesRead) / Double(p.bytesTotal) * 100)
+            }
+            if p.objectsRead > 0 {
+                line += " · \(Format.count(p.objectsRead)) objects (\(Format.count(Int(Double(p.objectsRead) / elapsed)))/s)"
+            }
+            line += " · \(Format.count(p.placesWritten)) places · \(Format.seconds(elapsed))"
+            Terminal.status(line)
+        }
+
+        static func describe(_ s: ImportSummary) -> String {
+            var lines = ["Imported \(s.sources.count) file\(s.sources.count == 1 ? "" : "s") into \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(Format.count(s.places)) places)"]
+            for source in s.sources {
+                let r = source.read, b = source.build
+                lines.append("  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(r.nodes)) nodes, \(Format.count(r.ways)) ways, \(Format.count(r.relations)) relations → \(Format.count(source.places)) places")
+                lines.append("    relations assembled \(Format.count(b.relationsAssembled)), skipped \(Format.count(b.relationsSkipped)) (rings not closed: cut at the extract edge or broken); street segments \(Format.count(b.streetSegments))")
+                if b.waysWithMissingNodes > 0 {
+                    lines.append("    \(Format.count(b.waysWithMissingNodes)) ways refer to \(Format.count(b.missingNodeRefs)) nodes missing from the file (left out of their geometry)")
+                }
+                if r.invalidCoordinates > 0 {
+                    lines.append("    \(Format.count(r.invalidCoordinates)) nodes with coordinates outside ±90/±180 skipped")
+                }
+                if b.interpolationsSkipped > 0 {
+                    lines.append("    \(Format.count(b.interpolationsSkipped)) address interpolation lines skipped (end nodes without house numbers)")
+                }
+            }
+            let kinds = s.countsByKind.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
+            lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
+            lines.append("  time: " + s.phases.map { "\($0.name) \(Format.seconds($0.seconds))" }.joined(separator: ", "))
+            return lines.joined(separator: "\n")
+        }
+    }
+}
+
+extension RTreeBuild: ExpressibleByArgument {}
+
+/// The import summary as JSON.
+struct ImportReport: Encodable {
+    struct Source: Encodable {
+        var name: String, format: String, sizeBytes: Int, places: Int
+        var nodes: Int, ways: Int, relations: Int, invalidCoordinates: Int
+        var relationsAssembled: Int, relationsSkipped: Int, relationMembersMissing: Int
+        var waysWithMissingNodes: Int, missingNodeRefs: Int, interpolationsSkipped: Int
+        var nodeStoreBytes: Int, wayStoreBytes: Int
+    }
+    var output: String
+    var seconds: Double
+    var outputBytes: Int
+    var places: Int
+    var kinds: [String: Int]
+    var phases: [String: Double]
+    var sources: [Source]
+
+    init(_ s: ImportSummary) {
+        output = s.output
+        seconds = s.seconds
+        outputBytes = s.outputBytes
+        places = s.places
+        kinds = Dictionary(uniqueKeysWithValues: s.countsByKind.map { ($0.key.rawValue, $0.value) })
+        phases = Dictionary(s.phases.map { ($0.name, $0.seconds) }, uniquingKeysWith: +)
+        sources = s.sources.map { src in
+            Source(name: src.name, format: src.format.rawValue, sizeBytes: src.sizeBytes, places: src.places,
+                   nodes: src.read.nodes, ways: src.read.ways, relations: src.read.relations,
+                   invalidCoordinates: src.read.invalidCoordinates, relationsAssembled: src.build.relationsAssembled,
+                   relationsSkipped: src.build.relationsSkipped, relationMembersMissing: src.build.relationMembersMissing,
+                   waysWithMissingNodes: src.build.waysWithMissingNodes, missingNodeRefs: src.build.missingNodeRefs,
+                   interpolationsSkipped: src.build.interpolationsSkipped, nodeStoreBytes: src.build.nodeStoreBytes,
+                   wayStoreBytes: src.build.wayStoreBytes)
+        }
+    }
+}
