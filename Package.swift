@@ -26,8 +26,10 @@ let package = Package(
             "GeoDB", "GeoDBImport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite"]),
-        .testTarget(name: "GeoDBImportTests", dependencies: ["GeoDBImport", "GeoDB", "GeoDBSQLite"]),
-        .testTarget(name: "GeoDBCLITests", dependencies: ["GeoDB", "GeoDBSQLite"]),
+        // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite", "TestSupport"]),
+        .testTarget(name: "GeoDBImportTests", dependencies: ["GeoDBImport", "GeoDB", "GeoDBSQLite", "TestSupport"]),
+        .testTarget(name: "GeoDBCLITests", dependencies: ["geodb", "GeoDB", "GeoDBSQLite", "TestSupport"]),
     ]
 )

@@ -17,7 +17,7 @@ CREATE TABLE source (
     format               TEXT NOT NULL,     -- 'osm.pbf', 'osm.xml', ...
     size_bytes           INTEGER NOT NULL,
     imported_at          TEXT NOT NULL,     -- ISO 8601, UTC
-    data_timestamp       TEXT,              -- OSM replication timestamp (ISO 8601), when the file says
+    data_timestamp       TEXT,              -- ISO 8601: replication timestamp, else newest object timestamp
     replication_sequence INTEGER,
     replication_url      TEXT,
     writing_program      TEXT,

@@ -149,7 +149,7 @@ public enum Importer {
         try db.prepare("""
             UPDATE source SET place_count = ?, data_timestamp = ?, replication_sequence = ?, replication_url = ?,
                               writing_program = ? WHERE id = ?
-            """).run([.integer(Int64(places)), header.replicationTimestamp.map { .text(ISO8601.string($0)) } ?? .null,
+            """).run([.integer(Int64(places)), (header.replicationTimestamp ?? read.newestTimestamp).map { .text(ISO8601.string($0)) } ?? .null,
                       header.replicationSequence.map { .integer($0) } ?? .null,
                       header.replicationURL.map { .text($0) } ?? .null,
                       header.writingProgram.map { .text($0) } ?? .null, .integer(sourceID)])

@@ -12,6 +12,11 @@ public enum InterruptCleanup {
     public static func install() {
         guard !installed else { return }
         installed = true
+        // A parent may start us with these signals blocked (some process launchers do): unblock them.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signalNumber) }
+        sigprocmask(SIG_UNBLOCK, &set, nil)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber) { number in
                 if let path = InterruptCleanup.path { unlink(path) }

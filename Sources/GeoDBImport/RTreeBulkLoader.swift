@@ -40,6 +40,11 @@ enum RTreeBulkLoader {
         let cellSize = 24
         let capacity = (Int(nodeSize) - 4) / cellSize
         try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_rowid\"; DELETE FROM \"\(table)_parent\";")
+        guard entries.count > 0 else {
+            // An empty tree is a root leaf with no cells, as SQLite creates it.
+            try db.prepare("INSERT INTO \"\(table)_node\"(nodeno, data) VALUES (1, zeroblob(\(nodeSize)))").run()
+            return
+        }
 
         // Level 0 cells are the entries; each level packs the cells below into nodes until one remains.
         var cells = (0..<entries.count).map { Cell(id: entries.ids[$0], box: entries.boxes[$0]) }

@@ -36,7 +36,7 @@ enum Format {
                 let pad = String(repeating: " ", count: widths[i] - cell.count)
                 let numeric = cell.first.map { $0.isNumber } ?? false && cell.allSatisfy { $0.isNumber || $0 == "," || $0 == "." }
                 return i == row.count - 1 && !numeric ? cell : (numeric ? pad + cell : cell + pad)
-            }.joined(separator: "  ")
+            }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression)
         }.joined(separator: "\n")
     }
 

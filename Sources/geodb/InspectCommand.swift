@@ -42,7 +42,7 @@ extension GeoDBCommand {
             if let key = get {
                 let values = Self.flatten(info)
                 guard let value = values[key] else {
-                    throw ValidationError("unknown key '\(key)'; known keys: \(values.keys.sorted().prefix(40).joined(separator: ", "))")
+                    throw GeoDBError(.invalidArgument, "unknown key '\(key)' (known: \(values.keys.sorted().filter { !$0.contains(".") }.joined(separator: ", ")), kind.KIND, category.KEY=VALUE, meta.KEY, source.N.name, table.NAME)")
                 }
                 print(value)
             } else if json {

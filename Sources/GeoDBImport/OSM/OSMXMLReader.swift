@@ -28,29 +28,36 @@ public final class OSMXMLReader {
         parser.shouldProcessNamespaces = false
         let ok = parser.parse()
         stats = delegate.stats
+        stats.newestTimestamp = delegate.newestTimestamp.flatMap(ISO8601.seconds)
         if let error = delegate.failure { throw error }
         if !ok {
-            let line = parser.lineNumber
             let code = (parser.parserError as NSError?)?.code ?? -1
-            throw GeoDBError.badInput(file: displayName, at: .line(line), "malformed XML: \(Self.describe(code))")
+            throw GeoDBError.badInput(file: displayName, at: .line(delegate.errorLine ?? parser.lineNumber),
+                                      "malformed XML: \(Self.describe(code))")
         }
         if !delegate.sawRoot { throw GeoDBError.badInput(file: displayName, at: .line(1), "no <osm> element") }
+        // libxml2 in push mode accepts a document that simply stops: insist on the closing tag.
+        if !delegate.closedRoot {
+            throw GeoDBError.badInput(file: displayName, at: .line(parser.lineNumber),
+                                      "the document ends before </osm> (truncated file?)")
+        }
         try delegate.deliverHeader()
     }
 
-    /// A short text for libxml2's error codes, which Foundation on Linux does not describe.
+    /// A short text for libxml2's error numbers (xmlerror.h), which Foundation on Linux does not describe.
     static func describe(_ code: Int) -> String {
-        switch XMLParser.ErrorCode(rawValue: code) {
-        case .prematureDocumentEndError?: return "the document ends early (truncated file?)"
-        case .tagNameMismatchError?: return "a closing tag does not match its opening tag"
-        case .notWellBalancedError?: return "tags are not well balanced"
-        case .lessThanSymbolInAttributeError?: return "'<' inside an attribute value"
-        case .attributeNotStartedError?, .attributeNotFinishedError?: return "an attribute is not quoted"
-        case .emptyDocumentError?: return "the document is empty"
-        case .entityRefLoopError?, .entityBoundaryError?, .undeclaredEntityError?, .entityReferenceMissingSemiError?:
-            return "a bad entity reference"
-        case .gtRequiredError?: return "a tag is not closed with '>'"
-        case .invalidCharacterError?: return "an invalid character"
+        switch code {
+        case 4: return "the document is empty"
+        case 5: return "the document ends early (truncated file?)"
+        case 9: return "an invalid character"
+        case 23, 26, 27: return "a bad entity reference"
+        case 38: return "'<' inside an attribute value"
+        case 39, 40, 41: return "an attribute value is not quoted"
+        case 65, 68: return "a malformed tag"
+        case 73: return "a tag is not closed with '>'"
+        case 74, 76: return "a closing tag does not match its opening tag"
+        case 85: return "tags are not well balanced"
+        case 86: return "content after the end of the document"
         default: return "XML parser error \(code)"
         }
     }
@@ -62,8 +69,12 @@ public final class OSMXMLReader {
         var stats = OSMReadStats()
         var failure: Error?
         var sawRoot = false
+        var closedRoot = false
+        var errorLine: Int?
         var header = OSMHeader()
         var headerDelivered = false
+        /// ISO 8601 UTC timestamps sort as text: keep the greatest, parse it once at the end.
+        var newestTimestamp: String?
 
         enum Current { case none, node(Int64, Int32, Int32), way(Int64), relation(Int64), skipped }
         var current = Current.none
@@ -112,6 +123,9 @@ public final class OSMXMLReader {
         func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
             guard failure == nil else { return }
+            if let stamp = attributes["timestamp"], element != "osm", stamp > (newestTimestamp ?? "") {
+                newestTimestamp = stamp
+            }
             switch element {
             case "node":
                 attempt { try deliverHeader() }
@@ -181,8 +195,13 @@ public final class OSMXMLReader {
             }
         }
 
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            if errorLine == nil { errorLine = parser.lineNumber }
+        }
+
         func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
             guard failure == nil else { return }
+            if element == "osm" { closedRoot = true }
             switch (element, current) {
             case ("node", .node(let id, let lat, let lon)):
                 attempt { try handler.node(id: id, lat7: lat, lon7: lon, tags: tags) }

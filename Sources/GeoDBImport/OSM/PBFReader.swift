@@ -12,6 +12,12 @@ public struct OSMReadStats: Sendable {
     /// Nodes dropped because their coordinates were outside ±90/±180.
     public var invalidCoordinates = 0
     public var bytesRead = 0
+    /// Seconds since 1970 of the newest object in the file, when the file carries timestamps.
+    public var newestTimestamp: Int64?
+
+    mutating func noteTimestamp(_ seconds: Int64) {
+        if seconds > (newestTimestamp ?? Int64.min) { newestTimestamp = seconds }
+    }
 }
 
 /// Reads one `.osm.pbf` file block by block; memory is bounded by the largest block (32 MiB by the spec).
@@ -200,6 +206,7 @@ public final class PBFReader {
                 var stringTable: Range<Int>?
                 var groups: [Range<Int>] = []
                 var granularity: Int64 = 100
+                var dateGranularity: Int64 = 1000
                 var latOffset: Int64 = 0
                 var lonOffset: Int64 = 0
                 while let (number, wire) = try reader.field() {
@@ -207,13 +214,15 @@ public final class PBFReader {
                     case (1, 2): stringTable = try reader.lengthDelimited()
                     case (2, 2): groups.append(try reader.lengthDelimited())
                     case (17, 0): granularity = try reader.int64()
+                    case (18, 0): dateGranularity = try reader.int64()
                     case (19, 0): latOffset = try reader.int64()
                     case (20, 0): lonOffset = try reader.int64()
                     default: try reader.skip(wireType: wire)
                     }
                 }
                 var block = BlockDecoder(strings: try decodeStrings(reader, stringTable),
-                                         granularity: granularity, latOffset: latOffset, lonOffset: lonOffset)
+                                         granularity: granularity, latOffset: latOffset, lonOffset: lonOffset,
+                                         dateGranularity: dateGranularity)
                 for group in groups {
                     var groupReader = reader.sub(group)
                     while let (number, wire) = try groupReader.field() {
@@ -222,8 +231,8 @@ public final class PBFReader {
                         switch number {
                         case 1: try block.plainNode(message, handler: handler, stats: &stats)
                         case 2: try block.denseNodes(message, handler: handler, stats: &stats)
-                        case 3: try block.way(message, handler: handler); stats.ways += 1
-                        case 4: try block.relation(message, handler: handler); stats.relations += 1
+                        case 3: try block.way(message, handler: handler, stats: &stats)
+                        case 4: try block.relation(message, handler: handler, stats: &stats)
                         default: break  // changesets: nothing to import
                         }
                     }
@@ -251,6 +260,33 @@ private struct BlockDecoder {
     let granularity: Int64
     let latOffset: Int64
     let lonOffset: Int64
+    let dateGranularity: Int64
+
+    /// The timestamp inside an Info message (field 2), in seconds.
+    func infoTimestamp(_ info: ProtobufReader) throws -> Int64? {
+        var m = info
+        while let (number, wire) = try m.field() {
+            if number == 2 && wire == 0 { return try m.int64() &* dateGranularity / 1000 }
+            try m.skip(wireType: wire)
+        }
+        return nil
+    }
+
+    /// The newest timestamp of a DenseInfo message (field 2: delta-coded timestamps).
+    func newestDenseTimestamp(_ info: ProtobufReader) throws -> Int64? {
+        var m = info
+        while let (number, wire) = try m.field() {
+            guard number == 2 && wire == 2 else { try m.skip(wireType: wire); continue }
+            var stamps = m.sub(try m.lengthDelimited())
+            var value: Int64 = 0, newest = Int64.min
+            while !stamps.isAtEnd {
+                value &+= try stamps.sint64()
+                newest = max(newest, value)
+            }
+            return newest == Int64.min ? nil : newest &* dateGranularity / 1000
+        }
+        return nil
+    }
 
     /// Converts a block coordinate to 1e-7 degree, or nil when it is outside the valid range.
     @inline(__always)
@@ -288,6 +324,7 @@ private struct BlockDecoder {
             case (1, 0): id = try m.sint64()
             case (2, 2): keys = try m.lengthDelimited()
             case (3, 2): values = try m.lengthDelimited()
+            case (4, 2): if let t = try infoTimestamp(m.sub(try m.lengthDelimited())) { stats.noteTimestamp(t) }
             case (8, 0): lat = try m.sint64()
             case (9, 0): lon = try m.sint64()
             default: try m.skip(wireType: wire)
@@ -304,6 +341,7 @@ private struct BlockDecoder {
         while let (number, wire) = try m.field() {
             switch (number, wire) {
             case (1, 2): idRange = try m.lengthDelimited()
+            case (5, 2): if let t = try newestDenseTimestamp(m.sub(try m.lengthDelimited())) { stats.noteTimestamp(t) }
             case (8, 2): latRange = try m.lengthDelimited()
             case (9, 2): lonRange = try m.lengthDelimited()
             case (10, 2): kvRange = try m.lengthDelimited()
@@ -334,7 +372,7 @@ private struct BlockDecoder {
         }
     }
 
-    func way(_ message: ProtobufReader, handler: OSMHandler) throws {
+    func way(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
         var m = message
         var id: Int64 = 0
         var keys: Range<Int>?, values: Range<Int>?, refRange: Range<Int>?
@@ -343,6 +381,7 @@ private struct BlockDecoder {
             case (1, 0): id = try m.int64()
             case (2, 2): keys = try m.lengthDelimited()
             case (3, 2): values = try m.lengthDelimited()
+            case (4, 2): if let t = try infoTimestamp(m.sub(try m.lengthDelimited())) { stats.noteTimestamp(t) }
             case (8, 2): refRange = try m.lengthDelimited()
             default: try m.skip(wireType: wire)
             }
@@ -357,10 +396,11 @@ private struct BlockDecoder {
                 refs.append(ref)
             }
         }
+        stats.ways += 1
         try handler.way(id: id, refs: refs, tags: try tags(keys: keys, values: values, in: message))
     }
 
-    func relation(_ message: ProtobufReader, handler: OSMHandler) throws {
+    func relation(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
         var m = message
         var id: Int64 = 0
         var keys: Range<Int>?, values: Range<Int>?
@@ -370,6 +410,7 @@ private struct BlockDecoder {
             case (1, 0): id = try m.int64()
             case (2, 2): keys = try m.lengthDelimited()
             case (3, 2): values = try m.lengthDelimited()
+            case (4, 2): if let t = try infoTimestamp(m.sub(try m.lengthDelimited())) { stats.noteTimestamp(t) }
             case (8, 2): roles = try m.lengthDelimited()
             case (9, 2): memberIDs = try m.lengthDelimited()
             case (10, 2): types = try m.lengthDelimited()
@@ -390,6 +431,7 @@ private struct BlockDecoder {
                 members.append(OSMMember(type: type, ref: ref, role: role))
             }
         }
+        stats.relations += 1
         try handler.relation(id: id, members: members, tags: try tags(keys: keys, values: values, in: message))
     }
 }

@@ -1,0 +1,127 @@
+// The geodb binary as a user runs it: import, inspect (text, JSON, --get, --check), errors, exit codes.
+import Foundation
+import GeoDBSQLite
+import Testing
+import TestSupport
+
+@Suite struct CLITests {
+    @Test func importThenInspect() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("helsinki.sqlite")
+        let imported = try runGeodb(["import", TestPaths.sampleData("helsinki.osm.pbf"), "--output", db])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("2,522 places"))
+        #expect(imported.stderr.isEmpty)   // no progress when standard error is not a terminal
+
+        let text = try runGeodb(["inspect", db])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("helsinki.osm.pbf  osm.pbf"))
+        #expect(text.stdout.split(separator: "\n").contains { $0.hasPrefix("  street ") && $0.hasSuffix(" 99") })
+
+        let json = try runGeodb(["inspect", db, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["place_count"] as? Int == 2522)
+        #expect(object["schema_version"] as? Int == 1)
+        #expect((object["sources"] as? [[String: Any]])?.first?["name"] as? String == "helsinki.osm.pbf")
+
+        #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "2522\n")
+        #expect(try runGeodb(["inspect", db, "--get", "kind.street"]).stdout == "99\n")
+        let unknown = try runGeodb(["inspect", db, "--get", "nonsense"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("unknown key 'nonsense'"))
+
+        let check = try runGeodb(["inspect", db, "--check"])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(!check.stdout.contains("FAIL"))
+    }
+
+    @Test func checkFailsOnADamagedDatabase() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("damaged.sqlite")
+        #expect(try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db]).status == 0)
+        // Lose one place's index entries, as a buggy writer or a hand edit would.
+        try Connection(path: db, mode: .readWrite).execute("DELETE FROM place_rtree WHERE id = 1")
+        let check = try runGeodb(["inspect", db, "--check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("FAIL  place = place_rtree = place_fts rows"))
+        #expect(check.stdout.contains("place 11, place_rtree 10"))
+    }
+
+    @Test func checkFailsOnACorruptFile() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("corrupt.sqlite")
+        #expect(try runGeodb(["import", TestPaths.sampleData("helsinki.osm.pbf"), "-o", db]).status == 0)
+        // Overwrite a page in the middle of the file with garbage.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: db))
+        try handle.seek(toOffset: 40 * 4096 + 100)
+        handle.write(Data(repeating: 0xA5, count: 3000))
+        try handle.close()
+        let check = try runGeodb(["inspect", db, "--check"])
+        #expect(check.status != 0)
+        #expect(check.stdout.contains("FAIL") || check.stderr.contains("Error"))
+    }
+
+    @Test func badInputIsOneLineOnStandardErrorWithNonZeroExit() throws {
+        let scratch = try ScratchDirectory()
+        let input = scratch.path("cut.osm.pbf")
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestPaths.sampleData("helsinki.osm.pbf")))
+        try data.prefix(100_000).write(to: URL(fileURLWithPath: input))
+        let result = try runGeodb(["import", input, "-o", scratch.path("out.sqlite")])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("Error: \(input): byte offset ") == true)
+        #expect(scratch.contents() == ["cut.osm.pbf"])
+    }
+
+    @Test func existingOutputNeedsForce() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("x.sqlite")
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: db))
+        let refused = try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db])
+        #expect(refused.status != 0 && refused.stderr.contains("--force"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == Data("keep me".utf8))
+        #expect(try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db, "--force"]).status == 0)
+        #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "11\n")
+    }
+
+    @Test func binaryWorksWhenCopiedAloneElsewhere() throws {
+        let scratch = try ScratchDirectory()
+        let copy = scratch.path("geodb")
+        try FileManager.default.copyItem(atPath: TestPaths.geodbBinary, toPath: copy)
+        let db = scratch.path("grid.sqlite")
+        let result = try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db], binary: copy)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try runGeodb(["inspect", db, "--check"], binary: copy).status == 0)
+    }
+
+    @Test func interruptedImportLeavesNothingBehind() throws {
+        let scratch = try ScratchDirectory()
+        // A large valid XML file so the import is still running when interrupted.
+        let input = scratch.path("big.osm")
+        var xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+        for i in 1...300_000 {
+            xml += "<node id='\(i)' lat='60.\(i % 10_000)' lon='24.\(i % 9_973)'><tag k='amenity' v='cafe'/><tag k='name' v='Cafe \(i)'/></node>\n"
+        }
+        xml += "</osm>\n"
+        try xml.write(toFile: input, atomically: false, encoding: .utf8)
+        let output = scratch.path("out.sqlite")
+        try Data("previous database".utf8).write(to: URL(fileURLWithPath: output))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.geodbBinary)
+        process.arguments = ["import", input, "-o", output, "--force", "--quiet"]
+        try process.run()
+        // Wait for the temporary file to appear, then interrupt as Ctrl-C would.
+        let deadline = Date().addingTimeInterval(20)
+        while !scratch.contents().contains(where: { $0.contains(".tmp-") }) && Date() < deadline && process.isRunning {
+            usleep(10_000)
+        }
+        #expect(process.isRunning, "import finished before it could be interrupted")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(scratch.contents() == ["big.osm", "out.sqlite"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("previous database".utf8))
+    }
+}

@@ -1,0 +1,109 @@
+// The hand-drawn grid fixture (Tests/Fixtures/grid.osm and its PBF twin): every place it must yield.
+import GeoDB
+@testable import GeoDBImport
+import Testing
+import TestSupport
+
+/// Collects places instead of writing them (the importer's narrow interface makes this possible).
+final class CollectingSink: PlaceSink {
+    var places: [PlaceRecord] = []
+    func add(_ place: PlaceRecord) throws { places.append(place) }
+
+    func named(_ name: String) -> [PlaceRecord] { places.filter { $0.name == name } }
+}
+
+/// Reads a fixture with the reader for its format and returns the places and statistics.
+func buildPlaces(_ path: String) throws -> (CollectingSink, OSMBuildStats, OSMReadStats) {
+    let sink = CollectingSink()
+    let builder = OSMPlaceBuilder(sink: sink)
+    let readStats: OSMReadStats
+    switch try InputFormat.detect(path: path) {
+    case .osmPBF:
+        let reader = PBFReader(path: path)
+        try reader.read(into: builder)
+        readStats = reader.stats
+    default:
+        let reader = OSMXMLReader(path: path)
+        try reader.read(into: builder)
+        readStats = reader.stats
+    }
+    try builder.finish()
+    return (sink, builder.stats, readStats)
+}
+
+@Suite struct GridFixtureTests {
+    static let files = [TestPaths.fixture("grid.osm"), TestPaths.fixture("grid.osm.pbf")]
+
+    @Test(arguments: files) func countsByKind(file: String) throws {
+        let (sink, stats, read) = try buildPlaces(file)
+        var counts: [PlaceKind: Int] = [:]
+        for p in sink.places { counts[p.kind, default: 0] += 1 }
+        #expect(counts == [.street: 3, .poi: 1, .address: 4, .interpolation: 1, .city: 1, .suburb: 1])
+        #expect(read.nodes == 27 && read.ways == 11 && read.relations == 2)
+        #expect(read.invalidCoordinates == 1)           // node 13 at latitude 95
+        #expect(stats.relationsSkipped == 1)            // the park whose ring does not close
+        #expect(stats.relationsAssembled == 1)
+        #expect(stats.waysWithMissingNodes == 1 && stats.missingNodeRefs == 1)   // way 110 → node 999
+        #expect(sink.named("Off the map").isEmpty)
+    }
+
+    @Test(arguments: files) func connectedSegmentsAreOneStreetAndFarOnesAnother(file: String) throws {
+        let (sink, _, _) = try buildPlaces(file)
+        let streets = sink.named("Testikatu").sorted { $0.sourceRef < $1.sourceRef }
+        #expect(streets.map(\.sourceRef) == ["w100", "w103"])
+        let near = streets[0]
+        #expect(near.category == "highway=tertiary")      // the most important type of its segments
+        #expect(near.names.map(\.name) == ["Testikatu", "Testgatan"])
+        guard case .lineStrings(let lines)? = near.geometry else { Issue.record("no line geometry"); return }
+        #expect(lines.count == 3)
+        #expect(near.boundingBox == BoundingBox(minLat: 60, minLon: 25, maxLat: 60, maxLon: 25.003))
+        // Halfway along the longest segment (all are equal: the first, w100).
+        #expect(near.coordinate.distance(to: Coordinate(lat: 60, lon: 25.0005)) < 1)
+    }
+
+    @Test(arguments: files) func buildingAddressIsAtItsCentroid(file: String) throws {
+        let (sink, _, _) = try buildPlaces(file)
+        let building = try #require(sink.places.first { $0.sourceRef == "w104" })
+        #expect(building.kind == .address)
+        #expect(building.category == "building=yes")
+        #expect(building.address == Address(housenumber: "7", street: "Testikatu"))
+        #expect(building.coordinate.distance(to: Coordinate(lat: 60.0012, lon: 25.0025)) < 0.01)
+        guard case .polygons(let polygons)? = building.geometry else { Issue.record("no polygon"); return }
+        #expect(polygons.count == 1 && polygons[0].count == 1 && polygons[0][0].count == 4)
+    }
+
+    @Test(arguments: files) func poiKeepsNamesCategoryAndDisplayTags(file: String) throws {
+        let (sink, _, _) = try buildPlaces(file)
+        let cafe = try #require(sink.named("Kahvila Testi").first)
+        #expect(cafe.kind == .poi && cafe.category == "amenity=cafe" && cafe.sourceRef == "n10")
+        #expect(cafe.names == [PlaceName(name: "Kahvila Testi", type: "name"), PlaceName(name: "Kafé Test", type: "name", lang: "sv")])
+        #expect(cafe.tags.map(\.key) == ["opening_hours"])
+        #expect(cafe.coordinate == Coordinate(lat: 60.0005, lon: 25.0005))
+    }
+
+    @Test(arguments: files) func cityHasPopulationAndAllNames(file: String) throws {
+        let (sink, _, _) = try buildPlaces(file)
+        let city = try #require(sink.named("Testilä").first)
+        #expect(city.kind == .city && city.population == 12345)
+        #expect(city.names.map(\.name) == ["Testilä", "Testby", "Testtown"])
+        #expect(city.importance > PlaceKind.city.baseImportance)
+    }
+
+    @Test(arguments: files) func boundaryRelationIsAPolygonWithItsHole(file: String) throws {
+        let (sink, _, _) = try buildPlaces(file)
+        let area = try #require(sink.named("Keskusta").first)
+        #expect(area.kind == .suburb && area.adminLevel == 10 && area.sourceRef == "r200")
+        #expect(area.isContainerArea)
+        guard case .polygons(let polygons)? = area.geometry else { Issue.record("no polygon"); return }
+        #expect(polygons.count == 1 && polygons[0].count == 2)
+        // The centroid lies in the hole; the label point is the middle of the widest inside stretch.
+        #expect(area.coordinate.distance(to: Coordinate(lat: 60.005, lon: 25.002)) < 0.1)
+    }
+
+    @Test(arguments: files) func interpolationJoinsItsEndNumbers(file: String) throws {
+        let (sink, _, _) = try buildPlaces(file)
+        let line = try #require(sink.places.first { $0.kind == .interpolation })
+        #expect(line.address.housenumber == "2-10" && line.address.street == "Testikatu")
+        #expect(line.category == "addr:interpolation=even")
+    }
+}

@@ -1,0 +1,58 @@
+// Geometry blobs (the documented byte layout) and the polygon arithmetic places depend on.
+import GeoDB
+import Testing
+
+@Suite struct GeometryTests {
+    let square = [Point7(lat: 0, lon: 0), Point7(lat: 0, lon: 100), Point7(lat: 100, lon: 100), Point7(lat: 100, lon: 0)]
+    let hole = [Point7(lat: 40, lon: 40), Point7(lat: 40, lon: 60), Point7(lat: 60, lon: 60), Point7(lat: 60, lon: 40)]
+
+    @Test func lineStringBytesAreAsDocumented() {
+        // type 1, 1 line, 2 points: (lon 10, lat 20) then (lon 11, lat 18) as zigzag deltas.
+        let geometry = Geometry.lineStrings([[Point7(lat: 20, lon: 10), Point7(lat: 18, lon: 11)]])
+        #expect(geometry.encoded() == [1, 1, 2, 20, 40, 2, 3])
+    }
+
+    @Test func polygonsRoundTrip() {
+        let geometry = Geometry.polygons([[square, hole], [[Point7(lat: -900_000_000, lon: 1_800_000_000),
+                                                           Point7(lat: 900_000_000, lon: -1_800_000_000),
+                                                           Point7(lat: 0, lon: 0)]]])
+        #expect(Geometry(encoded: geometry.encoded()) == geometry)
+    }
+
+    @Test(arguments: [[UInt8](), [9], [1], [1, 5], [1, 1, 2, 20], [2, 1, 1, 3, 0, 0, 2, 2], [1, 0, 7],
+                      [1, 255, 255, 255, 255, 255, 255, 255, 255, 255, 1]])
+    func corruptBlobsDecodeToNil(bytes: [UInt8]) {
+        #expect(Geometry(encoded: bytes) == nil)
+    }
+
+    @Test func containmentHonoursHoles() {
+        #expect(PolygonMath.polygonContains([square, hole], lat: 10, lon: 10))
+        #expect(!PolygonMath.polygonContains([square, hole], lat: 50, lon: 50))
+        #expect(!PolygonMath.polygonContains([square, hole], lat: 150, lon: 50))
+    }
+
+    @Test func interiorPointOfSquareWithHoleAvoidsTheHole() throws {
+        // The centroid (50, 50) lies in the hole: the widest inside stretch on that latitude is used.
+        let point = try #require(PolygonMath.interiorPoint([[square, hole]]))
+        #expect(PolygonMath.polygonContains([square, hole], lat: point.lat, lon: point.lon))
+        #expect(point == Point7(lat: 50, lon: 20))
+    }
+
+    @Test func interiorPointOfConvexPolygonIsItsCentroid() {
+        #expect(PolygonMath.interiorPoint([[square]]) == Point7(lat: 50, lon: 50))
+    }
+
+    @Test func pointAlongLine() {
+        let line = [Point7(lat: 0, lon: 0), Point7(lat: 0, lon: 100), Point7(lat: 0, lon: 300)]
+        #expect(LineMath.point(along: line, fraction: 0.5) == Point7(lat: 0, lon: 150))
+        #expect(LineMath.point(along: line, fraction: 1) == Point7(lat: 0, lon: 300))
+    }
+
+    @Test func haversineDistance() {
+        // Helsinki Central Station to Senate Square: 662.2 m (computed independently in Python).
+        let a = Coordinate(lat: 60.1713198, lon: 24.9414566), b = Coordinate(lat: 60.1695187, lon: 24.9528682)
+        #expect(abs(a.distance(to: b) - 662.197) < 0.01)
+        // A degree of latitude on the mean sphere.
+        #expect(abs(Coordinate(lat: 0, lon: 0).distance(to: Coordinate(lat: 1, lon: 0)) - 111_195) < 1)
+    }
+}

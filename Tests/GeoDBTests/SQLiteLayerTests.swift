@@ -1,0 +1,73 @@
+// The SQLite layer: every failure becomes an SQLiteError with code, message and SQL; values round-trip.
+import GeoDBSQLite
+import Testing
+import TestSupport
+
+@Suite struct SQLiteLayerTests {
+    @Test func errorsCarryCodeMessageAndSQL() throws {
+        let db = try Connection(path: ":memory:", mode: .create)
+        let error = #expect(throws: SQLiteError.self) { try db.execute("SELEC oops") }
+        #expect(error?.primaryCode == 1)  // SQLITE_ERROR
+        #expect(error?.message.contains("syntax error") == true)
+        #expect(error?.sql == "SELEC oops")
+        #expect(error?.description.contains("SQLITE") == false)
+        #expect(error?.description.contains("oops") == true)
+    }
+
+    @Test func constraintViolationHasExtendedCode() throws {
+        let db = try Connection(path: ":memory:", mode: .create)
+        try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT UNIQUE)")
+        let insert = try db.prepare("INSERT INTO t(v) VALUES (?)")
+        try insert.run([.text("a")])
+        let error = #expect(throws: SQLiteError.self) { try insert.run([.text("a")]) }
+        #expect(error?.code == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+        #expect(error?.sql == "INSERT INTO t(v) VALUES (?)")
+    }
+
+    @Test func valuesRoundTrip() throws {
+        let db = try Connection(path: ":memory:", mode: .create)
+        try db.execute("CREATE TABLE t(a, b, c, d, e)")
+        let values: [SQLiteValue] = [.integer(Int64.min), .real(60.1699), .text("Töölö ✓"), .blob([0, 1, 255]), .null]
+        try db.prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)").run(values)
+        let rows = try db.prepare("SELECT * FROM t").rows { row in (0..<5).map { row.value(Int32($0)) } }
+        #expect(rows == [values])
+    }
+
+    @Test func readOnlyConnectionRefusesWrites() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("ro.sqlite")
+        try Connection(path: path, mode: .create).execute("CREATE TABLE t(x)")
+        let db = try Connection(path: path, mode: .readOnly())
+        let error = #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES (1)") }
+        #expect(error?.primaryCode == 8)  // SQLITE_READONLY
+    }
+
+    @Test func pathsWithURICharactersOpenAsWritten() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("a%20b?c#d.sqlite")
+        try Connection(path: path, mode: .create).execute("CREATE TABLE t(x)")
+        #expect(scratch.contents() == ["a%20b?c#d.sqlite"])
+        let immutable = try Connection(path: path, mode: .readOnly(immutable: true))
+        #expect(try immutable.scalarInt("SELECT count(*) FROM t") == 0)
+    }
+
+    @Test func transactionRollsBackOnError() throws {
+        let db = try Connection(path: ":memory:", mode: .create)
+        try db.execute("CREATE TABLE t(x)")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.execute("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try db.scalarInt("SELECT count(*) FROM t") == 0)
+    }
+
+    @Test func missingFileIsAnErrorNamingIt() throws {
+        let error = #expect(throws: SQLiteError.self) {
+            _ = try Connection(path: "/nonexistent/dir/x.sqlite", mode: .readOnly())
+        }
+        #expect(error?.message.contains("/nonexistent/dir/x.sqlite") == true)
+    }
+}

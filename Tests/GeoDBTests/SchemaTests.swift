@@ -1,0 +1,58 @@
+// The compiled-in schema is Schema/*.sql, and readers refuse databases of another version.
+import Foundation
+@testable import GeoDB
+import GeoDBSQLite
+import Testing
+import TestSupport
+
+@Suite struct SchemaTests {
+    @Test func embeddedSchemaMatchesSchemaFolder() throws {
+        let folder = TestPaths.root.appendingPathComponent("Schema")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(SchemaFiles.all.map(\.name) == names, "run Tools/generate-schema.sh after editing Schema/")
+        for file in SchemaFiles.all {
+            let text = try String(contentsOf: folder.appendingPathComponent(file.name), encoding: .utf8)
+            #expect(file.sql + "\n" == text, "Schema/\(file.name) changed: run Tools/generate-schema.sh")
+        }
+    }
+
+    @Test func newDatabaseRecordsItsVersion() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("v.sqlite")
+        let db = try Connection(path: path, mode: .create)
+        try Schema.createTables(in: db)
+        try Schema.createIndexes(in: db)
+        #expect(try db.scalarInt("PRAGMA user_version") == Schema.version)
+        #expect(try db.scalarText("SELECT value FROM meta WHERE key = 'schema_version'") == String(Schema.version))
+        _ = try GeoDatabase(path: path)
+    }
+
+    @Test func otherVersionIsRefusedWithAClearMessage() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("old.sqlite")
+        let db = try Connection(path: path, mode: .create)
+        try Schema.createTables(in: db)
+        try db.execute("PRAGMA user_version = 99; UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+        let error = #expect(throws: GeoDBError.self) { _ = try GeoDatabase(path: path) }
+        #expect(error?.code == .schemaVersionMismatch)
+        #expect(error?.message.contains("version 99") == true)
+        #expect(error?.remedy?.contains("re-import") == true)
+    }
+
+    @Test func plainSQLiteFileIsNotAGeoDatabase() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("other.sqlite")
+        try Connection(path: path, mode: .create).execute("CREATE TABLE t(x)")
+        let error = #expect(throws: GeoDBError.self) { _ = try GeoDatabase(path: path) }
+        #expect(error?.code == .notAGeoDatabase)
+    }
+
+    @Test func textFileIsNotAGeoDatabase() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("notes.txt")
+        try "hello, not a database\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let error = #expect(throws: GeoDBError.self) { _ = try GeoDatabase(path: path) }
+        #expect(error?.code == .notAGeoDatabase)
+        #expect(error?.message.contains("notes.txt") == true)
+    }
+}

@@ -1,0 +1,69 @@
+// Shared by the test targets: where the sample data is, scratch directories, the built binary.
+import Foundation
+
+public enum TestPaths {
+    /// The package's root directory (this file is Tests/TestSupport/TestSupport.swift).
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    public static func sampleData(_ name: String) -> String { root.appendingPathComponent("SampleData/\(name)").path }
+
+    public static func fixture(_ name: String) -> String { root.appendingPathComponent("Tests/Fixtures/\(name)").path }
+
+    /// The geodb executable built beside the test bundle.
+    public static var geodbBinary: String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // On Linux the test runner is `<build>/geodbPackageTests.xctest`; on macOS a bundle inside <build>.
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("geodb").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/geodb").path
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed on `remove()`.
+public final class ScratchDirectory {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("geodb-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Files in the directory, for checking that no temporary file was left behind.
+    public func contents() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+
+    public func remove() { try? FileManager.default.removeItem(at: url) }
+
+    deinit { remove() }
+}
+
+/// The result of running a program.
+public struct ProcessResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs the built geodb with `arguments` and waits for it.
+public func runGeodb(_ arguments: [String], binary: String = TestPaths.geodbBinary) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read before waiting, so a large output cannot fill the pipe and block the child.
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                         stderr: String(decoding: stderr, as: UTF8.self))
+}
