@@ -3,6 +3,10 @@
 public enum JSONText {
     /// A JSON string literal, escaped per RFC 8259.
     public static func quoted(_ text: String) -> String {
+        // Most values need no escaping: check the bytes once and skip the scalar loop.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -112,38 +112,28 @@ public enum Importer {
                                   temporary: TemporaryOutput, progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
         let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
         let placesBefore = writer.written
-        let builder = OSMPlaceBuilder(sink: writer)
         let name = (input as NSString).lastPathComponent
         let sourceID = try insertSource(db: db, name: name, format: format, size: size)
         writer.sourceID = sourceID
+        let pipeline = PipelinedPlaceSink(target: writer)
+        let builder = OSMPlaceBuilder(sink: pipeline)
         var throttle = ProgressThrottle()
         let report = { (stats: OSMReadStats) in
             guard let progress, throttle.due() else { return }
             progress(ImportProgress(phase: "reading", file: name, bytesRead: stats.bytesRead, bytesTotal: size,
-                                    objectsRead: stats.nodes + stats.ways + stats.relations, placesWritten: writer.written))
+                                    objectsRead: stats.nodes + stats.ways + stats.relations, placesWritten: pipeline.sent))
         }
         let read: OSMReadStats
-        switch format {
-        case .osmPBF:
-            let reader = PBFReader(path: input)
-            reader.onProgress = report
-            try reader.read(into: builder)
-            read = reader.stats
-        case .osmXML, .osmXMLGzip:
-            var path = input
-            if format == .osmXMLGzip {
-                path = temporary.path + ".xml"
-                try Gunzip.decompress(input, to: path)
-            }
-            defer { if path != input { try? FileManager.default.removeItem(atPath: path) } }
-            let reader = OSMXMLReader(path: path, displayName: input)
-            reader.onProgress = report
-            try reader.read(into: builder)
-            read = reader.stats
+        do {
+            read = try readOSM(input, format: format, into: builder, temporary: temporary, report: report)
+            progress?(ImportProgress(phase: "streets", file: name, bytesRead: size, bytesTotal: size,
+                                     objectsRead: read.nodes + read.ways + read.relations, placesWritten: pipeline.sent))
+            try builder.finish()
+        } catch {
+            try? pipeline.drain()   // stop the writer thread before the database goes away
+            throw error
         }
-        progress?(ImportProgress(phase: "streets", file: name, bytesRead: size, bytesTotal: size,
-                                 objectsRead: read.nodes + read.ways + read.relations, placesWritten: writer.written))
-        try builder.finish()
+        try pipeline.drain()
         let places = writer.written - placesBefore
         let header = builder.fileHeader
         try db.prepare("""
@@ -155,6 +145,28 @@ public enum Importer {
                       header.writingProgram.map { .text($0) } ?? .null, .integer(sourceID)])
         return ImportedSource(name: name, format: format, sizeBytes: size, places: places, read: read,
                               build: builder.stats, header: header)
+    }
+
+    private static func readOSM(_ input: String, format: InputFormat, into builder: OSMPlaceBuilder,
+                                temporary: TemporaryOutput, report: @escaping (OSMReadStats) -> Void) throws -> OSMReadStats {
+        switch format {
+        case .osmPBF:
+            let reader = PBFReader(path: input)
+            reader.onProgress = report
+            try reader.read(into: builder)
+            return reader.stats
+        case .osmXML, .osmXMLGzip:
+            var path = input
+            if format == .osmXMLGzip {
+                path = temporary.path + ".xml"
+                try Gunzip.decompress(input, to: path)
+            }
+            defer { if path != input { try? FileManager.default.removeItem(atPath: path) } }
+            let reader = OSMXMLReader(path: path, displayName: input)
+            reader.onProgress = report
+            try reader.read(into: builder)
+            return reader.stats
+        }
     }
 
     private static func insertSource(db: Connection, name: String, format: InputFormat, size: Int) throws -> Int64 {

@@ -135,21 +135,24 @@ enum OSMClassifier {
     }
 
     /// Name tags indexed for search: `name`, `name:xx` and these, each optionally with a `:xx` language.
-    static let nameTypes: Set<String> = ["name", "alt_name", "old_name", "official_name", "short_name", "loc_name",
-                                         "int_name", "nat_name", "reg_name"]
+    static let nameTypes = ["name", "alt_name", "old_name", "official_name", "short_name", "loc_name",
+                            "int_name", "nat_name", "reg_name"]
 
     /// Every name of an object, with type and language; values with ';' are several names.
+    /// Runs for every tagged object, so it works on UTF-8 bytes rather than Characters.
     static func names(_ tags: OSMTags) -> [PlaceName] {
         var result: [PlaceName] = []
-        var seen = Set<PlaceName>()
         for (key, value) in zip(tags.keys, tags.values) {
-            let (type, lang) = splitNameKey(key)
-            guard nameTypes.contains(type), lang == nil || isLanguageCode(lang!) else { continue }
-            for part in value.split(separator: ";") {
-                let name = part.trimmingSpaces
-                guard !name.isEmpty else { continue }
-                let entry = PlaceName(name: name, type: type, lang: lang)
-                if seen.insert(entry).inserted { result.append(entry) }
+            guard let (type, lang) = nameKey(key) else { continue }
+            if value.utf8.contains(UInt8(ascii: ";")) {
+                var seen = Set<String>()
+                for part in value.split(separator: ";") {
+                    let name = part.trimmingSpaces
+                    if !name.isEmpty && seen.insert(name).inserted { result.append(PlaceName(name: name, type: type, lang: lang)) }
+                }
+            } else {
+                let name = value.utf8.first == 0x20 || value.utf8.last == 0x20 ? value[...].trimmingSpaces : value
+                if !name.isEmpty { result.append(PlaceName(name: name, type: type, lang: lang)) }
             }
         }
         // The plain name first: it is the display name.
@@ -159,18 +162,47 @@ enum OSMClassifier {
         return result
     }
 
-    static func splitNameKey(_ key: String) -> (String, String?) {
-        guard let colon = key.firstIndex(of: ":") else { return (key, nil) }
-        return (String(key[..<colon]), String(key[key.index(after: colon)...]))
+    /// Whether an object has any name tag (cheaper than `names`: nothing is allocated).
+    static func hasName(_ tags: OSMTags) -> Bool {
+        tags.keys.contains { nameTypeIndex($0) != nil }
     }
 
+    /// (type, language) when `key` is a name tag such as `name`, `name:sv` or `alt_name:fi`.
+    static func nameKey(_ key: String) -> (String, String?)? {
+        guard let (type, colon) = nameTypeIndex(key) else { return nil }
+        guard let colon else { return (nameTypes[type], nil) }
+        return (nameTypes[type], String(decoding: key.utf8.dropFirst(colon + 1), as: UTF8.self))
+    }
+
+    /// The index in `nameTypes` of a name key's type and the byte offset of its ':'; compares raw bytes.
+    static func nameTypeIndex(_ key: String) -> (type: Int, colon: Int?)? {
+        var key = key
+        return key.withUTF8 { bytes -> (type: Int, colon: Int?)? in
+            let colon = bytes.firstIndex(of: UInt8(ascii: ":"))
+            let typeEnd = colon ?? bytes.count
+            // Every type ends in "name": check that before comparing whole types.
+            guard typeEnd >= 4, bytes[typeEnd - 4] == UInt8(ascii: "n"), bytes[typeEnd - 3] == UInt8(ascii: "a"),
+                  bytes[typeEnd - 2] == UInt8(ascii: "m"), bytes[typeEnd - 1] == UInt8(ascii: "e") else { return nil }
+            let typeBytes = UnsafeBufferPointer(rebasing: bytes[..<typeEnd])
+            guard let type = nameTypeBytes.firstIndex(where: { $0.elementsEqual(typeBytes) }) else { return nil }
+            guard let colon else { return (type, nil) }
+            guard isLanguageCode(UnsafeBufferPointer(rebasing: bytes[(colon + 1)...])) else { return nil }
+            return (type, colon)
+        }
+    }
+
+    private static let nameTypeBytes = nameTypes.map { Array($0.utf8) }
+
     /// 'fi', 'sv', 'zh-Hans', 'be-tarask': two or three lower-case letters, then optional '-' subtags.
-    static func isLanguageCode(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    static func isLanguageCode(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let parts = bytes.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         guard let first = parts.first, (2...3).contains(first.count),
-              first.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return false }
+              first.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return false }
         return parts.dropFirst().allSatisfy { part in
-            (2...8).contains(part.count) && part.utf8.allSatisfy { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= 48 && $0 <= 57) }
+            (2...8).contains(part.count) && part.allSatisfy { byte in
+                let lower = byte | 0x20
+                return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= 48 && byte <= 57)
+            }
         }
     }
 

@@ -20,7 +20,9 @@ public struct OSMTags: Sendable {
     public var count: Int { keys.count }
 
     public subscript(key: String) -> String? {
-        for i in keys.indices where keys[i] == key { return values[i] }
+        // Comparing lengths first skips Swift's slow path for unequal strings, which most keys are.
+        let length = key.utf8.count
+        for i in keys.indices where keys[i].utf8.count == length && keys[i] == key { return values[i] }
         return nil
     }
 }

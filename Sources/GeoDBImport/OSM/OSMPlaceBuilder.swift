@@ -41,10 +41,9 @@ public final class OSMPlaceBuilder: OSMHandler {
         if let number = tags["addr:housenumber"] {
             addressNodes[id] = (number, tags["addr:street"] ?? tags["addr:place"], tags["addr:postcode"])
         }
-        let names = Self.names(tags)
-        guard let classification = OSMClassifier.classify(tags, hasName: !names.isEmpty, isArea: false) else { return }
+        guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: false) else { return }
         let point = Point7(lat: lat7, lon: lon7)
-        try emit(ref: "n\(id)", classification, tags, names, at: point, geometry: nil)
+        try emit(ref: "n\(id)", classification, tags, Self.names(tags), at: point, geometry: nil)
     }
 
     public func way(id: Int64, refs: [Int64], tags: OSMTags) throws {
@@ -56,10 +55,12 @@ public final class OSMPlaceBuilder: OSMHandler {
             if line.count >= 2 { interpolations.append((id, refs, line, tags)) } else { stats.interpolationsSkipped += 1 }
             return
         }
-        let names = Self.names(tags)
+        let hasName = Self.hasName(tags)
         let isClosed = refs.count >= 4 && refs.first == refs.last
-        let classification = OSMClassifier.classify(tags, hasName: !names.isEmpty, isArea: isClosed)
-        let street = names.isEmpty ? nil : OSMClassifier.streetType(tags)
+        let classification = OSMClassifier.classify(tags, hasName: hasName, isArea: isClosed)
+        let street = hasName ? OSMClassifier.streetType(tags) : nil
+        guard classification != nil || street != nil else { return }
+        let names = Self.names(tags)
         if let street, classification == nil || classification?.kind == .address || classification?.kind == .poi {
             let line = resolve(refs)
             guard line.count >= 1 else { return }
@@ -85,8 +86,8 @@ public final class OSMPlaceBuilder: OSMHandler {
         sealNodes()
         sealWays()
         guard let type = tags["type"], type == "multipolygon" || type == "boundary" else { return }
+        guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: true) else { return }
         let names = Self.names(tags)
-        guard let classification = OSMClassifier.classify(tags, hasName: !names.isEmpty, isArea: true) else { return }
         var ways: [[Int64]] = []
         for member in members where member.type == .way {
             if let refs = wayRefs.refs(of: member.ref) { ways.append(refs) } else { stats.relationMembersMissing += 1 }
@@ -125,6 +126,11 @@ public final class OSMPlaceBuilder: OSMHandler {
         guard !waysSealed else { return }
         waysSealed = true
         wayRefs.seal()
+    }
+
+    /// Whether `names(_:)` would find a name; cheap, for objects that may not become places at all.
+    private static func hasName(_ tags: OSMTags) -> Bool {
+        OSMClassifier.hasName(tags) || tags["brand"] != nil
     }
 
     /// Names for search; a brand stands in for a missing name (many chain shops carry only `brand`).
