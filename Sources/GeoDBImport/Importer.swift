@@ -69,7 +69,7 @@ public enum Importer {
             let db = try Connection(path: temporary.path, mode: .create)
             try db.execute("""
                 PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-                PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -\(options.cacheMiB * 1024);
+                PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
                 """)
             try Schema.createTables(in: db)
             try db.execute("BEGIN")

@@ -35,10 +35,14 @@ extension GeoDBCommand {
         @Option(help: "How to build the R*Tree indexes: packed (bulk load) or insert (row by row; slower).")
         var rtree: RTreeBuild = .packed
 
+        @Option(help: "SQLite page cache for the build, in MiB.")
+        var cacheMib = ImportOptions().cacheMiB
+
         func run() throws {
             var options = ImportOptions()
             options.force = force
             options.rtreeBuild = rtree
+            options.cacheMiB = cacheMib
             InterruptCleanup.install()
             let showProgress = !quiet && (progress || Terminal.stderrIsTTY)
             let start = Date()
