@@ -10,7 +10,7 @@ public struct ImportOptions: Sendable {
     public var force = false
     public var rtreeBuild = RTreeBuild.packed
     /// Page cache for the build, in MiB; large enough for the indexes being built, and a constant.
-    public var cacheMiB = 256
+    public var cacheMiB = 16
 
     public init() {}
 }
@@ -115,8 +115,15 @@ public enum Importer {
         let name = (input as NSString).lastPathComponent
         let sourceID = try insertSource(db: db, name: name, format: format, size: size)
         writer.sourceID = sourceID
+        let scratch = (temporary.path as NSString).deletingLastPathComponent
         let pipeline = PipelinedPlaceSink(target: writer)
-        let builder = OSMPlaceBuilder(sink: pipeline)
+        let builder: OSMPlaceBuilder
+        do {
+            builder = try OSMPlaceBuilder(sink: pipeline, scratchDirectory: scratch)
+        } catch {
+            try? pipeline.drain()
+            throw error
+        }
         var throttle = ProgressThrottle()
         let report = { (stats: OSMReadStats) in
             guard let progress, throttle.due() else { return }

@@ -57,11 +57,10 @@ public final class PlaceWriter: PlaceSink {
     }
 
     private static func existingEntries(of table: String, in db: Connection) throws -> RTreeEntries {
-        var entries = RTreeEntries()
+        let entries = RTreeEntries()
         let rows = try db.prepare("SELECT id, min_lon, max_lon, min_lat, max_lat FROM \(table)")
         while try rows.step() {
-            entries.ids.append(rows.int(0))
-            entries.boxes.append((Float(rows.double(1)), Float(rows.double(2)), Float(rows.double(3)), Float(rows.double(4))))
+            entries.append(id: rows.int(0), (Float(rows.double(1)), Float(rows.double(2)), Float(rows.double(3)), Float(rows.double(4))))
         }
         return entries
     }
@@ -113,8 +112,8 @@ public final class PlaceWriter: PlaceSink {
             insertGeometry.reset()
         }
 
-        try addBox(id: id, place.boundingBox, to: &placeBoxes, statement: insertPlaceRTree)
-        if place.isContainerArea { try addBox(id: id, place.boundingBox, to: &areaBoxes, statement: insertAreaRTree) }
+        try addBox(id: id, place.boundingBox, to: placeBoxes, statement: insertPlaceRTree)
+        if place.isContainerArea { try addBox(id: id, place.boundingBox, to: areaBoxes, statement: insertAreaRTree) }
 
         countsByKind[place.kind, default: 0] += 1
         written += 1
@@ -126,7 +125,7 @@ public final class PlaceWriter: PlaceSink {
         }
     }
 
-    private func addBox(id: Int64, _ box: BoundingBox, to entries: inout RTreeEntries, statement: Statement) throws {
+    private func addBox(id: Int64, _ box: BoundingBox, to entries: RTreeEntries, statement: Statement) throws {
         switch rtreeBuild {
         case .packed:
             entries.append(id: id, box)

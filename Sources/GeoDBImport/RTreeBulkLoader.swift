@@ -8,14 +8,19 @@ import GeoDBSQLite
 
 /// Boxes to index, as the rtree stores them: 32-bit floats rounded outwards.
 struct RTreeEntries {
-    var ids: [Int64] = []
-    var boxes: [(minX: Float, maxX: Float, minY: Float, maxY: Float)] = []
+    typealias Box = (minX: Float, maxX: Float, minY: Float, maxY: Float)
+    let ids = ChunkedArray<Int64>()
+    let boxes = ChunkedArray<Box>()
 
     var count: Int { ids.count }
 
-    mutating func append(id: Int64, _ box: BoundingBox) {
+    func append(id: Int64, _ box: BoundingBox) {
+        append(id: id, (Self.down(box.minLon), Self.up(box.maxLon), Self.down(box.minLat), Self.up(box.maxLat)))
+    }
+
+    func append(id: Int64, _ box: Box) {
         ids.append(id)
-        boxes.append((Self.down(box.minLon), Self.up(box.maxLon), Self.down(box.minLat), Self.up(box.maxLat)))
+        boxes.append(box)
     }
 
     /// The largest float not above `x`, so the float box always contains the exact one.

@@ -15,7 +15,7 @@ final class CollectingSink: PlaceSink {
 /// Reads a fixture with the reader for its format and returns the places and statistics.
 func buildPlaces(_ path: String) throws -> (CollectingSink, OSMBuildStats, OSMReadStats) {
     let sink = CollectingSink()
-    let builder = OSMPlaceBuilder(sink: sink)
+    let builder = try OSMPlaceBuilder(sink: sink)
     let readStats: OSMReadStats
     switch try InputFormat.detect(path: path) {
     case .osmPBF:
@@ -105,5 +105,25 @@ func buildPlaces(_ path: String) throws -> (CollectingSink, OSMBuildStats, OSMRe
         let line = try #require(sink.places.first { $0.kind == .interpolation })
         #expect(line.address.housenumber == "2-10" && line.address.street == "Testikatu")
         #expect(line.category == "addr:interpolation=even")
+    }
+}
+
+@Suite struct UnsortedInputTests {
+    /// Nodes out of id order (as hand-edited files have them) are sorted once before ways need them.
+    @Test func nodesOutOfOrderGiveTheSamePlaces() throws {
+        let text = try String(contentsOfFile: TestPaths.fixture("grid.osm"), encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        let first = try #require(lines.firstIndex { $0.contains("<node id=\"1\" ") })
+        let moved = lines.remove(at: first)
+        let beforeWays = try #require(lines.firstIndex { $0.contains("<way id=\"100\">") })
+        lines.insert(moved, at: beforeWays)
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("unsorted.osm")
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let (sorted, _, _) = try buildPlaces(TestPaths.fixture("grid.osm"))
+        let (unsorted, stats, _) = try buildPlaces(path)
+        #expect(unsorted.places.map(\.sourceRef) == sorted.places.map(\.sourceRef))
+        #expect(unsorted.places.map(\.coordinate) == sorted.places.map(\.coordinate))
+        #expect(stats.missingNodeRefs == 1)
     }
 }

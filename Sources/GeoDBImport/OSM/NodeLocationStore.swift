@@ -1,94 +1,108 @@
-// Where every node is: 16 bytes per node (id + packed lat/lon) in fixed-size chunks, looked up by id.
+// Where every node is: 12 bytes per node (a 32-bit id offset and packed lat/lon) in chunks, by id.
 import GeoDB
 
-/// Node id → location, for building way geometry. Memory is exactly 16 bytes per node plus one chunk:
-/// chunks are allocated at their final size, so the store never doubles a buffer while growing.
-/// Ids are expected in ascending order, as every PBF and osmium-written XML has them; a file out of
-/// order is sorted once when the first way arrives (which needs a second copy of the ids for that moment).
+/// Node id → location, for building way geometry. A chunk holds up to 4,096 nodes as 32-bit offsets
+/// from the chunk's first id plus 64-bit packed coordinates: 12 bytes per node, never a doubled buffer;
+/// a chunk ends early where ids jump by more than 2³², so chunks are small to waste little then. Ids are expected in ascending order, as PBF and osmium-written XML have them; a file
+/// out of order is sorted once when the first way arrives (needing a second copy for that moment).
 final class NodeLocationStore {
-    static let chunkSize = 1 << 16
+    static let chunkSize = 1 << 12
 
-    private var chunkIDs: [UnsafeMutablePointer<Int64>] = []
-    private var chunkLocations: [UnsafeMutablePointer<Int64>] = []
-    private var chunkFirstIDs: [Int64] = []
-    private var countInLastChunk = NodeLocationStore.chunkSize
+    private struct Chunk {
+        var base: Int64
+        var offsets: UnsafeMutablePointer<UInt32>
+        var locations: UnsafeMutablePointer<Int64>
+        var count: Int
+    }
+
+    private var chunks: [Chunk] = []
+    private var bases: [Int64] = []   // chunks[i].base, contiguous for the binary search
     private(set) var count = 0
     private var lastID = Int64.min
     private var isSorted = true
     private var hint = (chunk: 0, index: 0)
 
-    deinit {
-        for pointer in chunkIDs { pointer.deallocate() }
-        for pointer in chunkLocations { pointer.deallocate() }
+    deinit { release() }
+
+    private func release() {
+        for chunk in chunks {
+            chunk.offsets.deallocate()
+            chunk.locations.deallocate()
+        }
+        chunks = []
+        bases = []
     }
 
     /// Bytes held, for reporting.
-    var memoryBytes: Int { chunkIDs.count * Self.chunkSize * 16 }
+    var memoryBytes: Int { chunks.count * (Self.chunkSize * 12 + MemoryLayout<Chunk>.stride + 8) }
 
     func append(id: Int64, lat7: Int32, lon7: Int32) {
-        if countInLastChunk == Self.chunkSize {
-            chunkIDs.append(.allocate(capacity: Self.chunkSize))
-            chunkLocations.append(.allocate(capacity: Self.chunkSize))
-            chunkFirstIDs.append(id)
-            countInLastChunk = 0
-        }
         if id <= lastID { isSorted = false }
         lastID = id
-        chunkIDs[chunkIDs.count - 1][countInLastChunk] = id
-        chunkLocations[chunkLocations.count - 1][countInLastChunk] = Self.pack(lat7, lon7)
-        countInLastChunk += 1
+        let last = chunks.count - 1
+        if last < 0 || chunks[last].count == Self.chunkSize || id < chunks[last].base
+            || id - chunks[last].base > Int64(UInt32.max) {
+            chunks.append(Chunk(base: id, offsets: .allocate(capacity: Self.chunkSize),
+                                locations: .allocate(capacity: Self.chunkSize), count: 0))
+            bases.append(id)
+        }
+        let c = chunks.count - 1
+        chunks[c].offsets[chunks[c].count] = UInt32(id - chunks[c].base)
+        chunks[c].locations[chunks[c].count] = Self.pack(lat7, lon7)
+        chunks[c].count += 1
         count += 1
     }
 
     /// Makes lookups possible; sorts first when nodes came out of order.
     func seal() {
         guard !isSorted else { return }
-        var pairs: [(Int64, Int64)] = []
+        var pairs: [(id: Int64, location: Int64)] = []
         pairs.reserveCapacity(count)
-        for c in chunkIDs.indices {
-            let n = c == chunkIDs.count - 1 ? countInLastChunk : Self.chunkSize
-            for i in 0..<n { pairs.append((chunkIDs[c][i], chunkLocations[c][i])) }
+        for chunk in chunks {
+            for i in 0..<chunk.count { pairs.append((chunk.base + Int64(chunk.offsets[i]), chunk.locations[i])) }
         }
-        pairs.sort { $0.0 < $1.0 }
-        for (offset, pair) in pairs.enumerated() {
-            let c = offset / Self.chunkSize, i = offset % Self.chunkSize
-            chunkIDs[c][i] = pair.0
-            chunkLocations[c][i] = pair.1
-            if i == 0 { chunkFirstIDs[c] = pair.0 }
+        pairs.sort { $0.id < $1.id }
+        release()
+        count = 0
+        lastID = Int64.min
+        for pair in pairs {
+            append(id: pair.id, lat7: Int32(truncatingIfNeeded: pair.location >> 32),
+                   lon7: Int32(bitPattern: UInt32(truncatingIfNeeded: pair.location)))
         }
         isSorted = true
-        lastID = pairs.last?.0 ?? Int64.min
     }
 
     /// The location of a node, or nil when the file does not have it.
     func location(of id: Int64) -> Point7? {
-        guard !chunkIDs.isEmpty else { return nil }
+        guard !chunks.isEmpty else { return nil }
         // Ways mostly list nodes that were stored one after another: try the next slot first.
-        let next = hint.index + 1
-        if hint.chunk < chunkIDs.count, next < size(of: hint.chunk), chunkIDs[hint.chunk][next] == id {
-            hint.index = next
-            return Self.unpack(chunkLocations[hint.chunk][next])
+        if hint.chunk < chunks.count {
+            let chunk = chunks[hint.chunk], next = hint.index + 1
+            if next < chunk.count, chunk.base + Int64(chunk.offsets[next]) == id {
+                hint.index = next
+                return Self.unpack(chunk.locations[next])
+            }
         }
-        // The last chunk whose first id is <= id.
-        var low = 0, high = chunkFirstIDs.count
+        // The last chunk whose base is <= id.
+        var low = 0, high = bases.count
         while low < high {
             let mid = (low + high) / 2
-            if chunkFirstIDs[mid] <= id { low = mid + 1 } else { high = mid }
+            if bases[mid] <= id { low = mid + 1 } else { high = mid }
         }
-        let chunk = low - 1
-        guard chunk >= 0 else { return nil }
-        let ids = chunkIDs[chunk]
-        var lo = 0, hi = size(of: chunk)
+        guard low > 0 else { return nil }
+        let chunk = chunks[low - 1]
+        let delta = id - chunk.base
+        guard delta <= Int64(UInt32.max) else { return nil }
+        let target = UInt32(delta)
+        var lo = 0, hi = chunk.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+            if chunk.offsets[mid] < target { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < size(of: chunk), ids[lo] == id else { return nil }
-        hint = (chunk, lo)
-        return Self.unpack(chunkLocations[chunk][lo])
+        guard lo < chunk.count, chunk.offsets[lo] == target else { return nil }
+        hint = (low - 1, lo)
+        return Self.unpack(chunk.locations[lo])
     }
-
-    private func size(of chunk: Int) -> Int { chunk == chunkIDs.count - 1 ? countInLastChunk : Self.chunkSize }
 
     @inline(__always)
     static func pack(_ lat: Int32, _ lon: Int32) -> Int64 {
@@ -101,90 +115,127 @@ final class NodeLocationStore {
     }
 }
 
-/// Way id → node ids, for assembling relation polygons after all ways are read. Node ids are stored
-/// as zigzag varint deltas (1–3 bytes each in real data) in fixed 1 MiB pages, never one array per way.
+/// Way id → node ids, for assembling relation polygons after all ways are read. The node ids go to a
+/// scratch file as zigzag varint deltas; memory holds 16 bytes per way (id and file position).
 final class WayRefStore {
-    static let pageSize = 1 << 20
-
-    private var pages: [UnsafeMutablePointer<UInt8>] = []
-    private var used = WayRefStore.pageSize
-    private var wayIDs: [Int64] = []
-    private var offsets: [Int64] = []   // page << 32 | offset within page
+    private let spill: SpillFile
+    private var ids = ChunkedArray<Int64>()
+    /// File offset << 24 | byte length of each way's varints.
+    private var positions = ChunkedArray<Int64>()
     private var isSorted = true
+    private var encoded: [UInt8] = []
+    private var readBuffer: [UInt8] = []
 
-    deinit { for page in pages { page.deallocate() } }
+    init(spill: SpillFile) {
+        self.spill = spill
+    }
 
-    var memoryBytes: Int { pages.count * Self.pageSize + wayIDs.capacity * 16 }
+    var memoryBytes: Int { ids.memoryBytes + positions.memoryBytes }
 
-    func add(wayID: Int64, refs: [Int64]) {
-        // Worst case 10 bytes per value plus the count; a way never spans pages.
-        let needed = (refs.count + 1) * 10
-        if used + needed > Self.pageSize {
-            pages.append(.allocate(capacity: Swift.max(Self.pageSize, needed)))
-            used = 0
-        }
-        if let last = wayIDs.last, wayID <= last { isSorted = false }
-        wayIDs.append(wayID)
-        offsets.append(Int64(pages.count - 1) << 32 | Int64(used))
-        let page = pages[pages.count - 1]
-        write(UInt64(refs.count), to: page)
+    func add(wayID: Int64, refs: [Int64]) throws {
+        encoded.removeAll(keepingCapacity: true)
         var previous: Int64 = 0
         for ref in refs {
             let delta = ref &- previous
-            write(UInt64(bitPattern: (delta << 1) ^ (delta >> 63)), to: page)
+            var v = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))
+            while v >= 0x80 {
+                encoded.append(UInt8(truncatingIfNeeded: v) | 0x80)
+                v >>= 7
+            }
+            encoded.append(UInt8(v))
             previous = ref
         }
-    }
-
-    @inline(__always)
-    private func write(_ value: UInt64, to page: UnsafeMutablePointer<UInt8>) {
-        var v = value
-        while v >= 0x80 {
-            page[used] = UInt8(truncatingIfNeeded: v) | 0x80
-            used += 1
-            v >>= 7
-        }
-        page[used] = UInt8(v)
-        used += 1
+        guard encoded.count < 1 << 24 else { return }   // an absurd way (OSM caps ways at 2,000 nodes)
+        if let last = ids.last, wayID <= last { isSorted = false }
+        ids.append(wayID)
+        positions.append(spill.size << 24 | Int64(encoded.count))
+        try encoded.withUnsafeBytes { try spill.append($0) }
     }
 
     func seal() {
         guard !isSorted else { return }
-        let order = wayIDs.indices.sorted { wayIDs[$0] < wayIDs[$1] }
-        wayIDs = order.map { wayIDs[$0] }
-        offsets = order.map { offsets[$0] }
+        let order = (0..<ids.count).sorted { ids[$0] < ids[$1] }
+        let sortedIDs = ChunkedArray<Int64>(), sortedPositions = ChunkedArray<Int64>()
+        for i in order {
+            sortedIDs.append(ids[i])
+            sortedPositions.append(positions[i])
+        }
+        ids = sortedIDs
+        positions = sortedPositions
         isSorted = true
     }
 
     /// The node ids of a way, or nil when the file does not have it.
-    func refs(of wayID: Int64) -> [Int64]? {
-        var lo = 0, hi = wayIDs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if wayIDs[mid] < wayID { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < wayIDs.count, wayIDs[lo] == wayID else { return nil }
-        let page = pages[Int(offsets[lo] >> 32)]
-        var position = Int(offsets[lo] & 0xffff_ffff)
-        func read() -> UInt64 {
-            var result: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                let byte = page[position]
-                position += 1
-                result |= UInt64(byte & 0x7f) << shift
-                if byte < 0x80 { return result }
+    func refs(of wayID: Int64) throws -> [Int64]? {
+        let index = ids.lowerBound(wayID) { $0 }
+        guard index < ids.count, ids[index] == wayID else { return nil }
+        let position = positions[index]
+        let length = Int(position & 0xff_ffff)
+        try spill.read(at: position >> 24, count: length, into: &readBuffer)
+        var refs: [Int64] = []
+        var previous: Int64 = 0, value: UInt64 = 0, shift: UInt64 = 0
+        for byte in readBuffer[0..<length] {
+            value |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 {
+                previous &+= Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+                refs.append(previous)
+                value = 0
+                shift = 0
+            } else {
                 shift += 7
             }
         }
-        let count = Int(read())
-        var refs: [Int64] = []
-        refs.reserveCapacity(count)
-        var previous: Int64 = 0
-        for _ in 0..<count {
-            let v = read()
-            previous &+= Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
-            refs.append(previous)
-        }
         return refs
+    }
+}
+
+/// House number, street and postcode of every node with `addr:housenumber`, for the ends of
+/// interpolation lines: parallel arrays and one byte buffer instead of a dictionary of strings.
+struct AddressNodeIndex {
+    private var ids: [Int64] = []
+    private var ends: [Int] = []
+    private var bytes: [UInt8] = []
+    private var isSorted = true
+    private static let separator: UInt8 = 0x1f
+
+    mutating func add(id: Int64, housenumber: String, street: String?, postcode: String?) {
+        if let last = ids.last, id <= last { isSorted = false }
+        ids.append(id)
+        bytes += housenumber.utf8
+        bytes.append(Self.separator)
+        bytes += (street ?? "").utf8
+        bytes.append(Self.separator)
+        bytes += (postcode ?? "").utf8
+        ends.append(bytes.count)
+    }
+
+    mutating func seal() {
+        guard !isSorted else { return }
+        let order = ids.indices.sorted { ids[$0] < ids[$1] }
+        var newBytes: [UInt8] = [], newEnds: [Int] = []
+        for i in order {
+            newBytes += entry(i)
+            newEnds.append(newBytes.count)
+        }
+        ids = order.map { ids[$0] }
+        bytes = newBytes
+        ends = newEnds
+        isSorted = true
+    }
+
+    private func entry(_ i: Int) -> ArraySlice<UInt8> {
+        bytes[(i == 0 ? 0 : ends[i - 1])..<ends[i]]
+    }
+
+    func lookup(_ id: Int64) -> (housenumber: String, street: String?, postcode: String?)? {
+        var lo = 0, hi = ids.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < ids.count, ids[lo] == id else { return nil }
+        let parts = entry(lo).split(separator: Self.separator, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+        return (parts[0], parts[1].isEmpty ? nil : parts[1], parts[2].isEmpty ? nil : parts[2])
     }
 }

@@ -1,4 +1,5 @@
 // Turns the stream of OSM nodes, ways and relations into places: POIs, addresses, streets, areas.
+import Foundation
 import GeoDB
 
 /// What the OSM import did, beyond what the reader counted.
@@ -20,17 +21,21 @@ public struct OSMBuildStats: Sendable {
 public final class OSMPlaceBuilder: OSMHandler {
     private let sink: PlaceSink
     private let nodes = NodeLocationStore()
-    private let wayRefs = WayRefStore()
-    private var streets = StreetCollector()
-    private var addressNodes: [Int64: (housenumber: String, street: String?, postcode: String?)] = [:]
+    private let wayRefs: WayRefStore
+    private var streets: StreetCollector
+    private var addressNodes = AddressNodeIndex()
     private var interpolations: [(wayID: Int64, refs: [Int64], points: [Point7], tags: OSMTags)] = []
     private var nodesSealed = false
     private var waysSealed = false
     public private(set) var stats = OSMBuildStats()
     public private(set) var fileHeader = OSMHeader()
 
-    public init(sink: PlaceSink) {
+    /// `scratchDirectory` holds the (unlinked) scratch files for way node lists and street geometry;
+    /// the output's directory keeps them on the same disk as the database.
+    public init(sink: PlaceSink, scratchDirectory: String = NSTemporaryDirectory()) throws {
         self.sink = sink
+        wayRefs = WayRefStore(spill: try SpillFile(directory: scratchDirectory))
+        streets = StreetCollector(spill: try SpillFile(directory: scratchDirectory))
     }
 
     public func header(_ header: OSMHeader) throws { fileHeader = header }
@@ -39,7 +44,8 @@ public final class OSMPlaceBuilder: OSMHandler {
         nodes.append(id: id, lat7: lat7, lon7: lon7)
         guard !tags.isEmpty else { return }
         if let number = tags["addr:housenumber"] {
-            addressNodes[id] = (number, tags["addr:street"] ?? tags["addr:place"], tags["addr:postcode"])
+            addressNodes.add(id: id, housenumber: number, street: tags["addr:street"] ?? tags["addr:place"],
+                             postcode: tags["addr:postcode"])
         }
         guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: false) else { return }
         let point = Point7(lat: lat7, lon: lon7)
@@ -48,7 +54,7 @@ public final class OSMPlaceBuilder: OSMHandler {
 
     public func way(id: Int64, refs: [Int64], tags: OSMTags) throws {
         sealNodes()
-        wayRefs.add(wayID: id, refs: refs)
+        try wayRefs.add(wayID: id, refs: refs)
         guard !tags.isEmpty else { return }
         if tags["addr:interpolation"] != nil {
             let line = resolve(refs)
@@ -64,7 +70,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         if let street, classification == nil || classification?.kind == .address || classification?.kind == .poi {
             let line = resolve(refs)
             guard line.count >= 1 else { return }
-            streets.add(wayID: id, name: names[0].name, highway: street, names: names, points: line)
+            try streets.add(wayID: id, highway: street, names: names, points: line)
             stats.streetSegments += 1
             return
         }
@@ -90,7 +96,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         let names = Self.names(tags)
         var ways: [[Int64]] = []
         for member in members where member.type == .way {
-            if let refs = wayRefs.refs(of: member.ref) { ways.append(refs) } else { stats.relationMembersMissing += 1 }
+            if let refs = try wayRefs.refs(of: member.ref) { ways.append(refs) } else { stats.relationMembersMissing += 1 }
         }
         let result = RingAssembler.assemble(ways: ways) { self.nodes.location(of: $0) }
         guard !result.polygons.isEmpty else {
@@ -120,6 +126,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         guard !nodesSealed else { return }
         nodesSealed = true
         nodes.seal()
+        addressNodes.seal()
     }
 
     private func sealWays() {
@@ -178,14 +185,14 @@ public final class OSMPlaceBuilder: OSMHandler {
     private func emitStreets() throws {
         for group in streets.streetGroups() {
             let segments = group.map { streets.segments[$0] }
-            let lines = segments.map { streets.line(of: $0) }
+            let lines = try segments.map { try streets.line(of: $0) }
             var names: [PlaceName] = []
             var seen = Set<PlaceName>()
             for segment in segments {
-                for n in segment.names where seen.insert(n).inserted { names.append(n) }
+                for n in streets.names(of: segment) where seen.insert(n).inserted { names.append(n) }
             }
-            let highway = StreetCollector.highwayOrder.first { type in segments.contains { $0.highway == type } }
-                ?? segments[0].highway
+            // The most important highway type of the street's segments (highwayOrder is by importance).
+            let highway = streets.highway(of: segments.min { $0.highway < $1.highway }!)
             let longest = lines.max { LineMath.relativeLength($0) < LineMath.relativeLength($1) } ?? lines[0]
             let point = LineMath.point(along: longest, fraction: 0.5) ?? longest[0]
             let geometry = Geometry.lineStrings(lines)
@@ -197,8 +204,8 @@ public final class OSMPlaceBuilder: OSMHandler {
 
     private func emitInterpolations() throws {
         for item in interpolations {
-            guard let first = item.refs.first.flatMap({ addressNodes[$0] }),
-                  let last = item.refs.last.flatMap({ addressNodes[$0] }) else {
+            guard let first = item.refs.first.flatMap({ addressNodes.lookup($0) }),
+                  let last = item.refs.last.flatMap({ addressNodes.lookup($0) }) else {
                 stats.interpolationsSkipped += 1
                 continue
             }

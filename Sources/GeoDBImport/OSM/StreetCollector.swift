@@ -2,56 +2,82 @@
 import Foundation
 import GeoDB
 
-/// Street segments by name; `streets()` merges the segments of a name that touch or lie within
+/// Street segments by name; `streetGroups()` merges the segments of a name that touch or lie within
 /// `gapMetres` of each other (one street split into many ways) and keeps far-apart ones separate
-/// (two streets of the same name in different towns).
+/// (two streets of the same name in different towns). Geometry waits in a scratch file; memory holds
+/// about 48 bytes per segment, with each distinct set of names stored once.
 struct StreetCollector {
     struct Segment {
         var wayID: Int64
-        var highway: String
-        var names: [PlaceName]
-        var start: Int      // into `points`
-        var count: Int
+        var offset: Int64        // of its points in the scratch file
+        var count: Int32
+        var highway: UInt8       // index in `highwayOrder`
+        var nameSet: Int32       // index in `nameSets`
         var box: (minLat: Int32, minLon: Int32, maxLat: Int32, maxLon: Int32)
     }
 
     static let gapMetres = 100.0
 
-    private(set) var segments: [Segment] = []
-    private var points: [Point7] = []
-    private var byName: [String: [Int]] = [:]
+    /// Importance order of highway types: the most important type of a street's segments is its category.
+    static let highwayOrder = ["motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential",
+                               "living_street", "pedestrian", "busway", "road", "service", "track", "cycleway",
+                               "footway", "bridleway", "path", "steps", "motorway_link", "trunk_link", "primary_link",
+                               "secondary_link", "tertiary_link"]
 
-    var count: Int { segments.count }
+    private let spill: SpillFile
+    let segments = ChunkedArray<Segment>()
+    private var nameSets: [[PlaceName]] = []
+    private var nameSetIndex: [[PlaceName]: Int32] = [:]
+    private var byName: [String: [Int32]] = [:]
+    private var readBuffer: [UInt8] = []
 
-    mutating func add(wayID: Int64, name: String, highway: String, names: [PlaceName], points line: [Point7]) {
-        guard let first = line.first else { return }
+    init(spill: SpillFile) {
+        self.spill = spill
+    }
+
+    mutating func add(wayID: Int64, highway: String, names: [PlaceName], points line: [Point7]) throws {
+        guard let first = line.first, let name = names.first?.name else { return }
         var box = (minLat: first.lat, minLon: first.lon, maxLat: first.lat, maxLon: first.lon)
         for p in line {
             box.minLat = min(box.minLat, p.lat); box.maxLat = max(box.maxLat, p.lat)
             box.minLon = min(box.minLon, p.lon); box.maxLon = max(box.maxLon, p.lon)
         }
-        byName[name, default: []].append(segments.count)
-        segments.append(Segment(wayID: wayID, highway: highway, names: names,
-                                start: points.count, count: line.count, box: box))
-        points += line
+        let nameSet: Int32
+        if let known = nameSetIndex[names] {
+            nameSet = known
+        } else {
+            nameSet = Int32(nameSets.count)
+            nameSets.append(names)
+            nameSetIndex[names] = nameSet
+        }
+        let highwayIndex = Self.highwayOrder.firstIndex(of: highway) ?? Self.highwayOrder.count - 1
+        byName[name, default: []].append(Int32(segments.count))
+        segments.append(Segment(wayID: wayID, offset: spill.size, count: Int32(line.count),
+                                highway: UInt8(highwayIndex), nameSet: nameSet, box: box))
+        try line.withUnsafeBytes { try spill.append($0) }
     }
 
-    /// Importance order of highway types: the most important type of a street's segments is its category.
-    static let highwayOrder = ["motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential",
-                               "living_street", "pedestrian", "busway", "road", "service", "track", "cycleway",
-                               "footway", "bridleway", "path", "steps"]
+    func names(of segment: Segment) -> [PlaceName] { nameSets[Int(segment.nameSet)] }
+
+    func highway(of segment: Segment) -> String { Self.highwayOrder[Int(segment.highway)] }
+
+    mutating func line(of segment: Segment) throws -> [Point7] {
+        let byteCount = Int(segment.count) * MemoryLayout<Point7>.stride
+        try spill.read(at: segment.offset, count: byteCount, into: &readBuffer)
+        return readBuffer.withUnsafeBytes { raw in
+            Array(raw.bindMemory(to: Point7.self).prefix(Int(segment.count)))
+        }
+    }
 
     /// One group of segments per street, ordered by their smallest way id (deterministic output).
     func streetGroups() -> [[Int]] {
         var groups: [[Int]] = []
         for indices in byName.values {
-            groups += cluster(indices)
+            groups += cluster(indices.map(Int.init))
         }
         return groups.map { $0.sorted { segments[$0].wayID < segments[$1].wayID } }
             .sorted { segments[$0[0]].wayID < segments[$1[0]].wayID }
     }
-
-    func line(of segment: Segment) -> [Point7] { Array(points[segment.start..<(segment.start + segment.count)]) }
 
     /// Union-find over segments whose boxes come within the gap, found with a sweep along longitude.
     private func cluster(_ indices: [Int]) -> [[Int]] {

@@ -1,0 +1,108 @@
+// Scratch storage on disk for import data written once and read back later (way node lists,
+// street geometry), so that memory stays bounded by what must be looked up quickly.
+import Foundation
+import GeoDB
+
+/// An append-only file, unlinked as soon as it is created (it disappears with the process, even on a
+/// crash), written through a buffer and read back with `pread`. Not thread-safe.
+final class SpillFile {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var flushedSize: Int64 = 0
+    static let bufferSize = 1 << 20
+
+    /// Creates the file in `directory` (the output's directory: the same disk as the database).
+    init(directory: String) throws {
+        var template = Array((directory + "/.geodb-spill-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw GeoDBError(.io, "cannot create a scratch file in \(directory): \(String(cString: strerror(errno)))")
+        }
+        unlink(String(cString: template))
+        descriptor = fd
+        buffer.reserveCapacity(Self.bufferSize)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Bytes written so far: the offset the next append starts at.
+    var size: Int64 { flushedSize + Int64(buffer.count) }
+
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        if buffer.count + bytes.count > Self.bufferSize { try flush() }
+        if bytes.count > Self.bufferSize {
+            try write(bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    /// Reads `count` bytes at `offset` (which must have been written).
+    func read(at offset: Int64, count: Int, into out: inout [UInt8]) throws {
+        if offset + Int64(count) > flushedSize { try flush() }
+        if out.count < count { out = [UInt8](repeating: 0, count: count) }
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            guard n > 0 else { throw GeoDBError(.io, "cannot read a scratch file: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try buffer.withUnsafeBytes { try write($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Foundation.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            guard n > 0 else { throw GeoDBError(.io, "cannot write a scratch file (disk full?): \(String(cString: strerror(errno)))") }
+            done += n
+        }
+        flushedSize += Int64(bytes.count)
+    }
+}
+
+/// An append-only array in fixed-size chunks: growing it never copies or doubles a buffer, so its
+/// memory is the element size times the count, plus one chunk.
+final class ChunkedArray<Element> {
+    private static var shift: Int { 16 }
+    private static var chunkSize: Int { 1 << shift }
+    private var chunks: [UnsafeMutablePointer<Element>] = []
+    private(set) var count = 0
+
+    deinit {
+        for (i, chunk) in chunks.enumerated() {
+            chunk.deinitialize(count: min(Self.chunkSize, count - i * Self.chunkSize))
+            chunk.deallocate()
+        }
+    }
+
+    var memoryBytes: Int { chunks.count * Self.chunkSize * MemoryLayout<Element>.stride }
+
+    func append(_ element: Element) {
+        if count == chunks.count * Self.chunkSize { chunks.append(.allocate(capacity: Self.chunkSize)) }
+        (chunks[count >> Self.shift] + (count & (Self.chunkSize - 1))).initialize(to: element)
+        count += 1
+    }
+
+    subscript(index: Int) -> Element {
+        get { chunks[index >> Self.shift][index & (Self.chunkSize - 1)] }
+        set { chunks[index >> Self.shift][index & (Self.chunkSize - 1)] = newValue }
+    }
+
+    var last: Element? { count == 0 ? nil : self[count - 1] }
+
+    /// The first index whose element is not less than `value` by `key`, for arrays sorted by `key`.
+    func lowerBound<Key: Comparable>(_ value: Key, by key: (Element) -> Key) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if key(self[mid]) < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
