@@ -18,7 +18,7 @@ enum OSMClassifier {
     /// Values that never make a POI for keys whose other values do (infrastructure, not destinations).
     static let ignoredValues: [String: Set<String>] = [
         "railway": ["rail", "tram", "subway", "light_rail", "narrow_gauge", "abandoned", "disused", "platform_edge",
-                    "switch", "buffer_stop", "level_crossing", "crossing", "signal", "razed", "construction", "proposed",
+                    "switch", "buffer_stop", "level_crossing", "crossing", "signal", "razed", "construction", "proposed", "stop",
                     "turntable", "miniature", "funicular", "monorail", "preserved", "railway_crossing"],
         "highway": [],  // highway= is a POI only for the values in `highwayPOIs`
         "natural": ["coastline", "tree_row", "water", "wood", "scrub", "grassland", "wetland", "bare_rock", "sand",
@@ -26,7 +26,7 @@ enum OSMClassifier {
         "man_made": ["pipeline", "cutline", "embankment", "breakwater", "groyne", "dyke", "street_cabinet", "manhole",
                      "pier", "bridge", "clearcut"],
         "emergency": ["fire_hydrant", "yes", "no"],
-        "public_transport": ["stop_area", "stop_area_group"],
+        "public_transport": ["stop_area", "stop_area_group", "stop_position"],
         "building": ["no"],
         "amenity": ["bench", "waste_basket", "grit_bin", "parking_space", "parking_entrance", "vending_machine",
                     "bicycle_parking", "waste_disposal", "hunting_stand", "clock", "loading_dock"],
