@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compiles Schema/*.sql into Sources/GeoDB/SchemaFiles.generated.swift, so the geodb binary carries
-# its schema with it. Run after editing Schema/; a test fails while the two differ.
+# Compiles Schema/*.sql and the category taxonomy Schema/categories.tsv into
+# Sources/GeoDB/SchemaFiles.generated.swift, so the geodb binary carries them with it.
+# Run after editing Schema/; a test fails while the two differ.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Sources/GeoDB/SchemaFiles.generated.swift
@@ -15,6 +16,11 @@ out=Sources/GeoDB/SchemaFiles.generated.swift
     echo "\"\"\"#),"
   done
   echo "    ]"
+  echo ""
+  echo "    /// Schema/categories.tsv: the POI category taxonomy."
+  echo "    static let categoriesTSV = #\"\"\""
+  cat Schema/categories.tsv
+  echo "\"\"\"#"
   echo "}"
 } > "$out"
 echo "wrote $out"

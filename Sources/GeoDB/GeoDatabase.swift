@@ -2,7 +2,14 @@
 import Foundation
 import GeoDBSQLite
 
-/// A geodb database opened for queries. Queries never write.
+/// Numbers the query planner uses.
+struct CategoryStatistics {
+    var counts: [String: Int64]
+    var places: Int64
+    var extent: BoundingBox
+}
+
+/// A geodb database opened for queries. Queries never write. Not thread-safe: use one per thread.
 ///
 /// ```swift
 /// let db = try GeoDatabase(path: "helsinki.sqlite")
@@ -11,6 +18,8 @@ import GeoDBSQLite
 public final class GeoDatabase {
     public let path: String
     let connection: Connection
+    private var statements: [String: Statement] = [:]
+    private var categoryStats: CategoryStatistics?
 
     /// Opens `path` read-only. `immutable` promises the file never changes while open (no locking).
     public init(path: String, immutable: Bool = false) throws {
@@ -24,5 +33,28 @@ public final class GeoDatabase {
             throw GeoDBError(.notAGeoDatabase, "\(path): cannot open: \(error.message)")
         }
         try Schema.checkVersion(of: connection)
+    }
+
+    /// Place counts per category, all places and the data's extent: read once, for query planning.
+    func categoryStatistics() throws -> CategoryStatistics {
+        if let categoryStats { return categoryStats }
+        let counts = Dictionary(try connection.prepare("SELECT id, place_count FROM category")
+            .rows { ($0.text(0) ?? "", $0.int(1)) }, uniquingKeysWith: { a, _ in a })
+        let places = try connection.scalarInt("SELECT count(*) FROM place") ?? 0
+        let box = try connection.scalarText("SELECT value FROM meta WHERE key = 'bbox'")
+            .map { $0.split(separator: ",").compactMap { Double($0) } }
+        let extent = box.flatMap { $0.count == 4 ? BoundingBox(minLat: $0[1], minLon: $0[0], maxLat: $0[3], maxLon: $0[2]) : nil }
+            ?? BoundingBox(minLat: -90, minLon: -180, maxLat: 90, maxLon: 180)
+        let stats = CategoryStatistics(counts: counts, places: places, extent: extent)
+        categoryStats = stats
+        return stats
+    }
+
+    /// A prepared statement for `sql`, compiled once per database and reused.
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try connection.prepare(sql)
+        statements[sql] = statement
+        return statement
     }
 }

@@ -85,11 +85,162 @@ CREATE VIRTUAL TABLE place_rtree USING rtree(id, min_lon, max_lon, min_lat, max_
 -- for point-in-polygon lookups (id = place.id; the polygon is in place_geometry).
 CREATE VIRTUAL TABLE area_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
 """#),
+        ("006_category.sql", #"""
+-- The POI category taxonomy (Schema/categories.tsv), written into every database so that readers in
+-- any language can resolve categories, parents and synonyms without geodb.
+CREATE TABLE category (
+    id          TEXT PRIMARY KEY NOT NULL,   -- 'cafe', 'food_and_drink', ...
+    parent      TEXT,                        -- NULL for top-level categories
+    label       TEXT NOT NULL,               -- English label
+    synonyms    TEXT NOT NULL,               -- comma-separated search words ('coffee,coffee shop,...')
+    osm_tags    TEXT NOT NULL,               -- comma-separated OSM tags mapped here ('amenity=cafe'; 'shop=*')
+    place_count INTEGER NOT NULL DEFAULT 0   -- places in exactly this category (not its children)
+) WITHOUT ROWID;
+
+-- The taxonomy category of each place that has one (POIs and CSV places with a category).
+CREATE TABLE place_category (
+    place_id    INTEGER PRIMARY KEY REFERENCES place(id),
+    category_id TEXT NOT NULL REFERENCES category(id)
+);
+"""#),
         ("900_indexes.sql", #"""
 -- Secondary indexes, created after the bulk load (faster than maintaining them row by row).
 CREATE INDEX idx_place_name_place_id ON place_name(place_id);
 CREATE INDEX idx_place_source_id_source_ref ON place(source_id, source_ref);
 CREATE INDEX idx_place_category ON place(category);
 """#),
+        ("910_category_index.sql", #"""
+-- Category-first lookups (rare categories): the places of a category without scanning.
+CREATE INDEX idx_place_category_category_id ON place_category(category_id);
+"""#),
     ]
+
+    /// Schema/categories.tsv: the POI category taxonomy.
+    static let categoriesTSV = #"""
+# geodb POI category taxonomy, version 1. Columns (tab-separated): id, parent, English label,
+# synonyms (comma-separated), OSM tags mapped to it (comma-separated key=value; key=* for any value).
+# A place's category is the most specific row whose tags match the place's raw category.
+# Edit, then run Tools/generate-schema.sh (compiled into the binary; written to the `category` table).
+food_and_drink		Food and drink	food,eat,eating,drink,drinks,gastronomy	
+restaurant	food_and_drink	Restaurant	restaurants,dining,dinner,lunch,eatery,bistro,brasserie	amenity=restaurant
+cafe	food_and_drink	Café	cafe,cafes,cafés,coffee,coffee shop,coffeeshop,espresso,kahvila	amenity=cafe,shop=coffee
+bar	food_and_drink	Bar	bars,cocktail,cocktails,wine bar,lounge	amenity=bar
+pub	food_and_drink	Pub	pubs,beer,tavern,inn,brewpub	amenity=pub,amenity=biergarten
+fast_food	food_and_drink	Fast food	fastfood,burger,burgers,pizza,kebab,takeaway,take-away,hamburger	amenity=fast_food
+food_court	food_and_drink	Food court	foodcourt	amenity=food_court
+ice_cream	food_and_drink	Ice cream	ice cream parlour,gelato,icecream	amenity=ice_cream,shop=ice_cream
+nightclub	food_and_drink	Nightclub	club,disco,nightlife,night club	amenity=nightclub
+shopping		Shopping	shop,shops,store,stores,retail	shop=*
+supermarket	shopping	Supermarket	grocery,groceries,grocery store,food store,market	shop=supermarket
+convenience	shopping	Convenience store	convenience,corner shop,minimarket,kiosk,r-kioski	shop=convenience,shop=kiosk
+bakery	shopping	Bakery	bakeries,bread,pastry,leipomo	shop=bakery,shop=pastry
+butcher	shopping	Butcher	meat,butchery	shop=butcher
+deli	shopping	Delicatessen	deli,delicatessen,gourmet	shop=deli,shop=cheese
+greengrocer	shopping	Greengrocer	fruit,vegetables,produce	shop=greengrocer
+alcohol	shopping	Liquor store	liquor,wine shop,off-licence,bottle shop,alko	shop=alcohol,shop=wine,shop=beverages
+confectionery	shopping	Sweets	candy,chocolate,sweets,confectionery	shop=confectionery,shop=chocolate
+clothes	shopping	Clothes	clothing,fashion,apparel,boutique	shop=clothes,shop=fashion,shop=boutique
+shoes	shopping	Shoes	shoe store,footwear	shop=shoes
+jewelry	shopping	Jewellery	jewelry,jeweller,watches	shop=jewelry,shop=watches
+department_store	shopping	Department store	department stores,tavaratalo	shop=department_store
+mall	shopping	Shopping mall	shopping centre,shopping center,mall,kauppakeskus	shop=mall
+books	shopping	Bookshop	bookstore,books,bookshop	shop=books
+electronics	shopping	Electronics	electronics store,computer,computers,mobile phone,phone shop	shop=electronics,shop=computer,shop=mobile_phone
+hardware	shopping	Hardware store	diy,tools,home improvement	shop=hardware,shop=doityourself,shop=trade
+furniture	shopping	Furniture	furniture store,interior,home decor	shop=furniture,shop=interior_decoration,shop=bed,shop=carpet
+gift	shopping	Gift shop	gifts,souvenir,souvenirs	shop=gift,shop=souvenir
+florist	shopping	Florist	flowers,flower shop	shop=florist,shop=garden_centre
+beauty	shopping	Beauty	beauty salon,nails,cosmetics,spa	shop=beauty,shop=cosmetics,shop=perfumery
+hairdresser	shopping	Hairdresser	hair,barber,barbershop,salon,kampaamo	shop=hairdresser,shop=barber
+optician	shopping	Optician	glasses,eyewear,optometrist	shop=optician
+sports_shop	shopping	Sports shop	sporting goods,outdoor shop	shop=sports,shop=outdoor,shop=bicycle
+toys	shopping	Toys	toy store,toyshop,games	shop=toys,shop=games
+variety_store	shopping	Variety store	discount store,dollar store	shop=variety_store,shop=general
+second_hand	shopping	Second hand	thrift,charity shop,vintage,flea market	shop=second_hand,shop=charity,shop=antiques
+pet_shop	shopping	Pet shop	pets,pet store	shop=pet
+laundry	shopping	Laundry	laundromat,dry cleaning	shop=laundry,shop=dry_cleaning
+kiosk_tickets	shopping	Tickets	ticket office,tickets	shop=ticket
+health		Health	medical,healthcare,health care	healthcare=*
+pharmacy	health	Pharmacy	chemist,drugstore,apteekki,apotek	amenity=pharmacy,shop=chemist,healthcare=pharmacy
+hospital	health	Hospital	hospitals,emergency room,er,sairaala	amenity=hospital,healthcare=hospital
+clinic	health	Clinic	medical centre,health centre,terveysasema	amenity=clinic,healthcare=clinic
+doctors	health	Doctor	doctor,gp,physician,lääkäri	amenity=doctors,healthcare=doctor
+dentist	health	Dentist	dental,hammaslääkäri	amenity=dentist,healthcare=dentist
+veterinary	health	Veterinary	vet,animal hospital	amenity=veterinary
+money		Money	finance,cash	
+atm	money	ATM	cash machine,cashpoint,cash point,bankomat,otto	amenity=atm
+bank	money	Bank	banks,pankki	amenity=bank
+bureau_de_change	money	Currency exchange	exchange,money exchange,forex	amenity=bureau_de_change
+transport		Transport	transportation,transit,public transport	public_transport=*
+fuel	transport	Fuel	gas station,petrol station,filling station,gas,petrol,huoltoasema	amenity=fuel
+charging_station	transport	EV charging	charging,ev charging,electric vehicle charging,charger	amenity=charging_station
+parking	transport	Parking	car park,parking lot,parking garage,pysäköinti	amenity=parking
+bicycle_parking	transport	Bicycle parking	bike parking	amenity=bicycle_parking
+bicycle_rental	transport	Bicycle rental	bike rental,city bike,bike share,bike sharing,kaupunkipyörä	amenity=bicycle_rental
+car_rental	transport	Car rental	rent a car,car hire	amenity=car_rental
+car_sharing	transport	Car sharing	carsharing	amenity=car_sharing
+taxi	transport	Taxi	taxi stand,cab,taksi	amenity=taxi
+bus_stop	transport	Bus stop	bus,bus stops,pysäkki	highway=bus_stop,public_transport=platform
+station	transport	Station	train station,railway station,metro,subway,rautatieasema	railway=station,railway=halt,public_transport=station
+tram_stop	transport	Tram stop	tram,streetcar	railway=tram_stop
+subway_entrance	transport	Metro entrance	subway entrance,metro entrance	railway=subway_entrance
+bus_station	transport	Bus station	coach station,bus terminal	amenity=bus_station
+ferry_terminal	transport	Ferry terminal	ferry,harbour,port	amenity=ferry_terminal
+airport	transport	Airport	airports,airfield,lentokenttä	aeroway=aerodrome,aeroway=terminal
+car_repair	transport	Car repair	garage,mechanic,auto repair	shop=car_repair,shop=car,shop=tyres
+car_wash	transport	Car wash	carwash	amenity=car_wash
+accommodation		Accommodation	lodging,stay,sleep,where to stay	
+hotel	accommodation	Hotel	hotels,hotelli	tourism=hotel,tourism=motel
+hostel	accommodation	Hostel	hostels,backpackers,youth hostel	tourism=hostel
+guest_house	accommodation	Guest house	b&b,bed and breakfast,guesthouse	tourism=guest_house,tourism=apartment,tourism=chalet
+camp_site	accommodation	Camp site	camping,campsite,campground,caravan site	tourism=camp_site,tourism=caravan_site
+tourism		Tourism	sights,sightseeing,attractions,tourist	tourism=*,historic=*
+museum	tourism	Museum	museums,museo	tourism=museum
+gallery	tourism	Gallery	art gallery,galleries	tourism=gallery
+attraction	tourism	Attraction	tourist attraction,sight,landmark	tourism=attraction,tourism=theme_park,tourism=zoo,tourism=aquarium
+viewpoint	tourism	Viewpoint	view,lookout,scenic view	tourism=viewpoint
+artwork	tourism	Artwork	public art,sculpture,statue	tourism=artwork,amenity=artwork
+monument	tourism	Monument	memorial,monuments,historic site	historic=monument,historic=memorial,historic=castle,historic=ruins
+information	tourism	Tourist information	tourist info,info,visitor centre	tourism=information
+education		Education	learning	
+school	education	School	schools,koulu	amenity=school
+kindergarten	education	Kindergarten	preschool,nursery,daycare,päiväkoti	amenity=kindergarten,amenity=childcare
+university	education	University	college,campus,yliopisto	amenity=university,amenity=college,building=university
+library	education	Library	libraries,kirjasto	amenity=library
+public_services		Public services	government,public	office=government
+toilets	public_services	Toilets	toilet,restroom,wc,bathroom,washroom,loo,vessa	amenity=toilets
+post_office	public_services	Post office	post,postal office,posti	amenity=post_office
+post_box	public_services	Post box	mailbox,letter box,postbox	amenity=post_box
+police	public_services	Police	police station,poliisi	amenity=police
+fire_station	public_services	Fire station	fire brigade	amenity=fire_station
+townhall	public_services	Town hall	city hall	amenity=townhall
+courthouse	public_services	Courthouse	court	amenity=courthouse
+embassy	public_services	Embassy	consulate,embassies	amenity=embassy,office=diplomatic
+drinking_water	public_services	Drinking water	water,water fountain,fountain	amenity=drinking_water
+recycling	public_services	Recycling	recycling centre,kierrätys	amenity=recycling
+place_of_worship	public_services	Place of worship	church,mosque,synagogue,temple,chapel,kirkko	amenity=place_of_worship
+community_centre	public_services	Community centre	community center,social centre	amenity=community_centre,amenity=social_centre,amenity=social_facility
+defibrillator	public_services	Defibrillator	aed	emergency=defibrillator,amenity=defibrillator
+leisure		Leisure	entertainment,fun,culture	leisure=*
+park	leisure	Park	parks,garden,gardens,puisto	leisure=park,leisure=garden
+playground	leisure	Playground	play area,playgrounds,leikkipuisto	leisure=playground
+cinema	leisure	Cinema	movies,movie theater,movie theatre,elokuvateatteri	amenity=cinema
+theatre	leisure	Theatre	theater,teatteri,opera,concert hall	amenity=theatre,amenity=concert_hall
+arts_centre	leisure	Arts centre	arts center,cultural centre	amenity=arts_centre,amenity=events_venue
+casino	leisure	Casino	gambling	amenity=casino
+marina	leisure	Marina	boat harbour,yacht harbour	leisure=marina
+beach	leisure	Beach	beaches,swimming beach,uimaranta	natural=beach,leisure=beach_resort
+sport		Sport	sports,fitness,exercise	sport=*
+fitness_centre	sport	Gym	fitness centre,fitness center,fitness,workout,kuntosali	leisure=fitness_centre
+sports_centre	sport	Sports centre	sports center,sports hall,arena	leisure=sports_centre,leisure=stadium
+swimming_pool	sport	Swimming pool	pool,swimming,swimming hall,uimahalli	leisure=swimming_pool,leisure=water_park
+pitch	sport	Sports pitch	football field,soccer field,court,tennis court	leisure=pitch,leisure=track
+golf_course	sport	Golf course	golf	leisure=golf_course,leisure=miniature_golf
+offices		Offices	office,business,company	office=*
+company	offices	Company	companies,firm,business	office=company
+lawyer	offices	Lawyer	attorney,law firm,legal	office=lawyer,office=notary
+ngo	offices	Organisation	ngo,association,non-profit,nonprofit,foundation	office=ngo,office=association,office=foundation
+estate_agent	offices	Estate agent	real estate,realtor	office=estate_agent
+travel_agency	offices	Travel agency	travel agent	shop=travel_agency,office=travel_agent
+"""#
 }

@@ -83,6 +83,8 @@ public enum Importer {
                                      placesWritten: writer.written))
             try writer.finish()
             clock.lap("rtree")
+            try CategoryAssigner.assign(in: db)
+            clock.lap("categories")
             try db.execute("COMMIT")
             try Schema.createIndexes(in: db)
             clock.lap("indexes")

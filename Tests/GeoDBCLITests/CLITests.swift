@@ -125,3 +125,23 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("previous database".utf8))
     }
 }
+
+@Suite struct NearbyCLITests {
+    @Test func nearbyAndCategories() throws {
+        let db = try TestDatabases.helsinki()
+        let cafes = try runGeodb(["nearby", db, "60.1699", "24.9384", "--category", "cafe", "--limit", "2"])
+        #expect(cafes.status == 0, "\(cafes.stderr)")
+        #expect(cafes.stdout.contains("Robert's Coffee") && cafes.stdout.contains("more: --after "))
+        // Negative coordinates are numbers, not options.
+        let south = try runGeodb(["nearby", db, "-44.0", "-176.5", "--category", "cafe"])
+        #expect(south.status == 0 && south.stdout == "nothing within 500 m\n", "\(south.stderr)")
+        let json = try runGeodb(["nearby", db, "--bbox", "24.93,60.16,24.95,60.17", "--category", "pharmacy", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["places"] as? [[String: Any]])?.first?["category_id"] as? String == "pharmacy")
+        let unknown = try runGeodb(["nearby", db, "60.1699", "24.9384", "--category", "cofee"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("did you mean: cafe"))
+        let categories = try runGeodb(["categories", db])
+        #expect(categories.status == 0)
+        #expect(categories.stdout.contains("food_and_drink") && categories.stdout.contains("  cafe "))
+    }
+}

@@ -16,6 +16,11 @@ import TestSupport
         }
     }
 
+    @Test func embeddedTaxonomyMatchesSchemaFolder() throws {
+        let text = try String(contentsOf: TestPaths.root.appendingPathComponent("Schema/categories.tsv"), encoding: .utf8)
+        #expect(SchemaFiles.categoriesTSV + "\n" == text, "run Tools/generate-schema.sh after editing Schema/categories.tsv")
+    }
+
     @Test func newDatabaseRecordsItsVersion() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("v.sqlite")

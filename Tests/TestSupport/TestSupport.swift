@@ -24,7 +24,7 @@ public enum TestPaths {
 }
 
 /// A fresh directory under the system's temporary directory, removed on `remove()`.
-public final class ScratchDirectory {
+public final class ScratchDirectory: Sendable {
     public let url: URL
 
     public init() throws {

@@ -1,0 +1,81 @@
+// What every query returns for a place: the fields a client shows or keeps, the same for all queries.
+import Foundation
+import GeoDBSQLite
+
+/// A place in a query answer.
+public struct PlaceResult: Codable, Sendable, Equatable {
+    public var id: Int64
+    /// The id in its source: OSM `n123`/`w45`/`r6`.
+    public var sourceRef: String
+    public var kind: String
+    /// Raw source category, e.g. `amenity=cafe`.
+    public var category: String?
+    /// Taxonomy category, e.g. `cafe`.
+    public var categoryID: String?
+    public var name: String?
+    /// Name and address as one line: "Café Engel, Aleksanterinkatu 26, 00170 Helsinki".
+    public var displayName: String
+    public var lat: Double
+    public var lon: Double
+    /// Metres from the query point, when the query has one.
+    public var distanceM: Double?
+    /// housenumber, street, postcode, city, country_code — those the place has.
+    public var address: [String: String]
+    /// Display tags: opening_hours, website, phone, cuisine, wheelchair, …
+    public var tags: [String: String]
+
+    enum CodingKeys: String, CodingKey {
+        case id, sourceRef, kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM, address, tags
+    }
+
+    public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
+}
+
+extension GeoDatabase {
+    /// The columns `placeResults(ids:)` reads, in order.
+    static let resultColumns = """
+        p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
+        p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags
+        """
+
+    /// Full results for place ids, in the order given; `distances` fills `distanceM`.
+    func placeResults(ids: [Int64], distances: [Int64: Double] = [:]) throws -> [PlaceResult] {
+        guard !ids.isEmpty else { return [] }
+        let statement = try cachedStatement("""
+            SELECT \(Self.resultColumns) FROM place p LEFT JOIN place_category pc ON pc.place_id = p.id
+            WHERE p.id IN (SELECT value FROM json_each(?1))
+            """)
+        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let rows = try statement.rows([.text(json)]) { row -> PlaceResult in
+            var address: [String: String] = [:]
+            for (index, key) in [(8, "housenumber"), (9, "street"), (10, "postcode"), (11, "city"), (12, "country_code")] {
+                if let value = row.text(Int32(index)) { address[key] = value }
+            }
+            let name = row.text(5)
+            return PlaceResult(id: row.int(0), sourceRef: row.text(1) ?? "", kind: row.text(2) ?? "", category: row.text(3),
+                               categoryID: row.text(4), name: name,
+                               displayName: Self.displayName(name: name, address: address),
+                               lat: row.double(6), lon: row.double(7), distanceM: distances[row.int(0)],
+                               address: address, tags: Self.decodeTags(row.text(13)))
+        }
+        let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return ids.compactMap { byID[$0] }
+    }
+
+    static func displayName(name: String?, address: [String: String]) -> String {
+        var parts: [String] = []
+        if let name { parts.append(name) }
+        let street = [address["street"], address["housenumber"]].compactMap { $0 }.joined(separator: " ")
+        if !street.isEmpty && street != name { parts.append(street) }
+        let city = [address["postcode"], address["city"]].compactMap { $0 }.joined(separator: " ")
+        if !city.isEmpty { parts.append(city) }
+        return parts.joined(separator: ", ")
+    }
+
+    static func decodeTags(_ json: String?) -> [String: String] {
+        guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String] else {
+            return [:]
+        }
+        return object
+    }
+}

@@ -1,0 +1,121 @@
+// The POI category taxonomy (Schema/categories.tsv): ids, parents, synonyms and the OSM tags mapped
+// to each category, and how a user's `--category` words resolve against it.
+import Foundation
+
+/// One category of the taxonomy.
+public struct Category: Sendable, Codable, Equatable {
+    public var id: String
+    public var parent: String?
+    public var label: String
+    public var synonyms: [String]
+    /// OSM tags mapped to this category: `key=value`, or `key=*` for any value of the key.
+    public var osmTags: [String]
+}
+
+/// The category taxonomy compiled into geodb.
+///
+/// ```swift
+/// let t = Taxonomy.standard
+/// t.resolve("coffee")   // .categories(["cafe"])
+/// ```
+public struct Taxonomy: Sendable {
+    /// Bumped whenever Schema/categories.tsv changes; stored in `meta` as `taxonomy_version`.
+    public static let version = 1
+
+    public static let standard = Taxonomy(tsv: SchemaFiles.categoriesTSV)
+
+    /// Categories in file order (parents before their children).
+    public let categories: [Category]
+    private let byID: [String: Int]
+    private let children: [String: [String]]
+    private let words: [String: String]   // lower-cased id, label and synonyms → id
+
+    init(tsv: String) {
+        var categories: [Category] = []
+        for line in tsv.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5 else { continue }
+            func list(_ text: String) -> [String] {
+                text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            categories.append(Category(id: fields[0], parent: fields[1].isEmpty ? nil : fields[1], label: fields[2],
+                                       synonyms: list(fields[3]), osmTags: list(fields[4])))
+        }
+        self.categories = categories
+        byID = Dictionary(categories.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var children: [String: [String]] = [:]
+        for c in categories { if let p = c.parent { children[p, default: []].append(c.id) } }
+        self.children = children
+        var words: [String: String] = [:]
+        for c in categories {
+            for word in [c.id, c.label] + c.synonyms where words[word.lowercased()] == nil {
+                words[word.lowercased()] = c.id
+            }
+        }
+        self.words = words
+    }
+
+    public func category(_ id: String) -> Category? { byID[id].map { categories[$0] } }
+
+    /// The category and all its descendants.
+    public func descendants(of id: String) -> [String] {
+        var result = [id]
+        var index = 0
+        while index < result.count {
+            result += children[result[index]] ?? []
+            index += 1
+        }
+        return result
+    }
+
+    /// Words that map a free-text category (a CSV column, a synonym) to a category id, lower-cased.
+    public var wordIndex: [String: String] { words }
+
+    /// What a user's category word means.
+    public enum Resolution: Equatable, Sendable {
+        /// Taxonomy categories (the named one and its descendants).
+        case categories([String])
+        /// A raw OSM tag (`amenity=cafe`): exactly the places with that tag, mapped or not.
+        case rawTag(String)
+    }
+
+    /// Resolves an id (`cafe`), a parent (`food_and_drink`), a synonym (`coffee`) or a raw tag
+    /// (`amenity=cafe`); throws with close matches when nothing fits.
+    public func resolve(_ text: String) throws -> Resolution {
+        let word = text.trimmingCharacters(in: .whitespaces)
+        if word.contains("=") { return .rawTag(word) }
+        if let id = words[word.lowercased()] { return .categories(descendants(of: id)) }
+        let suggestions = closeMatches(to: word.lowercased())
+        throw GeoDBError(.invalidArgument, "unknown category '\(word)'",
+                         remedy: suggestions.isEmpty ? "see `geodb categories`"
+                             : "did you mean: \(suggestions.joined(separator: ", "))?")
+    }
+
+    /// Category ids whose id, label or synonyms start like `word` or are within two edits of it.
+    func closeMatches(to word: String) -> [String] {
+        var scored: [(Int, String)] = []
+        for (candidate, id) in words {
+            let distance = candidate.hasPrefix(word) || word.hasPrefix(candidate) ? 0 : Self.editDistance(word, candidate)
+            if distance <= 2 { scored.append((distance, id)) }
+        }
+        var seen = Set<String>()
+        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1).filter { seen.insert($0).inserted }.prefix(5).map { $0 }
+    }
+
+    /// Levenshtein distance over Unicode scalars.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,147 @@
+// `geodb nearby` and `geodb categories`: category search around a point or in a box, and the taxonomy.
+import ArgumentParser
+import Foundation
+import GeoDB
+
+extension GeoDBCommand {
+    struct Nearby: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Places of a category around a point (--radius) or in a box (--bbox), nearest first, paged.",
+            discussion: """
+                Categories: a taxonomy id (cafe), a parent (food_and_drink: all its children), a synonym (coffee)
+                or a raw OSM tag (amenity=cafe). Several, comma-separated, are an OR. Without --category: every
+                named POI. Distances are great-circle metres. --limit is at most 1000; --after takes the cursor
+                a previous page printed.
+                """)
+
+        @Argument(help: "The database file.")
+        var database: String
+
+        // .allUnrecognized: "-44.0" must be a number here, not an option.
+        @Argument(parsing: .allUnrecognized,
+                  help: ArgumentHelp("Latitude and longitude of the centre (negative values as written: -44.0 -176.5).",
+                                     valueName: "lat lon"))
+        var rawCoordinates: [String] = []
+
+        var coordinates: [Double] { rawCoordinates.compactMap(Double.init) }
+
+        @Option(help: "Categories, comma-separated.")
+        var category: String?
+
+        @Option(help: "Radius in metres (1 … 100000).")
+        var radius: Double = 500
+
+        @Option(help: "A box instead of a radius: min lon,min lat,max lon,max lat.")
+        var bbox: String?
+
+        @Option(help: "With --bbox: sort by distance from lat,lon instead of the box's centre.")
+        var near: String?
+
+        @Option(help: "Only places whose name has words starting like these.")
+        var name: String?
+
+        @Option(help: "Places per page (1 … 1000).")
+        var limit = 10
+
+        @Option(help: "Continue after this cursor (printed with the previous page).")
+        var after: String?
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            if let bad = rawCoordinates.first(where: { Double($0) == nil }) {
+                throw ValidationError("'\(bad)' is not a coordinate or a known option")
+            }
+            if bbox == nil && coordinates.count != 2 {
+                throw ValidationError("give the centre as LAT LON, or a box with --bbox")
+            }
+            if bbox != nil && !coordinates.isEmpty {
+                throw ValidationError("give either LAT LON or --bbox, not both")
+            }
+        }
+
+        func run() throws {
+            let db = try GeoDatabase(path: database)
+            let filter = try CategoryFilter.resolve(category.map(Self.list) ?? [])
+            let page: PlacePage
+            if let bbox {
+                let v = try Self.numbers(bbox, count: 4, what: "--bbox")
+                let box = BoundingBox(minLat: v[1], minLon: v[0], maxLat: v[3], maxLon: v[2])
+                let center = try near.map { text -> Coordinate in
+                    let c = try Self.numbers(text, count: 2, what: "--near")
+                    return Coordinate(lat: c[0], lon: c[1])
+                }
+                page = try db.places(in: box, near: center, filter: filter, name: name, limit: limit, after: after)
+            } else {
+                page = try db.places(near: Coordinate(lat: coordinates[0], lon: coordinates[1]), radius: radius,
+                                     filter: filter, name: name, limit: limit, after: after)
+            }
+            if json {
+                print(try Format.json(page))
+                return
+            }
+            if page.places.isEmpty {
+                print(bbox == nil ? "nothing within \(Format.count(Int(radius))) m" : "nothing in the box")
+                return
+            }
+            print(ResultTable.render(page.places))
+            if let next = page.nextCursor { print("more: --after \(next)") }
+        }
+
+        static func list(_ text: String) -> [String] {
+            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        static func numbers(_ text: String, count: Int, what: String) throws -> [Double] {
+            let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard values.count == count else {
+                throw ValidationError("\(what) needs \(count) comma-separated numbers, got '\(text)'")
+            }
+            return values
+        }
+    }
+
+    struct Categories: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the category taxonomy with place counts.")
+
+        @Argument(help: "The database file.")
+        var database: String
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        @Flag(help: "Also list categories without places.")
+        var all = false
+
+        func run() throws {
+            let categories = try GeoDatabase(path: database).categories().filter { all || $0.placesWithChildren > 0 }
+            if json {
+                print(try Format.json(categories))
+                return
+            }
+            print(Format.table([["category", "label", "places", "synonyms"]] + categories.map { c in
+                [String(repeating: "  ", count: c.depth) + c.id, c.label, Format.count(c.placesWithChildren),
+                 c.synonyms.prefix(4).joined(separator: ", ")]
+            }, indent: 0))
+        }
+    }
+}
+
+/// Places as an aligned table for the terminal: rank, distance, name, category, address.
+enum ResultTable {
+    static func render(_ places: [PlaceResult]) -> String {
+        var rows = [["#", "distance", "name", "category", "address"]]
+        for (i, p) in places.enumerated() {
+            let address = [[p.address["street"], p.address["housenumber"]].compactMap { $0 }.joined(separator: " "),
+                           p.address["city"] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+            rows.append([String(i + 1), p.distanceM.map(distance) ?? "", p.name ?? p.displayName,
+                         p.categoryID ?? p.category ?? p.kind, address])
+        }
+        return Format.table(rows, indent: 0)
+    }
+
+    static func distance(_ metres: Double) -> String {
+        metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
+    }
+}

@@ -1,0 +1,58 @@
+// Databases the query tests share, built once per test process from SampleData and generated data.
+import Foundation
+import GeoDB
+import GeoDBImport
+
+public enum TestDatabases {
+    private static let directory = Result { try ScratchDirectory() }
+    nonisolated(unsafe) private static var built: [String: String] = [:]
+    private static let lock = NSLock()
+
+    /// SampleData/helsinki.osm.pbf imported.
+    public static func helsinki() throws -> String {
+        try database("helsinki") { output in
+            _ = try Importer.run(inputs: [TestPaths.sampleData("helsinki.osm.pbf")], output: output)
+        }
+    }
+
+    /// 600 POIs in six clusters around the antimeridian (lat 0, -16.5, 65) and both poles, with
+    /// cafes, restaurants, pharmacies and ATMs, a fifth of them unnamed.
+    public static func synthetic() throws -> String {
+        try database("synthetic") { output in
+            let centers = [(0.0, 180.0), (-16.5, 180.0), (65.0, -180.0), (89.99, 0.0), (-89.995, 0.0), (0.0, -179.99)]
+            let amenities = ["cafe", "restaurant", "pharmacy", "atm"]
+            var xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+            var state: UInt64 = 12345
+            func random() -> Double {   // deterministic, in [0, 1)
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return Double(state >> 11) / Double(1 << 53)
+            }
+            for i in 0..<600 {
+                let (lat0, lon0) = centers[i % centers.count]
+                let polar = abs(lat0) > 89
+                var lat = lat0 + (random() - 0.5) * (polar ? 0.01 : 0.1)
+                var lon = lon0 + (random() - 0.5) * (polar ? 360 : 0.2)
+                lat = min(90, max(-90, lat))
+                if lon > 180 { lon -= 360 }
+                if lon < -180 { lon += 360 }
+                let name = i % 5 == 0 ? "" : "<tag k='name' v='Place \(i)'/>"
+                xml += "<node id='\(i + 1)' lat='\(String(format: "%.7f", lat))' lon='\(String(format: "%.7f", lon))'>"
+                    + "<tag k='amenity' v='\(amenities[i % amenities.count])'/>\(name)</node>\n"
+            }
+            xml += "</osm>\n"
+            let input = output + ".osm"
+            try xml.write(toFile: input, atomically: true, encoding: .utf8)
+            _ = try Importer.run(inputs: [input], output: output)
+        }
+    }
+
+    private static func database(_ name: String, build: (String) throws -> Void) throws -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let path = built[name] { return path }
+        let path = try directory.get().path("\(name).sqlite")
+        try build(path)
+        built[name] = path
+        return path
+    }
+}
