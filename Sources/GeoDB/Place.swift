@@ -77,9 +77,11 @@ public struct Address: Hashable, Sendable {
 
     public var isEmpty: Bool { housenumber == nil && street == nil && postcode == nil && city == nil && countryCode == nil }
 
-    /// "street housenumber postcode city", the text the search index holds for the address.
+    /// "street housenumber postcode city", the text the search index holds for the address, plus the
+    /// street's extra normalized forms.
     public var searchText: String {
-        [street, housenumber, postcode, city].compactMap { $0 }.joined(separator: " ")
+        let extra = street.map { TextNormalizer.indexAlternatives($0) } ?? []
+        return ([street, housenumber, postcode, city].compactMap { $0 } + extra).joined(separator: " ")
     }
 }
 
@@ -126,11 +128,17 @@ public struct PlaceRecord: Sendable {
         return kind.rank < PlaceKind.street.rank
     }
 
-    /// The names as one text for the search index: distinct names, separated so phrases do not run across them.
+    /// The names as one text for the search index: distinct names, separated so phrases do not run across
+    /// them, then the extra forms `TextNormalizer.indexAlternatives` gives (ß→ss, ä→ae, abbreviations, …).
     public var nameSearchText: String {
         var seen = Set<String>()
         var parts: [String] = []
-        for n in names where seen.insert(n.name).inserted { parts.append(n.name) }
+        var extra: [String] = []
+        for n in names where seen.insert(n.name).inserted {
+            parts.append(n.name)
+            extra += TextNormalizer.indexAlternatives(n.name)
+        }
+        if !extra.isEmpty { parts.append(Array(Set(extra)).sorted().joined(separator: " ")) }
         return parts.joined(separator: " ; ")
     }
 }

@@ -23,9 +23,14 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var address: [String: String]
     /// Display tags: opening_hours, website, phone, cuisine, wheelchair, …
     public var tags: [String: String]
+    /// Search only: the ranking score (higher first) and how the text matched
+    /// (exact / prefix / fuzzy / interpolated / fallback / coordinate).
+    public var score: Double?
+    public var match: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, sourceRef, kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM, address, tags
+        case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM,
+             address, tags, score, match
     }
 
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }

@@ -84,6 +84,7 @@ public enum Importer {
             try writer.finish()
             clock.lap("rtree")
             try CategoryAssigner.assign(in: db)
+            try SearchTokenBuilder.build(in: db)
             clock.lap("categories")
             try db.execute("COMMIT")
             try Schema.createIndexes(in: db)

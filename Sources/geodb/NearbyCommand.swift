@@ -128,15 +128,21 @@ extension GeoDBCommand {
     }
 }
 
-/// Places as an aligned table for the terminal: rank, distance, name, category, address.
+/// Places as an aligned table for the terminal: rank, distance, name, kind or category, address, position.
 enum ResultTable {
-    static func render(_ places: [PlaceResult]) -> String {
-        var rows = [["#", "distance", "name", "category", "address"]]
+    static func render(_ places: [PlaceResult], showMatch: Bool = false) -> String {
+        let showDistance = places.contains { $0.distanceM != nil }
+        var header = ["#"] + (showDistance ? ["distance"] : []) + ["name", showMatch ? "kind" : "category", "address"]
+        if showMatch { header += ["lat, lon", "match"] }
+        var rows = [header]
         for (i, p) in places.enumerated() {
             let address = [[p.address["street"], p.address["housenumber"]].compactMap { $0 }.joined(separator: " "),
                            p.address["city"] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
-            rows.append([String(i + 1), p.distanceM.map(distance) ?? "", p.name ?? p.displayName,
-                         p.categoryID ?? p.category ?? p.kind, address])
+            var row = [String(i + 1)] + (showDistance ? [p.distanceM.map(distance) ?? ""] : [])
+            row += [p.name ?? p.displayName, showMatch ? p.categoryID.map { "\(p.kind) (\($0))" } ?? p.kind
+                        : p.categoryID ?? p.category ?? p.kind, address]
+            if showMatch { row += [String(format: "%.5f, %.5f", p.lat, p.lon), p.match ?? ""] }
+            rows.append(row)
         }
         return Format.table(rows, indent: 0)
     }

@@ -46,6 +46,11 @@ public enum TestDatabases {
         }
     }
 
+    /// Imports one file into `output`.
+    public static func importFile(_ input: String, to output: String) throws -> ImportSummary {
+        try Importer.run(inputs: [input], output: output)
+    }
+
     private static func database(_ name: String, build: (String) throws -> Void) throws -> String {
         lock.lock()
         defer { lock.unlock() }

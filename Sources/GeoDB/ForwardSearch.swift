@@ -1,0 +1,311 @@
+// Forward geocoding: free text (or as-you-type text) in, ranked places out. Typo-tolerant, safe with
+// any input: user text only ever reaches FTS5 as quoted words.
+import Foundation
+import GeoDBSQLite
+
+/// Options of a free-text search.
+public struct SearchOptions: Sendable {
+    public var limit = 10
+    /// Treat the last word as a prefix (the user is still typing).
+    public var autocomplete = false
+    /// Bias towards this point (not a filter); results get `distanceM`.
+    public var near: Coordinate?
+    /// Only places whose point is in this box.
+    public var bbox: BoundingBox?
+    /// ISO country code, e.g. "FI".
+    public var countryCode: String?
+    /// Only these kinds (city, street, address, poi, …); empty for all.
+    public var kinds: [String] = []
+    /// Only places of these categories.
+    public var categories: CategoryFilter?
+    /// Show names in this language when the place has one (`name:xx`).
+    public var language: String?
+
+    public init() {}
+
+    public static let maxLimit = 100
+}
+
+extension GeoDatabase {
+    /// Places matching `text`, best first.
+    ///
+    /// ```swift
+    /// var options = SearchOptions()
+    /// options.autocomplete = true
+    /// let results = try db.search("mannerh", options: options)   // Mannerheimintie first
+    /// ```
+    public func search(_ text: String, options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
+        guard (1...SearchOptions.maxLimit).contains(options.limit) else {
+            throw GeoDBError(.invalidArgument, "limit \(options.limit) is out of range (1…\(SearchOptions.maxLimit))")
+        }
+        if let near = options.near, !near.isValid {
+            throw GeoDBError(.invalidArgument, "--near \(near.lat),\(near.lon) is out of range")
+        }
+        let text = String(text.prefix(256))
+        if let point = CoordinateParser.parse(text) { return try coordinateResult(point, options: options) }
+        let query = ParsedQuery(text)
+        guard !query.words.isEmpty || !query.numbers.isEmpty else { return [] }
+
+        var found = try rankedCandidates(query, words: query.words.map { [$0] }, options: options, match: nil)
+        // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
+        if found.count < options.limit {
+            let fuzzyWords = try query.words.map { try [$0] + similarTokens(to: $0, prefix: false) }
+            if fuzzyWords.contains(where: { $0.count > 1 }) {
+                let seen = Set(found.map(\.id))
+                found += try rankedCandidates(query, words: fuzzyWords, options: options, match: "fuzzy")
+                    .filter { !seen.contains($0.id) }
+            }
+        }
+        // A house number the street does not have: the street (or an interpolated position), marked.
+        if !query.numbers.isEmpty && !found.contains(where: { $0.match == "exact" && $0.kind != "street" }) {
+            found += try numberFallback(query, options: options).filter { f in !found.contains { $0.id == f.id } }
+        }
+        found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
+        return try finish(Array(found.prefix(options.limit)), options: options)
+    }
+
+    /// Candidates for the words (each a list of alternatives), ranked: exact > prefix > fuzzy, then importance,
+    /// then nearness to `options.near`.
+    func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions, match forced: String?)
+        throws -> [PlaceResult] {
+        var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
+        if let last = groups.indices.last, options.autocomplete, forced == nil {
+            groups[last] = groups[last].map { $0 + "*" }
+        }
+        groups += query.numbers.map { [$0] }
+        guard let match = FTSQuery.groups(groups) else { return [] }
+        let candidates = try candidateIDs(match: match, options: options)
+        let importance = Dictionary(candidates.map { ($0.id, $0.importance) }, uniquingKeysWith: { a, _ in a })
+        let names = try normalizedNames(of: candidates.map(\.id))
+        var results = try placeResults(ids: candidates.map(\.id))
+        let wanted = query.words.joined(separator: " ")
+        for index in results.indices {
+            let place = results[index]
+            let placeNames = names[place.id] ?? []
+            // Words naming the place's own city or postcode are context ("…, Helsinki"), not its name.
+            let context = Set(TextNormalizer.tokens([place.address["city"], place.address["postcode"]]
+                .compactMap { $0 }.joined(separator: " ")))
+            let core = query.words.filter { !context.contains($0) }.joined(separator: " ")
+            var matchClass: String
+            if let forced {
+                matchClass = forced
+            } else if !wanted.isEmpty && (placeNames.contains(wanted) || placeNames.contains(core)) {
+                matchClass = "exact"
+            } else {
+                matchClass = "prefix"
+            }
+            var value: Double = ["exact": 30.0, "prefix": 20, "fuzzy": 10][matchClass] ?? 5
+            if !query.numbers.isEmpty {
+                // An address whose number is the one asked for is the answer; other numbered matches rank lower.
+                let number = place.address["housenumber"].map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") }
+                if let number, query.numbers.contains(number) || query.numberText == number {
+                    value += 12
+                    if forced == nil { matchClass = "exact" }
+                } else if place.address["postcode"].map({ query.numbers.contains($0) }) == true {
+                    value += 4
+                }
+            }
+            value += place.kind == "street" && query.numbers.isEmpty ? 2 : 0
+            value += (importance[place.id] ?? 0) * 10
+            if let near = options.near {
+                let distance = near.distance(to: place.coordinate)
+                results[index].distanceM = distance
+                value += 8 * exp(-distance / 5_000)
+            }
+            results[index].score = (value * 1000).rounded() / 1000
+            results[index].match = matchClass
+        }
+        return results
+    }
+
+    /// Places whose index entry matches, most important first, with the options' filters in SQL.
+    func candidateIDs(match: String, options: SearchOptions, limit: Int = 400) throws -> [(id: Int64, importance: Double)] {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = [.text(match)]
+        if let box = options.bbox {
+            values += [.real(box.minLon), .real(box.maxLon), .real(box.minLat), .real(box.maxLat)]
+            conditions.append("p.lon BETWEEN ?2 AND ?3 AND p.lat BETWEEN ?4 AND ?5")
+        }
+        if let country = options.countryCode {
+            values.append(.text(country.uppercased()))
+            conditions.append("p.country_code = ?\(values.count)")
+        }
+        if !options.kinds.isEmpty {
+            values.append(.text("[" + options.kinds.map { JSONText.quoted($0) }.joined(separator: ",") + "]"))
+            conditions.append("p.kind IN (SELECT value FROM json_each(?\(values.count)))")
+        }
+        switch options.categories {
+        case .categories(let ids)?:
+            values.append(Self.filterValue(.categories(ids)))
+            conditions.append("p.id IN (SELECT place_id FROM place_category WHERE category_id IN (SELECT value FROM json_each(?\(values.count))))")
+        case .rawTag(let tag)?:
+            values.append(.text(tag))
+            conditions.append("p.category = ?\(values.count)")
+        case .anyNamedPOI?:
+            conditions.append("p.kind = 'poi' AND p.name IS NOT NULL")
+        case nil:
+            break
+        }
+        let filter = conditions.map { " AND " + $0 }.joined()
+        return try cachedStatement("""
+            SELECT p.id, p.importance FROM place_fts f JOIN place p ON p.id = f.rowid
+            WHERE place_fts MATCH ?1\(filter) ORDER BY p.importance DESC, p.id LIMIT \(limit)
+            """).rows(values) { ($0.int(0), $0.double(1)) }
+    }
+
+    /// Each place's names, folded to the form queries are compared in.
+    func normalizedNames(of ids: [Int64]) throws -> [Int64: Set<String>] {
+        guard !ids.isEmpty else { return [:] }
+        var names: [Int64: Set<String>] = [:]
+        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        for (id, name) in try cachedStatement("""
+            SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
+            UNION ALL SELECT id, street FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
+            """).rows([.text(json)], { ($0.int(0), $0.text(1) ?? "") }) {
+            names[id, default: []].insert(TextNormalizer.tokens(name).joined(separator: " "))
+        }
+        return names
+    }
+
+    /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word`, most used first.
+    /// Found through the trigram index on `search_token`: with k edits allowed, one of k+1 pieces of the
+    /// word survives intact, so the pieces' substring matches hold every candidate.
+    func similarTokens(to word: String, prefix: Bool) throws -> [String] {
+        let letters = Array(word)
+        guard letters.count >= 4, !word.allSatisfy(\.isNumber) else { return [] }
+        let edits = letters.count >= 8 ? 2 : 1
+        let pieceLength = max(3, letters.count / (edits + 1))
+        var pieces: [String] = []
+        var start = 0
+        while start < letters.count {
+            let end = min(letters.count, start + pieceLength)
+            let piece = String(letters[max(0, min(start, letters.count - 3))..<max(end, min(letters.count, start + 3))])
+            pieces.append(piece)
+            start = end
+        }
+        let match = Array(Set(pieces)).sorted().map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
+        let candidates = try cachedStatement("SELECT token, places FROM search_token WHERE search_token MATCH ?1 LIMIT 2000")
+            .rows([.text(match)]) { ($0.text(0) ?? "", $0.int(1)) }
+        return candidates.filter { $0.0 != word && Taxonomy.editDistance($0.0, word, limit: edits) <= edits }
+            .sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(8).map(\.0)
+    }
+
+    /// For "Street 99" where the street has no 99: an interpolation line covering 99 (with the position
+    /// along it), else the street itself; marked `interpolated` / `fallback`.
+    func numberFallback(_ query: ParsedQuery, options: SearchOptions) throws -> [PlaceResult] {
+        guard !query.words.isEmpty, let number = query.numbers.first, let wanted = Int(number.prefix { $0.isNumber }) else {
+            return []
+        }
+        var results: [PlaceResult] = []
+        let words = query.words.map { TextNormalizer.variants($0) }
+        if let match = FTSQuery.groups(words, column: "address") {
+            let lines = try placeResults(ids: try candidateIDs(match: match, options: options, limit: 50).map(\.id))
+                .filter { $0.kind == "interpolation" }
+            for var line in lines {
+                let range = (line.address["housenumber"] ?? "").split(separator: "-").compactMap { Int($0) }
+                guard range.count == 2, (min(range[0], range[1])...max(range[0], range[1])).contains(wanted),
+                      let geometry = try geometry(of: line.id), case .lineStrings(let parts) = geometry, let points = parts.first,
+                      let point = LineMath.point(along: points, fraction: range[0] == range[1] ? 0
+                                                    : Double(wanted - range[0]) / Double(range[1] - range[0])) else { continue }
+                line.lat = point.coordinate.lat
+                line.lon = point.coordinate.lon
+                line.address["housenumber"] = number
+                line.match = "interpolated"
+                line.score = 35
+                line.displayName = Self.displayName(name: nil, address: line.address)
+                results.append(line)
+            }
+        }
+        if results.isEmpty, let match = FTSQuery.groups(words, column: "name") {
+            var streetOptions = options
+            streetOptions.kinds = ["street"]
+            for var street in try placeResults(ids: try candidateIDs(match: match, options: streetOptions, limit: 5).map(\.id)) {
+                street.match = "fallback"
+                street.score = 15
+                results.append(street)
+            }
+        }
+        return results
+    }
+
+    func geometry(of id: Int64) throws -> Geometry? {
+        try cachedStatement("SELECT geometry FROM place_geometry WHERE place_id = ?1")
+            .rows([.integer(id)]) { $0.blob(0) }.first.flatMap { $0.flatMap(Geometry.init(encoded:)) }
+    }
+
+    /// Applies `--lang` and distances to the final results.
+    func finish(_ results: [PlaceResult], options: SearchOptions) throws -> [PlaceResult] {
+        guard let language = options.language else { return results }
+        var out = results
+        for index in out.indices {
+            if let localized = try cachedStatement("SELECT name FROM place_name WHERE place_id = ?1 AND lang = ?2 AND type = 'name'")
+                .rows([.integer(out[index].id), .text(language)], { $0.text(0) }).first ?? nil {
+                out[index].name = localized
+                out[index].displayName = Self.displayName(name: localized, address: out[index].address)
+            }
+        }
+        return out
+    }
+
+    /// A query that is a coordinate: that point, with the nearest address or POI within 100 m when there is one.
+    func coordinateResult(_ point: Coordinate, options: SearchOptions) throws -> [PlaceResult] {
+        var result = PlaceResult(id: 0, sourceRef: "", kind: "coordinate", category: nil, categoryID: nil, name: nil,
+                                 displayName: String(format: "%.6f, %.6f", point.lat, point.lon), lat: point.lat, lon: point.lon,
+                                 distanceM: options.near.map { $0.distance(to: point) }, address: [:], tags: [:],
+                                 score: 100, match: "coordinate")
+        let nearby = try places(near: point, radius: 100, filter: .anyNamedPOI, limit: 1).places
+        let addresses = try places(near: point, radius: 100, filter: .rawTag("building=yes"), limit: 1).places
+        if let nearest = (addresses + nearby).min(by: { ($0.distanceM ?? 0) < ($1.distanceM ?? 0) }) {
+            result.address = nearest.address
+            result.displayName += " (near \(nearest.displayName))"
+        }
+        return [result]
+    }
+}
+
+/// A search text split into words and house numbers / postcodes.
+struct ParsedQuery {
+    /// Folded words that are not numbers.
+    var words: [String]
+    /// Folded number-like words: "52", "12a", "00100" (a range "12-14" gives both ends).
+    var numbers: [String]
+    /// The number as written, folded without spaces ("12-14", "12a").
+    var numberText: String?
+
+    init(_ text: String) {
+        var words: [String] = []
+        var numbers: [String] = []
+        var numberText: String?
+        for raw in text.split(whereSeparator: { $0.isWhitespace || $0 == "," }).prefix(16) {
+            let folded = TextNormalizer.fold(String(raw))
+            if folded.first?.isNumber == true, folded.count <= 10 {
+                numberText = numberText ?? folded.filter { $0.isLetter || $0.isNumber || $0 == "-" }
+                numbers += TextNormalizer.tokens(folded)
+            } else {
+                words += TextNormalizer.tokens(folded)
+            }
+        }
+        self.words = Array(words.prefix(12))
+        self.numbers = Array(numbers.prefix(4))
+        self.numberText = numberText
+    }
+}
+
+extension FTSQuery {
+    /// `col: (a OR b) (c OR d*)` — each group an OR of quoted words (a trailing `*` marks a prefix), all
+    /// groups required; nil when there is no word. Nothing of the user's text is left unquoted.
+    static func groups(_ groups: [[String]], column: String? = nil) -> String? {
+        let parts = groups.compactMap { alternatives -> String? in
+            let terms = alternatives.filter { !$0.isEmpty && $0 != "*" }.map { word -> String in
+                let isPrefix = word.hasSuffix("*")
+                let bare = isPrefix ? String(word.dropLast()) : word
+                return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
+            }
+            guard !terms.isEmpty else { return nil }
+            return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
+        }
+        guard !parts.isEmpty else { return nil }
+        let body = parts.joined(separator: " AND ")
+        return column.map { "\($0): (\(body))" } ?? body
+    }
+}

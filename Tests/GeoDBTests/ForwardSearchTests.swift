@@ -1,0 +1,132 @@
+// Forward search on SampleData: each kind of query finds the expected OSM object first (or in the top 3
+// where ties are legitimate); adversarial input never throws; XML- and PBF-built databases agree.
+import Foundation
+@testable import GeoDB
+import Testing
+import TestSupport
+
+@Suite struct ForwardSearchTests {
+    let db: GeoDatabase
+
+    init() throws { db = try GeoDatabase(path: try TestDatabases.helsinki()) }
+
+    func search(_ text: String, autocomplete: Bool = false, near: Coordinate? = nil, kinds: [String] = [],
+                limit: Int = 10) throws -> [PlaceResult] {
+        var options = SearchOptions()
+        options.autocomplete = autocomplete
+        options.near = near
+        options.kinds = kinds
+        options.limit = limit
+        return try db.search(text, options: options)
+    }
+
+    /// (query, autocomplete, expected source id, must be first (else top 3), expected match)
+    static let cases: [(String, Bool, String, Bool, String)] = [
+        ("Mannerheimintie", false, "w22906934", true, "exact"),            // a street of 50 ways
+        ("mannerheimintie", false, "w22906934", true, "exact"),            // lower case
+        ("MANNERHEIMINTIE", false, "w22906934", true, "exact"),
+        ("mannerh", true, "w22906934", true, "prefix"),                    // as you type
+        ("Toolonlahdenkatu", false, "w8034129", true, "exact"),            // no diacritics → Töölönlahdenkatu
+        ("Töölönlahdenkatu", false, "w8034129", true, "exact"),
+        ("Pohjoisesplandi", false, "w24336395", true, "fuzzy"),             // one typo
+        ("Pohjoisesplnadi", false, "w24336395", true, "fuzzy"),
+        ("Pohjosesplandi", false, "w24336395", true, "fuzzy"),              // two typos in a long word
+        ("Aleksanterinkatu 52", false, "n319515045", true, "exact"),       // street + number: the address
+        ("52 Aleksanterinkatu", false, "n319515045", true, "exact"),
+        ("Aleksanterinkatu 52, Helsinki", false, "n319515045", true, "exact"),
+        ("aleksanterinkatu 52", false, "w122595241", false, "exact"),      // and Stockmann, which has that address
+        ("Stockmann", false, "w122595241", true, "exact"),                 // a POI (the department store first)
+        ("Helsinki", false, "n1372477580", true, "exact"),                 // the city
+        ("Helsingfors", false, "n1372477580", true, "exact"),              // by its Swedish name
+        ("Mannerheimvägen", false, "w22906934", true, "exact"),
+        ("Senaatintori", false, "r2919121", false, "exact"),               // a square (and its tram stops)
+    ]
+
+    @Test(arguments: cases.indices) func knownQuery(index: Int) throws {
+        let (text, autocomplete, expected, first, match) = Self.cases[index]
+        let results = try search(text, autocomplete: autocomplete)
+        let position = results.firstIndex { $0.sourceRef == expected }
+        #expect(position != nil, "\(text): \(expected) not found in \(results.prefix(5).map(\.sourceRef))")
+        if let position {
+            #expect(first ? position == 0 : position < 3, "\(text): \(expected) at \(position + 1)")
+            #expect(results[position].match == match, "\(text): match \(results[position].match ?? "nil")")
+        }
+    }
+
+    @Test func numberNotOnTheStreetFallsBackToTheStreetMarked() throws {
+        let results = try search("Aleksanterinkatu 999")
+        #expect(results.first?.kind == "street" && results.first?.match == "fallback")
+    }
+
+    @Test func nearBiasesWithoutFiltering() throws {
+        // Four tram stops are called Senaatintori: near each, that one comes first among them.
+        for stop in ["n314026734", "n314026741", "n314030346"] {
+            let here = try db.lookup(stop).place.coordinate
+            let results = try search("Senaatintori", near: here, limit: 10)
+            #expect(results.first { $0.category == "railway=tram_stop" }?.sourceRef == stop)
+            #expect(results.allSatisfy { $0.distanceM != nil })
+            #expect(results.contains { $0.sourceRef == "r2919121" })   // the square is still there
+        }
+    }
+
+    @Test func kindFilterAndCoordinates() throws {
+        #expect(try search("Mannerheimintie", kinds: ["poi"]).allSatisfy { $0.kind == "poi" })
+        let point = try #require(try search("60.1699, 24.9384").first)
+        #expect(point.match == "coordinate" && point.lat == 60.1699 && point.lon == 24.9384)
+        let dms = try #require(try search("60°10'12\"N 24°56'18\"E").first)
+        #expect(abs(dms.lat - 60.17) < 1e-9 && abs(dms.lon - (24 + 56.0 / 60 + 18.0 / 3600)) < 1e-9)
+        #expect(try search("91.0, 24.9").first?.match != "coordinate")
+    }
+
+    @Test func structuredAndHierarchical() throws {
+        let nine = try db.structuredSearch(street: "Mannerheimintie", housenumber: "9", city: "Helsinki", postcode: nil)
+        #expect(!nine.isEmpty && nine.allSatisfy { $0.address["housenumber"] == "9" && $0.match == "exact" })
+        #expect(try db.hierarchical(town: "Helsin").first?.sourceRef == "n1372477580")
+        let streets = try db.hierarchical(town: "Helsinki", street: "Manner")
+        #expect(streets.map(\.name).contains("Mannerheimintie"))
+        #expect(streets.allSatisfy { $0.kind == "street" && ($0.name ?? "").hasPrefix("Manner") })
+        let numbers = try db.hierarchical(town: "Helsinki", street: "Mannerheimintie", housenumber: "1")
+        #expect(!numbers.isEmpty && numbers.allSatisfy { ($0.address["housenumber"] ?? "").hasPrefix("1") })
+        #expect(numbers.first?.address["housenumber"] == "1")
+        let crossings = try db.crossings(of: "Mannerheimintie")
+        #expect(Set(crossings.compactMap(\.name)).isSuperset(of: ["Kaivokatu", "Aleksanterinkatu", "Pohjoisesplanadi"]))
+        #expect(!crossings.contains { $0.name == "Mannerheimintie" })
+    }
+
+    @Test func lookupHasEverything() throws {
+        let details = try db.lookup("w122595241")
+        #expect(details.place.name == "Stockmann" && details.source == "helsinki.osm.pbf")
+        #expect(details.names.contains { $0.name == "Stockmann Helsingfors" && $0.lang == "sv" })
+        #expect(details.geometry?.contains("polygon") == true)
+        #expect(try db.lookup(String(details.place.id)).place.sourceRef == "w122595241")
+        #expect(throws: GeoDBError.self) { try db.lookup("n0") }
+    }
+
+    @Test func adversarialInputNeverThrows() throws {
+        var inputs = ["\"", "\"\"", "*", "**", "-", "^", "NEAR", "NEAR(a b)", "a AND b", "OR", "NOT x", "(", ")", "()",
+                      "a:b", "name:x", "{name}: x", "\u{0}", "\u{0}abc", "😀", "🇫🇮 Helsinki", "'; DROP TABLE place; --",
+                      String(repeating: "a", count: 10_000), String(repeating: "mannerheimintie ", count: 500),
+                      "a\"b", "\"mannerheimintie", "mann*", "-mannerheimintie", "+", "1 2 3 4 5 6 7 8 9 0", "  ", ""]
+        var random = SeededGenerator(seed: 99)
+        let alphabet = Array("aäöbcdefghijklmnopqrstuvwxyz0123456789 \"*-^():,.'{}+[]\u{0}😀")
+        for _ in 0..<2000 {
+            inputs.append(String((0..<Int.random(in: 0...24, using: &random)).map { _ in alphabet.randomElement(using: &random)! }))
+        }
+        for input in inputs {
+            _ = try search(input)
+            _ = try search(input, autocomplete: true)
+        }
+    }
+
+    @Test func xmlAndPBFDatabasesAnswerAlike() throws {
+        let scratch = try ScratchDirectory()
+        let xmlPath = scratch.path("xml.sqlite")
+        _ = try TestDatabases.importFile(TestPaths.sampleData("helsinki.osm"), to: xmlPath)
+        let xml = try GeoDatabase(path: xmlPath)
+        for (text, autocomplete, _, _, _) in Self.cases {
+            var options = SearchOptions()
+            options.autocomplete = autocomplete
+            #expect(try xml.search(text, options: options).map(\.sourceRef) == db.search(text, options: options).map(\.sourceRef))
+        }
+    }
+}
