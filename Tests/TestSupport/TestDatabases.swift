@@ -46,6 +46,11 @@ public enum TestDatabases {
         }
     }
 
+    /// A fixture of Tests/Fixtures imported.
+    public static func fixture(_ name: String) throws -> String {
+        try database(name) { output in _ = try Importer.run(inputs: [TestPaths.fixture(name)], output: output) }
+    }
+
     /// Imports one file into `output`.
     public static func importFile(_ input: String, to output: String) throws -> ImportSummary {
         try Importer.run(inputs: [input], output: output)

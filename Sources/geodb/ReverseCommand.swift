@@ -1,0 +1,66 @@
+// `geodb reverse`: the address (or street, POI, area) at a point.
+import ArgumentParser
+import Foundation
+import GeoDB
+
+extension GeoDBCommand {
+    struct Reverse: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What is at a point: the nearest address, else street, else POI or place, with its hierarchy.")
+
+        @Argument(help: "The database file.")
+        var database: String
+
+        // .allUnrecognized: "-33.86" must be a number here, not an option.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Latitude and longitude (negative values as written).",
+                                                                valueName: "lat lon"))
+        var rawCoordinates: [String] = []
+
+        @Option(help: "Granularity: address, street, poi, suburb, city, state, country.")
+        var kind: ReverseLevel = .address
+
+        @Option(help: "Search radius in metres (default: 50 for addresses, 500 for streets and POIs, … 2000 km for countries).")
+        var radius: Double?
+
+        @Option(help: "Nearest candidates to list (1 … 100).")
+        var limit = 1
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            let values = rawCoordinates.compactMap(Double.init)
+            guard values.count == 2, rawCoordinates.count == 2 else {
+                throw ValidationError("give the point as two numbers: LAT LON (got '\(rawCoordinates.joined(separator: " "))')")
+            }
+        }
+
+        func run() throws {
+            let values = rawCoordinates.compactMap(Double.init)
+            var options = ReverseOptions()
+            options.level = kind
+            options.radius = radius
+            options.limit = limit
+            let results = try GeoDatabase(path: database).reverse(at: Coordinate(lat: values[0], lon: values[1]), options: options)
+            if json {
+                print(try Format.json(results))
+                return
+            }
+            guard !results.isEmpty else {
+                // An address query falls back to streets and then to POIs and places up to 5 km.
+                let reach = max(radius ?? kind.defaultRadius, kind == .address ? 5_000 : 0)
+                print("nothing within \(Format.count(Int(reach))) m")
+                return
+            }
+            for r in results {
+                let p = r.place
+                print("\(p.displayName)  (\(p.kind)\(p.match == "interpolated" ? ", interpolated" : ""), \(ResultTable.distance(p.distanceM ?? 0)))")
+                let keys = ["housenumber", "street", "postcode", "neighbourhood", "suburb", "city", "county", "state", "country", "country_code"]
+                print(Format.table(keys.compactMap { key in p.address[key].map { [key, $0] } }, indent: 2))
+                print("  hierarchy from \(r.hierarchySource); \(p.sourceRef) at \(String(format: "%.7f, %.7f", p.lat, p.lon))")
+            }
+        }
+    }
+}
+
+extension ReverseLevel: ExpressibleByArgument {}

@@ -1,0 +1,88 @@
+// Reverse geocoding on a hand-drawn map (exact answers) and on SampleData.
+import Foundation
+@testable import GeoDB
+import Testing
+import TestSupport
+
+@Suite struct ReverseGeocoderTests {
+    let map: GeoDatabase
+
+    init() throws {
+        map = try GeoDatabase(path: try TestDatabases.fixture("reverse.osm"))
+    }
+
+    func answer(_ lat: Double, _ lon: Double, level: ReverseLevel = .address, radius: Double? = nil, limit: Int = 1,
+                in db: GeoDatabase? = nil) throws -> [ReverseResult] {
+        var options = ReverseOptions()
+        options.level = level
+        options.radius = radius
+        options.limit = limit
+        return try (db ?? map).reverse(at: Coordinate(lat: lat, lon: lon), options: options)
+    }
+
+    @Test func insideAHouseIsThatHouse() throws {
+        let r = try #require(try answer(61.00025, 25.0011).first)
+        #expect(r.place.sourceRef == "w105" && r.place.distanceM == 0)
+        #expect(r.place.address["housenumber"] == "3" && r.place.address["street"] == "Rinnakkaiskatu")
+        #expect(r.place.address["city"] == "Testikylä" && r.hierarchySource == "nearest_place")
+    }
+
+    @Test func cornerHouse() throws {
+        let r = try #require(try answer(61.00008, 25.01010).first)
+        #expect(r.place.sourceRef == "n20" && (r.place.distanceM ?? 99) < 2)
+        #expect(r.place.displayName == "Poikkikatu 1, 99999 Testikylä")
+    }
+
+    @Test func longStreetIsMeasuredToItsSegmentNotItsVertices() throws {
+        // 11 m south of the footway-free part: Pitkäkatu's vertices are 500 m away, its segment 11 m.
+        let r = try #require(try answer(61.0001, 25.0120).first)
+        #expect(r.place.sourceRef == "w100" && abs((r.place.distanceM ?? 0) - 11.12) < 0.05)
+    }
+
+    @Test func namedStreetBeatsANearlyAsCloseFootwayAndUnnamedRoadsAreNotAnswers() throws {
+        // The unnamed service road is 5.6 m away, the footway "Polku" 5.6 m, Pitkäkatu 11.1 m.
+        let r = try #require(try answer(61.0001, 25.0170).first)
+        #expect(r.place.sourceRef == "w100")
+        let two = try answer(61.0001, 25.0170, limit: 2)
+        #expect(two.map(\.place.sourceRef) == ["w100", "w103"])
+    }
+
+    @Test func interpolatedNumber() throws {
+        // Numbers 2…20 (even) along 25.002…25.008: 10 is 8/18 of the way.
+        let r = try #require(try answer(61.0001, 25.002 + 0.006 * 8 / 18).first)
+        #expect(r.place.kind == "interpolation" && r.place.match == "interpolated")
+        #expect(r.place.address["housenumber"] == "10" && r.place.address["street"] == "Pitkäkatu")
+    }
+
+    @Test func houseBetweenTwoStreetsAtStreetLevel() throws {
+        // 11 m from Rinnakkaiskatu, 33 m from Pitkäkatu.
+        #expect(try answer(61.0003, 25.0030, level: .street).first?.place.sourceRef == "w102")
+        #expect(try answer(61.0001, 25.0030, level: .street).first?.place.sourceRef == "w100")
+    }
+
+    @Test func farFromEverythingIsNothing() throws {
+        #expect(try answer(62.0, 26.0).isEmpty)
+        #expect(try answer(62.0, 26.0, level: .city, radius: 200_000).first?.place.name == "Testikylä")
+        #expect(throws: GeoDBError.self) { try answer(95, 0) }
+        #expect(throws: GeoDBError.self) { try answer(0, 181) }
+        #expect(throws: GeoDBError.self) { try answer(0, 0, radius: -1) }
+    }
+
+    @Test func helsinkiAddressesAndStreets() throws {
+        let helsinki = try GeoDatabase(path: try TestDatabases.helsinki())
+        // At the Stockmann building: that building (its address).
+        let stockmann = try #require(try answer(60.1683, 24.9421, in: helsinki).first)
+        #expect(stockmann.place.sourceRef == "w122595241" && stockmann.place.distanceM == 0)
+        #expect(stockmann.place.address["street"] == "Aleksanterinkatu" && stockmann.place.address["city"] != nil)
+        // On Mannerheimintie, street level.
+        let street = try #require(try answer(60.1718147, 24.9355891, level: .street, in: helsinki).first)   // on its line
+        #expect(street.place.name == "Mannerheimintie" && (street.place.distanceM ?? 9) < 1)
+        // Points on known addresses return them: every 50th address node of the extract.
+        let addresses = try helsinki.search("Aleksanterinkatu", options: { var o = SearchOptions(); o.kinds = ["address"]; o.limit = 20; return o }())
+        for a in addresses {
+            let r = try #require(try answer(a.lat, a.lon, in: helsinki).first)
+            #expect(r.place.distanceM == 0)
+            #expect(r.place.address["housenumber"] == a.address["housenumber"], "\(a.sourceRef)")
+        }
+    }
+}
