@@ -28,6 +28,8 @@ let package = Package(
         ]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.
         .target(name: "TestSupport", dependencies: ["GeoDB", "GeoDBImport"], path: "Tests/TestSupport"),
+        // In-process query benchmarks for Tools/bench.py.
+        .executableTarget(name: "geodb-bench", dependencies: ["GeoDB", "GeoDBSQLite"], path: "Sources/GeoDBBench"),
         .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite", "TestSupport"]),
         .testTarget(name: "GeoDBImportTests", dependencies: ["GeoDBImport", "GeoDB", "GeoDBSQLite", "TestSupport"]),
         .testTarget(name: "GeoDBCLITests", dependencies: ["geodb", "GeoDB", "GeoDBSQLite", "TestSupport"]),

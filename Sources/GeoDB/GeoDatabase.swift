@@ -20,6 +20,8 @@ public final class GeoDatabase {
     let connection: Connection
     private var statements: [String: Statement] = [:]
     private var categoryStats: CategoryStatistics?
+    /// Points of place kinds with few members, for nearest-place lookups (nil: too many, use the R*Tree).
+    var kindPointCache: [String: [(id: Int64, coordinate: Coordinate)]?] = [:]
 
     /// Opens `path` read-only. `immutable` promises the file never changes while open (no locking).
     public init(path: String, immutable: Bool = false) throws {

@@ -139,6 +139,16 @@ extension GeoDatabase {
     /// Named streets within `radius`, nearest first by distance to their geometry; paths, footways and
     /// service roads count 15 m further, so a named street nearly as close wins.
     func nearestStreets(_ point: Coordinate, radius: Double, limit: Int) throws -> [(id: Int64, distance: Double, interpolated: String?)] {
+        // Most points have a street close by: look near first, so few street geometries are decoded.
+        for reach in [min(radius, 75), min(radius, 250)] where reach < radius {
+            let found = try streets(point, radius: reach, limit: limit)
+            // A minor street found within `reach` could still lose to a major one up to 15 m further.
+            if found.count >= limit, let last = found.last, last.distance + 15 <= reach { return found }
+        }
+        return try streets(point, radius: radius, limit: limit)
+    }
+
+    private func streets(_ point: Coordinate, radius: Double, limit: Int) throws -> [(id: Int64, distance: Double, interpolated: String?)] {
         var found: [(id: Int64, distance: Double, rankDistance: Double)] = []
         let minor: Set<String> = ["highway=footway", "highway=path", "highway=cycleway", "highway=steps", "highway=service",
                                   "highway=track", "highway=bridleway", "highway=pedestrian"]
@@ -161,6 +171,11 @@ extension GeoDatabase {
     /// grows until it holds a candidate, then one box of that distance makes sure nothing nearer hides
     /// outside it (correct across the antimeridian and at the poles, where `boxes(around:)` widens).
     func nearest(_ point: Coordinate, kinds: [String]?, radius: Double, limit: Int) throws -> [(id: Int64, distance: Double)] {
+        // Kinds with few places (the usual case for suburbs, cities, states): a scan of their cached points.
+        if let kinds, let points = try pointsOfKinds(kinds) {
+            return Array(points.map { ($0.id, point.distance(to: $0.coordinate)) }.filter { $0.1 <= radius }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit))
+        }
         let kindJSON = kinds.map { "[" + $0.map { JSONText.quoted($0) }.joined(separator: ",") + "]" }
         func within(_ r: Double) throws -> [(id: Int64, distance: Double)] {
             var found: [(id: Int64, distance: Double)] = []
@@ -187,6 +202,22 @@ extension GeoDatabase {
             }
             r = min(radius, r * 4)
         }
+    }
+
+    /// The points of all places of these kinds when there are at most 5,000 of them (cached), else nil.
+    func pointsOfKinds(_ kinds: [String]) throws -> [(id: Int64, coordinate: Coordinate)]? {
+        let key = kinds.sorted().joined(separator: ",")
+        if let cached = kindPointCache[key] { return cached }
+        let json = "[" + kinds.map { JSONText.quoted($0) }.joined(separator: ",") + "]"
+        let count = try cachedStatement("SELECT count(*) FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
+            .rows([.text(json)]) { $0.int(0) }.first ?? 0
+        var points: [(id: Int64, coordinate: Coordinate)]?
+        if count <= 5_000 {
+            points = try cachedStatement("SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
+                .rows([.text(json)]) { ($0.int(0), Coordinate(lat: $0.double(1), lon: $0.double(2))) }
+        }
+        kindPointCache[key] = .some(points)
+        return points
     }
 
     /// Neighbourhood … country around a point: from the smallest containing area of each kind, else the

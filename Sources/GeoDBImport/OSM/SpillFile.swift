@@ -18,7 +18,7 @@ final class SpillFile {
         guard fd >= 0 else {
             throw GeoDBError(.io, "cannot create a scratch file in \(directory): \(String(cString: strerror(errno)))")
         }
-        unlink(String(cString: template))
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         descriptor = fd
         buffer.reserveCapacity(Self.bufferSize)
     }

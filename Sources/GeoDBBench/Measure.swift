@@ -1,0 +1,38 @@
+// Timing helpers: run a closure per query after a warm-up, report percentiles in microseconds.
+import Foundation
+
+/// A small deterministic random generator, so every run asks the same queries.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum Measure {
+    /// Runs `body` once per item (after one untimed pass over the first tenth as warm-up) and returns
+    /// p50/p95/p99/mean in µs and queries per second. Count hits in a separate pass, not in `body`.
+    static func latencies<T>(_ items: [T], _ body: (T) throws -> Void) rethrows -> [String: Any] {
+        for item in items.prefix(max(1, items.count / 10)) { try body(item) }
+        var times: [Double] = []
+        times.reserveCapacity(items.count)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for item in items {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            try body(item)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1000)
+        }
+        let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        times.sort()
+        func percentile(_ p: Double) -> Double {
+            times.isEmpty ? 0 : times[min(times.count - 1, Int(Double(times.count) * p))]
+        }
+        return ["count": items.count, "p50_us": percentile(0.5), "p95_us": percentile(0.95), "p99_us": percentile(0.99),
+                "mean_us": times.reduce(0, +) / Double(max(times.count, 1)), "qps": Double(items.count) / max(total, 1e-9)]
+    }
+}

@@ -1,0 +1,112 @@
+// The query sets: built from the database itself (names, addresses, points), with hit rates next to times.
+import Foundation
+import GeoDB
+import GeoDBSQLite
+
+enum SearchBench {
+    /// Full search for names of places (sampled across kinds) and autocomplete on their first letters;
+    /// a hit is the sampled place among the results (top 1 and top 10).
+    static func run(path: String, queries: Int, random: inout SplitMix) throws -> [String: Any] {
+        let db = try GeoDatabase(path: path)
+        let raw = try Connection(path: path, mode: .readOnly())
+        let sample = try raw.prepare("""
+            SELECT id, name, kind FROM place WHERE name IS NOT NULL AND length(name) BETWEEN 4 AND 40 ORDER BY id
+            """).rows { ($0.int(0), $0.text(1) ?? "", $0.text(2) ?? "") }
+        guard !sample.isEmpty else { return ["error": "no named places"] }
+        let picked = (0..<queries).map { _ in sample[Int.random(in: 0..<sample.count, using: &random)] }
+        var full = SearchOptions()
+        full.limit = 10
+        let fullStats = try Measure.latencies(picked) { _ = try db.search($0.1, options: full) }
+        var hits1 = 0, hits10 = 0
+        for item in picked {
+            let results = try db.search(item.1, options: full)
+            // Several places can share a name: the first result having it counts as a top-1 hit.
+            if results.first?.id == item.0 || results.first?.name == item.1 { hits1 += 1 }
+            if results.contains(where: { $0.id == item.0 }) { hits10 += 1 }
+        }
+        var auto = SearchOptions()
+        auto.autocomplete = true
+        var autoHits = 0
+        let prefixes = picked.map { item -> (Int64, String) in
+            let words = item.1.split(separator: " ")
+            let last = words.last.map { String($0.prefix(max(3, $0.count / 2))) } ?? item.1
+            return (item.0, (words.dropLast().map(String.init) + [last]).joined(separator: " "))
+        }
+        let autoStats = try Measure.latencies(prefixes) { _ = try db.search($0.1, options: auto) }
+        for item in prefixes where try db.search(item.1, options: auto).contains(where: { $0.id == item.0 }) { autoHits += 1 }
+        // SQLite alone: the bare FTS5 lookup of the same names (geodb's overhead is the difference).
+        let fts = try raw.prepare("SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 LIMIT 10")
+        let ftsStats = try Measure.latencies(picked) { item in
+            let words = TextNormalizer.tokens(item.1).map { "\"\($0)\"" }.joined(separator: " ")
+            _ = try fts.rows([.text(words.isEmpty ? "\"x\"" : words)]) { $0.int(0) }
+        }
+        let n = Double(picked.count)
+        return ["places": sample.count, "full": fullStats, "autocomplete": autoStats, "sqlite_fts_only": ftsStats,
+                "hit_rate_top1": Double(hits1) / n, "hit_rate_top10": Double(hits10) / n,
+                "autocomplete_hit_rate_top10": Double(autoHits) / n]
+    }
+}
+
+enum ReverseBench {
+    /// Reverse at random points in the data's extent (latency), and at address points (hit rate: the
+    /// answer is that address or one at distance 0 with the same number).
+    static func run(path: String, queries: Int, random: inout SplitMix) throws -> [String: Any] {
+        let db = try GeoDatabase(path: path)
+        let raw = try Connection(path: path, mode: .readOnly())
+        let box = try raw.scalarText("SELECT value FROM meta WHERE key = 'bbox'")?.split(separator: ",").compactMap { Double($0) } ?? []
+        guard box.count == 4 else { return ["error": "no bbox"] }
+        let points = (0..<queries).map { _ in
+            Coordinate(lat: Double.random(in: box[1]...box[3], using: &random), lon: Double.random(in: box[0]...box[2], using: &random))
+        }
+        let street = try Measure.latencies(points) { _ = try db.reverse(at: $0) }
+        var streetLevel = ReverseOptions()
+        streetLevel.level = .street
+        let streetOnly = try Measure.latencies(points) { _ = try db.reverse(at: $0, options: streetLevel) }
+        let addresses = try raw.prepare("SELECT lat, lon, housenumber FROM place WHERE kind = 'address' AND housenumber IS NOT NULL")
+            .rows { (Coordinate(lat: $0.double(0), lon: $0.double(1)), $0.text(2) ?? "") }
+        let sample = addresses.isEmpty ? [] : (0..<min(queries, addresses.count)).map { _ in addresses[Int.random(in: 0..<addresses.count, using: &random)] }
+        let atAddresses = try Measure.latencies(sample) { _ = try db.reverse(at: $0.0) }
+        var hits = 0
+        for item in sample where try db.reverse(at: item.0).first?.place.address["housenumber"] == item.1 { hits += 1 }
+        return ["random_points": street, "street_level": streetOnly, "at_addresses": atAddresses,
+                "address_hit_rate": sample.isEmpty ? 0 : Double(hits) / Double(sample.count)]
+    }
+}
+
+enum NearbyBench {
+    /// 500 m and 2 km searches around random points for a common and a rare category, checked against a
+    /// brute-force scan for the first queries (hit rate = identical answers).
+    static func run(path: String, queries: Int, random: inout SplitMix) throws -> [String: Any] {
+        let db = try GeoDatabase(path: path)
+        let raw = try Connection(path: path, mode: .readOnly())
+        let counts = try raw.prepare("SELECT id, place_count FROM category WHERE place_count > 0 ORDER BY place_count DESC, id")
+            .rows { ($0.text(0) ?? "", $0.int(1)) }
+        guard let common = counts.first?.0, let rare = counts.last(where: { $0.1 >= 3 })?.0 ?? counts.last?.0 else {
+            return ["error": "no categories"]
+        }
+        let centers = try raw.prepare("SELECT lat, lon FROM place ORDER BY id").rows { Coordinate(lat: $0.double(0), lon: $0.double(1)) }
+        let points = (0..<queries).map { _ in centers[Int.random(in: 0..<centers.count, using: &random)] }
+        let all = try raw.prepare("SELECT p.id, p.lat, p.lon, pc.category_id FROM place p JOIN place_category pc ON pc.place_id = p.id")
+            .rows { (id: $0.int(0), at: Coordinate(lat: $0.double(1), lon: $0.double(2)), category: $0.text(3) ?? "") }
+        var report: [String: Any] = ["common_category": common, "rare_category": rare]
+        var checked = 0, agreed = 0
+        for (category, label) in [(common, "common"), (rare, "rare")] {
+            for radius in [500.0, 2000.0] {
+                let filter = CategoryFilter.categories([category])
+                report["\(label)_\(Int(radius))m"] = try Measure.latencies(points) {
+                    _ = try db.places(near: $0, radius: radius, filter: filter, limit: 10)
+                }
+                for point in points.prefix(50) {
+                    let page = try db.places(near: point, radius: radius, filter: filter, limit: 10)
+                    let expected = all.filter { $0.category == category }.map { ($0.id, point.distance(to: $0.at)) }
+                        .filter { $0.1 <= radius }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(10).map(\.0)
+                    checked += 1
+                    if page.places.map(\.id) == Array(expected) { agreed += 1 }
+                }
+            }
+        }
+        report["brute_force_agreement"] = Double(agreed) / Double(max(checked, 1))
+        report["brute_force_checked"] = checked
+        return report
+    }
+}

@@ -1,0 +1,32 @@
+// geodb-bench: in-process query benchmarks (latency percentiles, queries/s, hit rates), printed as JSON
+// for Tools/bench.py. Usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]
+import Foundation
+import GeoDB
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]\n".utf8))
+    exit(2)
+}
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+    return v
+}
+let queries = option("--queries", 1000)
+var random = SplitMix(seed: UInt64(option("--seed", 1)))
+do {
+    let report: [String: Any]
+    switch arguments[1] {
+    case "search": report = try SearchBench.run(path: arguments[2], queries: queries, random: &random)
+    case "reverse": report = try ReverseBench.run(path: arguments[2], queries: queries, random: &random)
+    case "nearby": report = try NearbyBench.run(path: arguments[2], queries: queries, random: &random)
+    default:
+        FileHandle.standardError.write(Data("unknown benchmark '\(arguments[1])'\n".utf8))
+        exit(2)
+    }
+    let data = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+} catch {
+    FileHandle.standardError.write(Data("geodb-bench: \(error)\n".utf8))
+    exit(1)
+}
