@@ -20,6 +20,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, "bench-work")
 GEODB = os.path.join(ROOT, ".build", "release", "geodb")
+GEODB_BENCH = os.path.join(ROOT, ".build", "release", "geodb-bench")
 HELSINKI = os.path.join(ROOT, "SampleData", "helsinki.osm.pbf")
 
 
@@ -121,6 +122,52 @@ def bench_memory(files, runs):
     return result
 
 
+def query_databases(files):
+    """Databases for the query benchmarks: Helsinki and the largest tiled extract."""
+    dbs = {}
+    for label, factor in [("Helsinki", 1), (f"tiled ×{max(files)}", max(files))]:
+        out = os.path.join(WORK, f"query-x{factor}.sqlite")
+        run([GEODB, "import", files[factor], "--output", out, "--force", "--quiet"])
+        dbs[label] = out
+    return dbs
+
+
+def bench_queries(dbs, queries):
+    """geodb-bench per database: search, reverse and nearby latencies with their hit rates."""
+    results = {}
+    for label, path in dbs.items():
+        results[label] = {kind: json.loads(run([GEODB_BENCH, kind, path, "--queries", str(queries)]).stdout)
+                          for kind in ["search", "reverse", "nearby"]}
+    return results
+
+
+def query_table(results):
+    def cell(stats):
+        return f"{stats['p50_us']:.0f} / {stats['p95_us']:.0f} / {stats['p99_us']:.0f}"
+    rows = [("forward search (full)", "search", "full", "≤ 1000 / – / ≤ 10000"),
+            ("autocomplete", "search", "autocomplete", "≤ 500"),
+            ("SQLite FTS5 alone, same words", "search", "sqlite_fts_only", ""),
+            ("reverse (address level, random points)", "reverse", "random_points", "≤ 100"),
+            ("reverse (street level)", "reverse", "street_level", ""),
+            ("nearby 500 m, common category", "nearby", "common_500m", "≤ 500"),
+            ("nearby 2 km, common category", "nearby", "common_2000m", ""),
+            ("nearby 500 m, rare category", "nearby", "rare_500m", "≤ 500"),
+            ("nearby 2 km, rare category", "nearby", "rare_2000m", "")]
+    labels = list(results)
+    lines = ["| query (µs: p50 / p95 / p99) | " + " | ".join(labels) + " | target p50 |",
+             "|---|" + "---:|" * len(labels) + "---:|"]
+    for name, kind, key, target in rows:
+        lines.append(f"| {name} | " + " | ".join(cell(results[l][kind][key]) for l in labels) + f" | {target} |")
+    lines += ["", "| accuracy | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
+    for name, kind, key in [("search: sampled place is result 1 (or first has its name)", "search", "hit_rate_top1"),
+                            ("search: sampled place in the top 10", "search", "hit_rate_top10"),
+                            ("autocomplete (half the last word): in the top 10", "search", "autocomplete_hit_rate_top10"),
+                            ("reverse at an address point returns its number", "reverse", "address_hit_rate"),
+                            ("nearby equals a brute-force scan", "nearby", "brute_force_agreement")]:
+        lines.append(f"| {name} | " + " | ".join(f"{results[l][kind][key] * 100:.1f} %" for l in labels) + " |")
+    return "\n".join(lines)
+
+
 def memory_slope(rows):
     """Least-squares bytes of peak RSS per node across the input sizes."""
     xs = [r["nodes"] for r in rows]
@@ -191,6 +238,7 @@ def main():
               f"ogr2ogr {fmt_s(r['ogr']) if r['ogr'] else '-'}, rss {statistics.median(r['rss']) / 1024:.0f} MiB", file=sys.stderr)
     rtree_input = files[max(files)]
     rtree = bench_rtree(rtree_input, max(1, runs // 2 + 1))
+    queries = bench_queries(query_databases(files), 300 if args.quick else 2000)
     memory = bench_memory(files, max(1, runs // 2 + 1))
     slope, intercept = memory_slope(memory)
 
@@ -228,6 +276,12 @@ def main():
     ]
     for mode, (walls, phases) in rtree.items():
         report.append(f"| {mode} | {fmt_s(walls)} | {fmt_s(phases)} |")
+    report += ["", "## Queries", "",
+               "In-process (`geodb-bench`, release build, one thread, after a warm-up), the query sets drawn from each "
+               "database with a fixed seed: names of random places (full search), the same names with the last word "
+               "cut in half (autocomplete), random points in the data's extent (reverse), random place positions "
+               "(nearby, the most and a least common category). Latencies in microseconds.", "",
+               query_table(queries)]
     report += ["", "## Memory", ""]
     if slope is not None:
         report.append("Peak RSS of `geodb import --cache-mib 2` (SQLite's page cache pinned, so that what grows is geodb's "

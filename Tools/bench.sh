@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/install-deps.sh time osmium-tool gdal-bin python3 || echo "note: could not install every peer; missing ones are skipped" >&2
 swift build -c release --product geodb 2>&1 | tail -1
+swift build -c release --product geodb-bench 2>&1 | tail -1
 exec python3 Tools/bench.py "$@"
