@@ -34,6 +34,14 @@ func matches(_ place: ScannedPlace, _ filter: CategoryFilter) -> Bool {
     }
 }
 
+/// The places matching `filter` within `radius` of `center`, as (id, distance), nearest first, ties by id.
+func bruteForce(_ all: [ScannedPlace], _ filter: CategoryFilter, center: Coordinate, radius: Double) -> [(Int64, Double)] {
+    all.filter { matches($0, filter) }
+        .map { ($0.id, center.distance(to: $0.coordinate)) }
+        .filter { $0.1 <= radius }
+        .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+}
+
 /// All pages of a query, concatenated, checking that cursors never repeat or skip.
 func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [PlaceResult] {
     var results: [PlaceResult] = []
@@ -72,10 +80,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
             let got = try allPages(limit: limit) {
                 try db.places(near: center, radius: radius, filter: filter, limit: limit, after: $0)
             }
-            let expected = all.filter { matches($0, filter) }
-                .map { ($0.id, center.distance(to: $0.coordinate)) }
-                .filter { $0.1 <= radius }
-                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            let expected = bruteForce(all, filter, center: center, radius: radius)
             #expect(got.map(\.id) == expected.map(\.0), "round \(round): \(filter) r=\(radius) at \(center)")
             #expect(got.map { $0.distanceM ?? -1 } == expected.map(\.1))
         }
@@ -114,10 +119,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
                 let got = try allPages(limit: limit) {
                     try db.places(near: center, radius: radius, filter: filter, limit: limit, after: $0)
                 }
-                let expected = all.filter { matches($0, filter) }
-                    .map { ($0.id, center.distance(to: $0.coordinate)) }
-                    .filter { $0.1 <= radius }
-                    .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+                let expected = bruteForce(all, filter, center: center, radius: radius)
                 #expect(got.map(\.id) == expected.map(\.0), "\(center) r=\(radius) \(filter)")
                 #expect(!expected.isEmpty || radius < 1000)
             }
