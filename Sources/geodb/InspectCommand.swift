@@ -81,7 +81,9 @@ extension GeoDBCommand {
         static func describe(_ info: DatabaseInfo) -> String {
             var lines: [String] = []
             lines.append("File:          \(info.path) (\(Format.bytes(info.fileBytes)))")
-            lines.append("Schema:        version \(info.schemaVersion), written by \(info.generator ?? "?") at \(info.createdAt ?? "?") (SQLite \(info.meta["sqlite_version"] ?? "?"))")
+            var schema = "Schema:        version \(info.schemaVersion), written by \(info.generator ?? "?") at \(info.createdAt ?? "?")"
+            if let updated = info.meta["updated_at"] { schema += ", added to at \(updated)" }
+            lines.append(schema + " (SQLite \(info.meta["sqlite_version"] ?? "?"))")
             if let b = info.boundingBox {
                 lines.append(String(format: "Bounding box:  %.7f,%.7f %.7f,%.7f  (min lon,lat  max lon,lat)", b.minLon, b.minLat, b.maxLon, b.maxLat))
             }
