@@ -290,9 +290,10 @@ public final class CSVReader {
         var kind = PlaceKind.poi
         var category: String?
         if let value = field(.category, of: columns) {
+            // Kept as written (free text like "Coffee shop", or an OSM tag like "amenity=cafe"): the
+            // taxonomy maps either; a value naming a kind ("city", "town") also sets the kind.
             if let named = PlaceKind(rawValue: value.lowercased()) { kind = named }
-            let header = columns.headers[columns.index[.category] ?? 0]
-            category = value.contains("=") ? value : "\(header)=\(value)"
+            category = value
         }
         var address = Address(housenumber: field(.housenumber, of: columns), street: field(.street, of: columns),
                               postcode: field(.postcode, of: columns), city: field(.city, of: columns),
