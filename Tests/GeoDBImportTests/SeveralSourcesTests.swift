@@ -1,7 +1,7 @@
 // Several sources in one database: OSM + GeoNames + CSV, counts per source, the same real-world place
 // kept as one place (place_link), --append as atomic as every import, and the linking rule itself.
 import Foundation
-import GeoDB
+@testable import GeoDB
 @testable import GeoDBImport
 import GeoDBSQLite
 import Testing
@@ -43,6 +43,33 @@ import TestSupport
         #expect(helsset == [[.integer(id)]])
         let types = try query(db.path, "SELECT count(*) FROM place_name WHERE place_id = \(id) AND type = 'name' AND lang IS NULL")
         #expect(types == [[.integer(1)]])   // still one main name
+        try expectIndexHoldsItsRebuiltText(db.path, placeID: id)
+    }
+
+    /// What search sees of a place (the words and positions of its contentless FTS row) is exactly the text
+    /// rebuilt from `place_name` and the `place` columns. Merging deletes by and inserts that text; if the
+    /// rebuilt text and the indexed one ever differ (say, index-time name variants added on one side only),
+    /// stale words stay or new ones are missing, and FTS5's integrity-check does not notice in a
+    /// contentless table (tried: deleting by a wrong text passes it).
+    func expectIndexHoldsItsRebuiltText(_ path: String, placeID id: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let db = try Connection(path: path, mode: .readOnly())
+        let names = try db.prepare("SELECT name FROM place_name WHERE place_id = ? ORDER BY rowid").rows([.integer(id)]) { $0.text(0) ?? "" }
+        let columns = try db.prepare("SELECT housenumber, street, postcode, city, state, country FROM place WHERE id = ?")
+            .rows([.integer(id)]) { Address(housenumber: $0.text(0), street: $0.text(1), postcode: $0.text(2), city: $0.text(3),
+                                            state: $0.text(4), country: $0.text(5)) }
+        let words = "SELECT term, col, offset FROM v WHERE doc = ? ORDER BY col, offset"
+        try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
+        let indexed = try db.prepare(words).rows([.integer(id)]) { [$0.value(0), $0.value(1), $0.value(2)] }
+
+        let scratch = try Connection(path: ":memory:", mode: .create)
+        let sql = try #require(SchemaFiles.all.first { $0.name == "003_search.sql" }?.sql)
+        try scratch.execute(sql)
+        try scratch.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")
+            .run([.integer(id), .text(PlaceRecord.nameSearchText(names)), .text(columns.first?.searchText ?? "")])
+        try scratch.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
+        let expected = try scratch.prepare(words).rows([.integer(id)]) { [$0.value(0), $0.value(1), $0.value(2)] }
+        #expect(!indexed.isEmpty, sourceLocation: sourceLocation)
+        #expect(indexed == expected, sourceLocation: sourceLocation)
     }
 
     @Test func appendingGivesTheSameLinks() throws {
@@ -82,8 +109,10 @@ import TestSupport
         let source = try #require(summary.sources.first)
         #expect(source.records?.rows == 10 && source.records?.skippedTotal == 5)
         #expect(source.places == 4 && source.linked == 1)
-        #expect(try query(path, "SELECT p.source_ref, l.source_ref FROM place_link l JOIN place p ON p.id = l.place_id")
-                == [[.text("n1372477580"), .text("9")]])
+        let linked = try query(path, "SELECT p.id, p.source_ref, l.source_ref FROM place_link l JOIN place p ON p.id = l.place_id")
+        #expect(linked.map { Array($0[1...]) } == [[.text("n1372477580"), .text("9")]])
+        guard case .integer(let id)? = linked.first?.first else { return }
+        try expectIndexHoldsItsRebuiltText(path, placeID: id)
         #expect(try IntegrityCheck.run(path: path).filter { !$0.ok }.map(\.name) == [])
     }
 
