@@ -9,12 +9,14 @@ CREATE TABLE meta (
 CREATE TABLE source (
     id                   INTEGER PRIMARY KEY,
     name                 TEXT NOT NULL,     -- file name without its directory
-    format               TEXT NOT NULL,     -- 'osm.pbf', 'osm.xml', ...
+    format               TEXT NOT NULL,     -- 'osm.pbf', 'osm.xml', 'osm.xml.gz', 'geonames', 'csv'
     size_bytes           INTEGER NOT NULL,
     imported_at          TEXT NOT NULL,     -- ISO 8601, UTC
     data_timestamp       TEXT,              -- ISO 8601: replication timestamp, else newest object timestamp
+                                            -- (GeoNames: newest modification date)
     replication_sequence INTEGER,
     replication_url      TEXT,
     writing_program      TEXT,
-    place_count          INTEGER NOT NULL DEFAULT 0
+    place_count          INTEGER NOT NULL DEFAULT 0,   -- places this file added
+    linked_count         INTEGER NOT NULL DEFAULT 0    -- records merged into a place of another source (place_link)
 );

@@ -3,11 +3,11 @@
 CREATE TABLE place (
     id           INTEGER PRIMARY KEY,
     source_id    INTEGER NOT NULL REFERENCES source(id),
-    source_ref   TEXT NOT NULL,      -- id in the source: OSM 'n123' / 'w45' / 'r6'
+    source_ref   TEXT NOT NULL,      -- id in the source: OSM 'n123' / 'w45' / 'r6', GeoNames id, CSV id or line
     kind         TEXT NOT NULL,      -- country, state, county, city, town, village, hamlet, suburb,
                                      -- neighbourhood, locality, island, square, postcode, street,
                                      -- address, interpolation, poi, boundary
-    category     TEXT,               -- raw source category, OSM 'key=value' (e.g. 'amenity=cafe')
+    category     TEXT,               -- raw source category 'key=value': 'amenity=cafe', 'geonames=P.PPLC'
     name         TEXT,               -- display name; NULL for plain addresses
     lat          REAL NOT NULL,      -- WGS 84 degrees: the point, centroid, label node or mid-street point
     lon          REAL NOT NULL,
@@ -20,7 +20,10 @@ CREATE TABLE place (
     postcode     TEXT,
     city         TEXT,
     country_code TEXT,               -- ISO 3166-1 alpha-2, upper case
-    tags         TEXT                -- JSON object of display tags (opening_hours, website, phone, ...)
+    tags         TEXT,               -- JSON object of display tags (opening_hours, website, phone, ...)
+    state        TEXT,               -- first-level subdivision name (GeoNames admin1 name, CSV state column)
+    country      TEXT,               -- country name (GeoNames country table, CSV country column)
+    timezone     TEXT                -- IANA time zone id (GeoNames 'timezone' column, CSV timezone column)
 );
 
 -- Every name of a place, with its type and language.
@@ -36,4 +39,14 @@ CREATE TABLE place_name (
 CREATE TABLE place_geometry (
     place_id INTEGER PRIMARY KEY REFERENCES place(id),
     geometry BLOB NOT NULL
+);
+
+-- A record of a gazetteer source (GeoNames, CSV) that is the same real-world place as an already
+-- imported place of another source (same name, compatible kind, close by; docs/SCHEMA.md): it was
+-- merged into that place (its names added to place_name and place_fts) instead of becoming a second one.
+CREATE TABLE place_link (
+    place_id   INTEGER NOT NULL REFERENCES place(id),    -- the place the record was merged into
+    source_id  INTEGER NOT NULL REFERENCES source(id),   -- the record's source
+    source_ref TEXT NOT NULL,                             -- its id in that source (GeoNames id, CSV id or line)
+    distance_m REAL NOT NULL                              -- metres between the two positions
 );

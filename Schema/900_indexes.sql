@@ -1,4 +1,7 @@
 -- Secondary indexes, created after the bulk load (faster than maintaining them row by row).
-CREATE INDEX idx_place_name_place_id ON place_name(place_id);
-CREATE INDEX idx_place_source_id_source_ref ON place(source_id, source_ref);
-CREATE INDEX idx_place_category ON place(category);
+-- IF NOT EXISTS: an append (geodb import --append) runs this again on a database that has them.
+CREATE INDEX IF NOT EXISTS idx_place_name_place_id ON place_name(place_id);
+CREATE INDEX IF NOT EXISTS idx_place_source_id_source_ref ON place(source_id, source_ref);
+CREATE INDEX IF NOT EXISTS idx_place_category ON place(category);
+CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);
+CREATE INDEX IF NOT EXISTS idx_place_link_source_id_source_ref ON place_link(source_id, source_ref);

@@ -15,6 +15,8 @@ public struct DatabaseInfo: Codable, Sendable {
         public var replicationURL: String?
         public var writingProgram: String?
         public var placeCount: Int64
+        /// Records of this source merged into places of other sources (`place_link`).
+        public var linkedCount: Int64
     }
 
     public struct Count: Codable, Sendable {
@@ -39,6 +41,8 @@ public struct DatabaseInfo: Codable, Sendable {
     public var nameCount: Int64
     public var geometryCount: Int64
     public var areaCount: Int64
+    /// Records merged into places of other sources (`place_link` rows).
+    public var linkCount: Int64
     public var kinds: [Count]
     public var categories: [Count]
     /// Bytes per table and index, from SQLite's dbstat (empty when dbstat is not compiled in).
@@ -54,12 +58,12 @@ extension GeoDatabase {
                               uniquingKeysWith: { a, _ in a })
         let sources = try db.prepare("""
             SELECT id, name, format, size_bytes, imported_at, data_timestamp, replication_sequence, replication_url,
-                   writing_program, place_count FROM source ORDER BY id
+                   writing_program, place_count, linked_count FROM source ORDER BY id
             """).rows { row in
             DatabaseInfo.Source(id: row.int(0), name: row.text(1) ?? "", format: row.text(2) ?? "", sizeBytes: row.int(3),
                                 importedAt: row.text(4) ?? "", dataTimestamp: row.text(5),
                                 replicationSequence: row.isNull(6) ? nil : row.int(6), replicationURL: row.text(7),
-                                writingProgram: row.text(8), placeCount: row.int(9))
+                                writingProgram: row.text(8), placeCount: row.int(9), linkedCount: row.int(10))
         }
         let counts = { (sql: String) in try db.prepare(sql).rows { DatabaseInfo.Count(name: $0.text(0) ?? "", count: $0.int(1)) } }
         let kinds = try counts("SELECT kind, count(*) AS n FROM place GROUP BY kind ORDER BY n DESC, kind")
@@ -84,6 +88,7 @@ extension GeoDatabase {
             nameCount: try db.scalarInt("SELECT count(*) FROM place_name") ?? 0,
             geometryCount: try db.scalarInt("SELECT count(*) FROM place_geometry") ?? 0,
             areaCount: try db.scalarInt("SELECT count(*) FROM area_rtree") ?? 0,
+            linkCount: try db.scalarInt("SELECT count(*) FROM place_link") ?? 0,
             kinds: kinds, categories: categories, tables: tables, meta: meta)
     }
 }

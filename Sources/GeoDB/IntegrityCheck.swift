@@ -64,6 +64,16 @@ public enum IntegrityCheck {
             let actual = try count("SELECT count(*) FROM place")
             return stored == String(actual) ? nil : "meta says \(stored ?? "nothing"), place has \(actual)"
         }
+        check("source place counts add up") {
+            let counted = try count("SELECT coalesce(sum(place_count), 0) FROM source")
+            let actual = try count("SELECT count(*) FROM place")
+            let linked = try count("SELECT coalesce(sum(linked_count), 0) FROM source")
+            let links = try count("SELECT count(*) FROM place_link")
+            guard counted == actual, linked == links else {
+                return "sources say \(counted) places and \(linked) links; place has \(actual), place_link \(links)"
+            }
+            return nil
+        }
         check("coordinates valid and inside their boxes") {
             let bad = try count("""
                 SELECT count(*) FROM place p JOIN place_rtree r ON r.id = p.id

@@ -26,11 +26,13 @@ public enum JSONText {
 
     /// A JSON object of string values; later duplicates of a key are dropped.
     public static func object(_ pairs: [(key: String, value: String)]) -> String {
-        var seen = Set<String>()
-        var parts: [String] = []
-        for (key, value) in pairs where seen.insert(key).inserted {
-            parts.append(quoted(key) + ":" + quoted(value))
+        var out = "{"
+        for (i, (key, value)) in pairs.enumerated() where !pairs[..<i].contains(where: { $0.key == key }) {
+            if out.utf8.count > 1 { out += "," }
+            out += quoted(key)
+            out += ":"
+            out += quoted(value)
         }
-        return "{" + parts.joined(separator: ",") + "}"
+        return out + "}"
     }
 }

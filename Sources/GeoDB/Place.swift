@@ -58,30 +58,40 @@ public struct PlaceName: Hashable, Sendable {
     }
 }
 
-/// Address parts of a place (`place.housenumber` … `place.country_code`).
+/// Address parts of a place (`place.housenumber` … `place.country_code`, `place.state`, `place.country`).
 public struct Address: Hashable, Sendable {
     public var housenumber: String?
     public var street: String?
     public var postcode: String?
     public var city: String?
     public var countryCode: String?
+    /// First-level subdivision name (GeoNames admin1 name, a CSV state column).
+    public var state: String?
+    /// Country name (GeoNames country table, a CSV country column).
+    public var country: String?
 
     public init(housenumber: String? = nil, street: String? = nil, postcode: String? = nil,
-                city: String? = nil, countryCode: String? = nil) {
+                city: String? = nil, countryCode: String? = nil, state: String? = nil, country: String? = nil) {
         self.housenumber = housenumber
         self.street = street
         self.postcode = postcode
         self.city = city
         self.countryCode = countryCode
+        self.state = state
+        self.country = country
     }
 
-    public var isEmpty: Bool { housenumber == nil && street == nil && postcode == nil && city == nil && countryCode == nil }
+    public var isEmpty: Bool {
+        housenumber == nil && street == nil && postcode == nil && city == nil && countryCode == nil && state == nil
+            && country == nil
+    }
 
-    /// "street housenumber postcode city", the text the search index holds for the address, plus the
-    /// street's extra normalized forms.
+    /// "street housenumber postcode city state country", the text the search index holds for the address,
+    /// plus the street's extra normalized forms (`TextNormalizer.indexAlternatives`). Writers rebuild it
+    /// from the `place` columns when they merge a record into a place: keep it a function of those only.
     public var searchText: String {
         let extra = street.map { TextNormalizer.indexAlternatives($0) } ?? []
-        return ([street, housenumber, postcode, city].compactMap { $0 } + extra).joined(separator: " ")
+        return ([street, housenumber, postcode, city, state, country].compactMap { $0 } + extra).joined(separator: " ")
     }
 }
 
@@ -102,11 +112,13 @@ public struct PlaceRecord: Sendable {
     /// Display tags, in the order written to `place.tags` (JSON).
     public var tags: [(key: String, value: String)]
     public var geometry: Geometry?
+    /// IANA time zone id (`place.timezone`), when the source has one (GeoNames does).
+    public var timezone: String?
 
     public init(sourceRef: String, kind: PlaceKind, category: String?, name: String?, names: [PlaceName],
                 coordinate: Coordinate, boundingBox: BoundingBox? = nil, importance: Double? = nil,
                 adminLevel: Int? = nil, population: Int64? = nil, address: Address = Address(),
-                tags: [(key: String, value: String)] = [], geometry: Geometry? = nil) {
+                tags: [(key: String, value: String)] = [], geometry: Geometry? = nil, timezone: String? = nil) {
         self.sourceRef = sourceRef
         self.kind = kind
         self.category = category
@@ -120,6 +132,7 @@ public struct PlaceRecord: Sendable {
         self.address = address
         self.tags = tags
         self.geometry = geometry
+        self.timezone = timezone
     }
 
     /// Whether this place's polygon contains other places (admin and place areas): those go into `area_rtree`.
@@ -128,17 +141,66 @@ public struct PlaceRecord: Sendable {
         return kind.rank < PlaceKind.street.rank
     }
 
-    /// The names as one text for the search index: distinct names, separated so phrases do not run across
-    /// them, then the extra forms `TextNormalizer.indexAlternatives` gives (ß→ss, ä→ae, abbreviations, …).
-    public var nameSearchText: String {
-        var seen = Set<String>()
-        var parts: [String] = []
-        var extra: [String] = []
-        for n in names where seen.insert(n.name).inserted {
-            parts.append(n.name)
-            extra += TextNormalizer.indexAlternatives(n.name)
-        }
-        if !extra.isEmpty { parts.append(Array(Set(extra)).sorted().joined(separator: " ")) }
+    /// The names as one text for the search index: distinct names, separated so phrases do not run across them.
+    public var nameSearchText: String { Self.nameSearchText(names.lazy.map(\.name)) }
+
+    /// Distinct names in order, joined by " ; ", then the extra forms `TextNormalizer.indexAlternatives`
+    /// gives (ß→ss, ä→ae, abbreviations, …): the `name` text of `place_fts`. Writers rebuild it from
+    /// `place_name` (rowid order) when they merge a record into a place, so it must stay a function of those.
+    public static func nameSearchText<S: Sequence<String>>(_ names: S) -> String {
+        let distinct = distinctNames(names)
+        var parts = distinct
+        let extra = Set(distinct.flatMap(TextNormalizer.indexAlternatives))
+        if !extra.isEmpty { parts.append(extra.sorted().joined(separator: " ")) }
         return parts.joined(separator: " ; ")
+    }
+
+    /// `names` without repeats, in order. Names are equal when their UTF-8 bytes are (not Swift's canonical
+    /// equivalence, which normalises every non-ASCII name and is several times slower).
+    public static func distinctNames<S: Sequence<String>>(_ names: S) -> [String] {
+        distinct(names) { $0 }
+    }
+
+    /// `names` without repeated names (compared as by `distinctNames`), the first of each kept.
+    public static func distinct(_ names: [PlaceName]) -> [PlaceName] { distinct(names, by: \.name) }
+
+    static func distinct<S: Sequence>(_ items: S, by name: (S.Element) -> String) -> [S.Element] {
+        // Most places have a few names: compare those directly; hash only long lists.
+        var kept: [S.Element] = []
+        var keys: [String] = []
+        var seen: Set<UTF8Key>?
+        for item in items {
+            let key = name(item)
+            if seen != nil {
+                guard seen!.insert(UTF8Key(key)).inserted else { continue }
+            } else {
+                guard !keys.contains(where: { UTF8Key.equal($0, key) }) else { continue }
+                keys.append(key)
+                if keys.count == 16 { seen = Set(keys.map(UTF8Key.init)) }
+            }
+            kept.append(item)
+        }
+        return kept
+    }
+}
+
+/// A string compared and hashed by its UTF-8 bytes.
+struct UTF8Key: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (a: UTF8Key, b: UTF8Key) -> Bool { equal(a.text, b.text) }
+
+    static func equal(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

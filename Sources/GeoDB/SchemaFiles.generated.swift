@@ -14,14 +14,16 @@ CREATE TABLE meta (
 CREATE TABLE source (
     id                   INTEGER PRIMARY KEY,
     name                 TEXT NOT NULL,     -- file name without its directory
-    format               TEXT NOT NULL,     -- 'osm.pbf', 'osm.xml', ...
+    format               TEXT NOT NULL,     -- 'osm.pbf', 'osm.xml', 'osm.xml.gz', 'geonames', 'csv'
     size_bytes           INTEGER NOT NULL,
     imported_at          TEXT NOT NULL,     -- ISO 8601, UTC
     data_timestamp       TEXT,              -- ISO 8601: replication timestamp, else newest object timestamp
+                                            -- (GeoNames: newest modification date)
     replication_sequence INTEGER,
     replication_url      TEXT,
     writing_program      TEXT,
-    place_count          INTEGER NOT NULL DEFAULT 0
+    place_count          INTEGER NOT NULL DEFAULT 0,   -- places this file added
+    linked_count         INTEGER NOT NULL DEFAULT 0    -- records merged into a place of another source (place_link)
 );
 """#),
         ("002_place.sql", #"""
@@ -30,11 +32,11 @@ CREATE TABLE source (
 CREATE TABLE place (
     id           INTEGER PRIMARY KEY,
     source_id    INTEGER NOT NULL REFERENCES source(id),
-    source_ref   TEXT NOT NULL,      -- id in the source: OSM 'n123' / 'w45' / 'r6'
+    source_ref   TEXT NOT NULL,      -- id in the source: OSM 'n123' / 'w45' / 'r6', GeoNames id, CSV id or line
     kind         TEXT NOT NULL,      -- country, state, county, city, town, village, hamlet, suburb,
                                      -- neighbourhood, locality, island, square, postcode, street,
                                      -- address, interpolation, poi, boundary
-    category     TEXT,               -- raw source category, OSM 'key=value' (e.g. 'amenity=cafe')
+    category     TEXT,               -- raw source category 'key=value': 'amenity=cafe', 'geonames=P.PPLC'
     name         TEXT,               -- display name; NULL for plain addresses
     lat          REAL NOT NULL,      -- WGS 84 degrees: the point, centroid, label node or mid-street point
     lon          REAL NOT NULL,
@@ -47,7 +49,10 @@ CREATE TABLE place (
     postcode     TEXT,
     city         TEXT,
     country_code TEXT,               -- ISO 3166-1 alpha-2, upper case
-    tags         TEXT                -- JSON object of display tags (opening_hours, website, phone, ...)
+    tags         TEXT,               -- JSON object of display tags (opening_hours, website, phone, ...)
+    state        TEXT,               -- first-level subdivision name (GeoNames admin1 name, CSV state column)
+    country      TEXT,               -- country name (GeoNames country table, CSV country column)
+    timezone     TEXT                -- IANA time zone id (GeoNames 'timezone' column, CSV timezone column)
 );
 
 -- Every name of a place, with its type and language.
@@ -63,6 +68,16 @@ CREATE TABLE place_name (
 CREATE TABLE place_geometry (
     place_id INTEGER PRIMARY KEY REFERENCES place(id),
     geometry BLOB NOT NULL
+);
+
+-- A record of a gazetteer source (GeoNames, CSV) that is the same real-world place as an already
+-- imported place of another source (same name, compatible kind, close by; docs/SCHEMA.md): it was
+-- merged into that place (its names added to place_name and place_fts) instead of becoming a second one.
+CREATE TABLE place_link (
+    place_id   INTEGER NOT NULL REFERENCES place(id),    -- the place the record was merged into
+    source_id  INTEGER NOT NULL REFERENCES source(id),   -- the record's source
+    source_ref TEXT NOT NULL,                             -- its id in that source (GeoNames id, CSV id or line)
+    distance_m REAL NOT NULL                              -- metres between the two positions
 );
 """#),
         ("003_search.sql", #"""
@@ -109,13 +124,16 @@ CREATE TABLE place_category (
 """#),
         ("900_indexes.sql", #"""
 -- Secondary indexes, created after the bulk load (faster than maintaining them row by row).
-CREATE INDEX idx_place_name_place_id ON place_name(place_id);
-CREATE INDEX idx_place_source_id_source_ref ON place(source_id, source_ref);
-CREATE INDEX idx_place_category ON place(category);
+-- IF NOT EXISTS: an append (geodb import --append) runs this again on a database that has them.
+CREATE INDEX IF NOT EXISTS idx_place_name_place_id ON place_name(place_id);
+CREATE INDEX IF NOT EXISTS idx_place_source_id_source_ref ON place(source_id, source_ref);
+CREATE INDEX IF NOT EXISTS idx_place_category ON place(category);
+CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);
+CREATE INDEX IF NOT EXISTS idx_place_link_source_id_source_ref ON place_link(source_id, source_ref);
 """#),
         ("910_category_index.sql", #"""
 -- Category-first lookups (rare categories): the places of a category without scanning.
-CREATE INDEX idx_place_category_category_id ON place_category(category_id);
+CREATE INDEX IF NOT EXISTS idx_place_category_category_id ON place_category(category_id);
 """#),
     ]
 

@@ -10,7 +10,15 @@ public struct ImportOptions: Sendable {
     public var force = false
     public var rtreeBuild = RTreeBuild.packed
     /// Page cache for the build, in MiB; large enough for the indexes being built, and a constant.
-    public var cacheMiB = 16
+    public var cacheMiB = 64
+    /// Add to the existing database at the output (copied to the temporary file, renamed back when done).
+    public var append = false
+    /// Columns and delimiter of CSV inputs.
+    public var csv = CSVOptions()
+    /// Make the first bad row of a GeoNames or CSV file fatal instead of skipping it.
+    public var strict = false
+    /// Merge GeoNames/CSV records into the matching place of another source (`place_link`).
+    public var linkDuplicates = true
 
     public init() {}
 }
@@ -34,6 +42,10 @@ public struct ImportedSource: Sendable {
     public var read: OSMReadStats
     public var build: OSMBuildStats
     public var header: OSMHeader
+    /// Rows read and skipped (GeoNames and CSV files); nil for OSM files.
+    public var records: RecordStats? = nil
+    /// Records merged into a place of another source instead of becoming places (`place_link`).
+    public var linked = 0
 }
 
 /// What an import did.
@@ -42,6 +54,11 @@ public struct ImportSummary: Sendable {
     public var sources: [ImportedSource] = []
     public var countsByKind: [PlaceKind: Int] = [:]
     public var places = 0
+    /// Records merged into places of other sources.
+    public var linked = 0
+    /// Lookup tables used (country and admin1 names), by file name.
+    public var lookupTables: [String] = []
+    public var appended = false
     public var seconds = 0.0
     public var outputBytes = 0
     /// Seconds per phase, in order (read, finish, index, optimize, …).
@@ -54,29 +71,50 @@ public enum Importer {
                            progress: ((ImportProgress) -> Void)? = nil) throws -> ImportSummary {
         let start = Date()
         guard !inputs.isEmpty else { throw GeoDBError(.invalidArgument, "no input files given") }
-        let formats = try inputs.map { try InputFormat.detect(path: $0) }
-        if FileManager.default.fileExists(atPath: output) && !options.force {
-            throw GeoDBError(.fileExists, "\(output) already exists", remedy: "use --force to replace it")
+        let plan = try ImportPlan(inputs: inputs, formats: try inputs.map { try InputFormat.detect(path: $0) })
+        let exists = FileManager.default.fileExists(atPath: output)
+        if options.append {
+            guard exists else {
+                throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "create it with --output")
+            }
+            _ = try GeoDatabase(path: output)   // a geodb database of this version
+        } else if exists && !options.force {
+            throw GeoDBError(.fileExists, "\(output) already exists", remedy: "use --force to replace it, or --append to add to it")
         }
+        let lookups = try plan.loadLookups()
         let temporary = TemporaryOutput(for: output)
         defer { temporary.discard() }
+        if options.append { try temporary.copy(from: output) }
 
         var summary = ImportSummary(output: output)
+        summary.lookupTables = plan.lookupTables.map { ($0.path as NSString).lastPathComponent }
+        summary.appended = options.append
         var clock = PhaseClock()
         // The connection, its statements and the writer live in this scope only: the file is closed
         // when it ends, before the rename.
         do {
-            let db = try Connection(path: temporary.path, mode: .create)
+            let db = try Connection(path: temporary.path, mode: options.append ? .readWrite : .create)
             try db.execute("""
                 PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
                 """)
-            try Schema.createTables(in: db)
+            if !options.append { try Schema.createTables(in: db) }
             try db.execute("BEGIN")
             let writer = try PlaceWriter(db: db, rtreeBuild: options.rtreeBuild)
-            for (input, format) in zip(inputs, formats) {
-                summary.sources.append(try importOSM(input, format: format, db: db, writer: writer,
-                                                     temporary: temporary, progress: progress))
+            if options.append && options.linkDuplicates && plan.sources.contains(where: { $0.format.isGazetteer }) {
+                try writer.loadLinkCandidates()
+            }
+            for (i, source) in plan.sources.enumerated() {
+                // Gazetteer records link to places of the files before them (OSM files come first).
+                writer.linksDuplicates = options.linkDuplicates && source.format.isGazetteer
+                writer.keepsLinkCandidates = options.linkDuplicates && plan.sources[(i + 1)...].contains { $0.format.isGazetteer }
+                if source.format.isOSM {
+                    summary.sources.append(try importOSM(source.path, format: source.format, db: db, writer: writer,
+                                                         temporary: temporary, progress: progress))
+                } else {
+                    summary.sources.append(try importGazetteer(source.path, format: source.format, db: db, writer: writer,
+                                                               lookups: lookups, options: options, progress: progress))
+                }
             }
             clock.lap("read")
             progress?(ImportProgress(phase: "indexing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
@@ -89,7 +127,7 @@ public enum Importer {
             try db.execute("COMMIT")
             try Schema.createIndexes(in: db)
             clock.lap("indexes")
-            try writeMeta(db: db, writer: writer)
+            try writeMeta(db: db, writer: writer, appending: options.append)
             progress?(ImportProgress(phase: "optimizing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
             try db.execute("INSERT INTO place_fts(place_fts) VALUES ('optimize'); ANALYZE;")
@@ -102,6 +140,7 @@ public enum Importer {
             try db.execute("PRAGMA journal_mode = DELETE")
             summary.countsByKind = writer.countsByKind
             summary.places = writer.written
+            summary.linked = writer.linked
         }
         try temporary.commit()
 
@@ -176,6 +215,8 @@ public enum Importer {
             reader.onProgress = report
             try reader.read(into: builder)
             return reader.stats
+        case .geonames, .csv, .countryTable, .admin1Table:
+            throw GeoDBError(.invalidArgument, "\(input) is not an OSM file")
         }
     }
 
@@ -185,14 +226,23 @@ public enum Importer {
         return db.lastInsertRowID
     }
 
-    private static func writeMeta(db: Connection, writer: PlaceWriter) throws {
+    private static func writeMeta(db: Connection, writer: PlaceWriter, appending: Bool) throws {
         var meta: [(String, String)] = [
             ("generator", "geodb \(GeoDBVersion.string)"),
-            ("created_at", ISO8601.now()),
-            ("place_count", String(writer.written)),
+            (appending ? "updated_at" : "created_at", ISO8601.now()),
+            ("place_count", String(try db.scalarInt("SELECT count(*) FROM place") ?? 0)),
             ("sqlite_version", Connection.libraryVersion),
         ]
-        if let box = writer.boundingBox {
+        var box = writer.boundingBox
+        if appending, let old = try db.scalarText("SELECT value FROM meta WHERE key = 'bbox'") {
+            let v = old.split(separator: ",").compactMap { Double($0) }
+            if v.count == 4 {
+                let oldBox = BoundingBox(minLat: v[1], minLon: v[0], maxLat: v[3], maxLon: v[2])
+                box?.extend(oldBox)
+                box = box ?? oldBox
+            }
+        }
+        if let box {
             meta.append(("bbox", [box.minLon, box.minLat, box.maxLon, box.maxLat].map { String(format: "%.7f", $0) }
                 .joined(separator: ",")))
         }
@@ -225,6 +275,16 @@ final class TemporaryOutput {
             throw GeoDBError(.io, "cannot move \(path) to \(output): \(String(cString: strerror(errno)))")
         }
         committed = true
+    }
+
+    /// Starts from a copy of `existing` (appending): the original stays untouched until `commit()`.
+    func copy(from existing: String) throws {
+        unlink(path)
+        do {
+            try FileManager.default.copyItem(atPath: existing, toPath: path)
+        } catch {
+            throw GeoDBError(.io, "cannot copy \(existing) to \(path): \(error.localizedDescription)")
+        }
     }
 
     /// Removes the temporary file (and any side files) unless it was committed.

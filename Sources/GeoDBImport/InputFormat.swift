@@ -8,6 +8,20 @@ public enum InputFormat: String, Sendable {
     case osmPBF = "osm.pbf"
     case osmXML = "osm.xml"
     case osmXMLGzip = "osm.xml.gz"
+    /// A GeoNames dump: 19 tab-separated columns, no header.
+    case geonames = "geonames"
+    /// Delimited text with a header row.
+    case csv = "csv"
+    /// A GeoNames countryInfo.txt-style table (a `#ISO` header): country names for the dumps beside it.
+    case countryTable = "geonames.countries"
+    /// A GeoNames admin1CodesASCII.txt-style table: subdivision names for the dumps beside it.
+    case admin1Table = "geonames.admin1"
+
+    public var isOSM: Bool { self == .osmPBF || self == .osmXML || self == .osmXMLGzip }
+    /// Lookup tables fill in names for the places of other files; they are not sources of places.
+    public var isLookupTable: Bool { self == .countryTable || self == .admin1Table }
+    /// Gazetteer sources: their places may be linked to places of other sources.
+    public var isGazetteer: Bool { self == .geonames || self == .csv }
 
     /// Looks at the start of the file; throws a clear error for empty, unreadable and unknown files.
     public static func detect(path: String) throws -> InputFormat {
@@ -16,7 +30,7 @@ public enum InputFormat: String, Sendable {
             throw GeoDBError(.fileNotFound, exists ? "\(path): cannot be read (permissions?)" : "\(path): no such file")
         }
         defer { try? handle.close() }
-        let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+        let head = [UInt8]((try? handle.read(upToCount: headSize)) ?? Data())
         guard !head.isEmpty else { throw GeoDBError.badInput(file: path, at: .byteOffset(0), "empty file") }
         if isPBF(head) { return .osmPBF }
         if head.starts(with: [0x1f, 0x8b]) { return .osmXMLGzip }
@@ -25,8 +39,46 @@ public enum InputFormat: String, Sendable {
                              remedy: "decompress it first: bunzip2 -k \(path)")
         }
         if isOSMXML(head) { return .osmXML }
-        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF or OSM XML)",
+        if let format = detectText(head, complete: head.count < headSize) { return format }
+        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML, a GeoNames dump or CSV with a header row)",
                          remedy: "check the file; geodb recognises formats by content, not by name")
+    }
+
+    /// Bytes read to recognise a file: enough for several GeoNames lines and countryInfo.txt's comments.
+    static let headSize = 64 * 1024
+
+    /// GeoNames dumps and tables, then CSV: judged on the first complete line of the head (UTF-8 text, no
+    /// NUL); a dump with bad rows further on is still a dump (they are reported as bad rows).
+    static func detectText(_ head: [UInt8], complete: Bool) -> InputFormat? {
+        var bytes = head[...]
+        if bytes.starts(with: [0xef, 0xbb, 0xbf]) { bytes = bytes.dropFirst(3) }
+        guard !bytes.contains(0) else { return nil }
+        var lines = bytes.split(separator: 0x0a, omittingEmptySubsequences: false)
+            .map { $0.last == 0x0d ? $0.dropLast() : $0 }
+        if !complete && lines.count > 1 { lines.removeLast() }   // cut off by the head
+        lines.removeAll { $0.isEmpty }
+        guard let first = lines.first else { return nil }
+        let tab: UInt8 = 0x09
+
+        if first.first == UInt8(ascii: "#") {
+            let comments = lines.prefix { $0.first == UInt8(ascii: "#") }
+            if comments.contains(where: { $0.starts(with: Array("#ISO".utf8)) }) { return .countryTable }
+        }
+        func fields(_ line: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] { line.split(separator: tab, omittingEmptySubsequences: false) }
+        func number(_ field: ArraySlice<UInt8>, _ parse: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            field.withUnsafeBufferPointer(parse)
+        }
+        let f = fields(first)
+        if f.count == GeoNamesReader.columnCount && number(f[0], { ByteNumber.int($0) != nil })
+            && number(f[4], { ByteNumber.double($0) != nil }) && number(f[5], { ByteNumber.double($0) != nil }) {
+            return .geonames
+        }
+        if f.count == 4 && number(f[0], GazetteerLookups.isAdminCode) && number(f[3], { ByteNumber.int($0) != nil }) {
+            return .admin1Table
+        }
+        guard String(validating: first, as: UTF8.self) != nil,
+              first.withUnsafeBufferPointer({ CSVDialect.detectDelimiter($0) }) != nil else { return nil }
+        return .csv
     }
 
     /// A PBF file starts with a 4-byte big-endian header length, then a BlobHeader whose type is "OSMHeader".

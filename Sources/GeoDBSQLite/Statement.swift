@@ -44,7 +44,16 @@ public final class Statement {
     /// Binds text, or NULL for nil.
     public func bind(_ index: Int32, _ value: String?) throws {
         guard let value else { return try bindNull(index) }
-        try check(sqlite3_bind_text(handle, index, value, -1, geodb_sqlite_transient()))
+        // Native strings hand over their UTF-8 bytes with a length: no C-string copy, no strlen.
+        let rc = value.utf8.withContiguousStorageIfAvailable { bytes -> Int32 in
+            guard let base = bytes.baseAddress, bytes.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, geodb_sqlite_transient())
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(bytes.count), geodb_sqlite_transient())
+            }
+        } ?? sqlite3_bind_text(handle, index, value, -1, geodb_sqlite_transient())
+        try check(rc)
     }
 
     /// Binds an integer, or NULL for nil.

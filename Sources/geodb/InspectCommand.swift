@@ -59,6 +59,7 @@ extension GeoDBCommand {
                 "sqlite_version": info.sqliteVersion, "place_count": String(info.placeCount),
                 "name_count": String(info.nameCount), "geometry_count": String(info.geometryCount),
                 "area_count": String(info.areaCount), "source_count": String(info.sources.count),
+                "link_count": String(info.linkCount),
             ]
             values["generator"] = info.generator
             values["created_at"] = info.createdAt
@@ -70,6 +71,7 @@ extension GeoDBCommand {
                 values["source.\(i + 1).name"] = s.name
                 values["source.\(i + 1).format"] = s.format
                 values["source.\(i + 1).place_count"] = String(s.placeCount)
+                values["source.\(i + 1).linked_count"] = String(s.linkedCount)
                 values["source.\(i + 1).data_timestamp"] = s.dataTimestamp
             }
             for table in info.tables { values["table.\(table.name)"] = String(table.bytes) }
@@ -79,20 +81,25 @@ extension GeoDBCommand {
         static func describe(_ info: DatabaseInfo) -> String {
             var lines: [String] = []
             lines.append("File:          \(info.path) (\(Format.bytes(info.fileBytes)))")
-            lines.append("Schema:        version \(info.schemaVersion), written by \(info.generator ?? "?") at \(info.createdAt ?? "?") (SQLite \(info.meta["sqlite_version"] ?? "?"))")
+            var schema = "Schema:        version \(info.schemaVersion), written by \(info.generator ?? "?") at \(info.createdAt ?? "?")"
+            if let updated = info.meta["updated_at"] { schema += ", added to at \(updated)" }
+            lines.append(schema + " (SQLite \(info.meta["sqlite_version"] ?? "?"))")
             if let b = info.boundingBox {
                 lines.append(String(format: "Bounding box:  %.7f,%.7f %.7f,%.7f  (min lon,lat  max lon,lat)", b.minLon, b.minLat, b.maxLon, b.maxLat))
             }
             lines.append("Sources:")
             for s in info.sources {
                 var line = "  #\(s.id) \(s.name)  \(s.format)  \(Format.bytes(s.sizeBytes))  imported \(s.importedAt)  \(Format.count(s.placeCount)) places"
+                if s.linkedCount > 0 { line += " (+\(Format.count(s.linkedCount)) merged into places of other sources)" }
                 if let t = s.dataTimestamp { line += "\n     data as of \(t)" }
                 if let seq = s.replicationSequence { line += ", replication sequence \(seq)" }
                 if let url = s.replicationURL { line += " (\(url))" }
                 if let program = s.writingProgram { line += "\n     written by \(program)" }
                 lines.append(line)
             }
-            lines.append("Places:        \(Format.count(info.placeCount)) (\(Format.count(info.nameCount)) names, \(Format.count(info.geometryCount)) geometries, \(Format.count(info.areaCount)) areas)")
+            var places = "Places:        \(Format.count(info.placeCount)) (\(Format.count(info.nameCount)) names, \(Format.count(info.geometryCount)) geometries, \(Format.count(info.areaCount)) areas"
+            if info.linkCount > 0 { places += ", \(Format.count(info.linkCount)) linked records" }
+            lines.append(places + ")")
             lines.append("By kind:")
             lines.append(Format.table(info.kinds.map { [$0.name, Format.count($0.count)] }))
             lines.append("Top categories:")

@@ -1,0 +1,82 @@
+// What a gazetteer reader (GeoNames, CSV) did with the rows of a file, and how it reports bad rows.
+import GeoDB
+
+/// Why a row was skipped.
+public enum RowProblem: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
+    case noName = "no_name"
+    case badCoordinates = "bad_coordinates"
+    case badFields = "bad_field_count"
+    case badID = "bad_id"
+
+    /// How the summary says it: "3 without a name".
+    public var description: String {
+        switch self {
+        case .noName: return "without a name"
+        case .badCoordinates: return "with invalid coordinates"
+        case .badFields: return "with a wrong number of fields"
+        case .badID: return "with an invalid id"
+        }
+    }
+}
+
+/// Rows read, skipped and why, for one gazetteer file. Places imported and linked are the writer's counts.
+public struct RecordStats: Sendable {
+    /// Data rows (not the header, not blank lines).
+    public var rows = 0
+    public var skipped: [RowProblem: Int] = [:]
+    /// The first bad-row messages ("file: line n: what; row skipped"), at most `BadRows.maxWarnings`.
+    public var warnings: [String] = []
+    public var bytesRead = 0
+    /// Newest GeoNames modification date (YYYY-MM-DD), when the file has them.
+    public var newestModification: String?
+
+    public var skippedTotal: Int { skipped.values.reduce(0, +) }
+
+    public init() {}
+}
+
+/// Skips a bad row with a warning, or throws on it with `--strict`.
+struct BadRows {
+    static let maxWarnings = 20
+    let file: String
+    let strict: Bool
+
+    func skip(line: Int, _ problem: RowProblem, _ what: String, stats: inout RecordStats) throws {
+        if strict { throw GeoDBError.badInput(file: file, at: .line(line), what) }
+        stats.skipped[problem, default: 0] += 1
+        if stats.warnings.count < Self.maxWarnings {
+            stats.warnings.append("\(file): \(InputLocation.line(line)): \(what); row skipped")
+        }
+    }
+
+    /// Checks a latitude/longitude field pair: numbers within ±90 / ±180; else skips the row and returns nil.
+    func coordinate(lat: UnsafeBufferPointer<UInt8>, lon: UnsafeBufferPointer<UInt8>, line: Int,
+                    stats: inout RecordStats) throws -> Coordinate? {
+        guard let latitude = try degrees(lat, "latitude", limit: 90, line: line, stats: &stats),
+              let longitude = try degrees(lon, "longitude", limit: 180, line: line, stats: &stats) else { return nil }
+        return Coordinate(lat: latitude, lon: longitude)
+    }
+
+    private func degrees(_ bytes: UnsafeBufferPointer<UInt8>, _ label: String, limit: Double, line: Int,
+                         stats: inout RecordStats) throws -> Double? {
+        guard let value = ByteNumber.double(bytes) else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            try skip(line: line, .badCoordinates, text.isEmpty ? "\(label) is empty" : "\(label) '\(text)' is not a number",
+                     stats: &stats)
+            return nil
+        }
+        guard abs(value) <= limit else {
+            try skip(line: line, .badCoordinates, "\(label) \(value) is out of range (±\(Int(limit)))", stats: &stats)
+            return nil
+        }
+        return value
+    }
+}
+
+/// Importance of a gazetteer place: the kind's base, plus up to 0.2 for population (fourth root, as for
+/// OSM places), plus `bonus` (GeoNames: capitals and administrative seats).
+func gazetteerImportance(kind: PlaceKind, population: Int64?, bonus: Double = 0) -> Double {
+    var value = kind.baseImportance + bonus
+    if let population, population > 0 { value += min(0.2, Double(population).squareRoot().squareRoot() / 500) }
+    return min(1, value)
+}

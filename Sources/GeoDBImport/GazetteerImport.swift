@@ -1,0 +1,83 @@
+// The import of gazetteer files (GeoNames dumps, CSV) and the lookup tables given beside them:
+// which input is what, in which order sources are imported, and one source's import.
+import Foundation
+import GeoDB
+import GeoDBSQLite
+
+/// The inputs of one import, sorted: lookup tables apart, then the sources in import order.
+struct ImportPlan {
+    struct Input {
+        var path: String
+        var format: InputFormat
+    }
+
+    /// OSM files first, then GeoNames dumps, then CSV files (each group in the order given), so that
+    /// records of gazetteers link to OSM places whatever order the files were named in.
+    let sources: [Input]
+    let lookupTables: [Input]
+
+    init(inputs: [String], formats: [InputFormat]) throws {
+        let all = zip(inputs, formats).map { Input(path: $0, format: $1) }
+        lookupTables = all.filter { $0.format.isLookupTable }
+        let rank = { (format: InputFormat) in format.isOSM ? 0 : format == .geonames ? 1 : 2 }
+        sources = all.filter { !$0.format.isLookupTable }.enumerated()
+            .sorted { (rank($0.element.format), $0.offset) < (rank($1.element.format), $1.offset) }.map(\.element)
+        if let table = lookupTables.first, !sources.contains(where: { $0.format.isGazetteer }) {
+            throw GeoDBError(.invalidArgument,
+                             "\(table.path) is a lookup table (\(table.format == .countryTable ? "country" : "admin1") names), not a source of places",
+                             remedy: "give it beside a GeoNames dump or CSV file whose codes it names")
+        }
+    }
+
+    func loadLookups() throws -> GazetteerLookups {
+        var lookups = GazetteerLookups()
+        for table in lookupTables {
+            if table.format == .countryTable { try lookups.loadCountries(path: table.path) } else { try lookups.loadAdmin1(path: table.path) }
+        }
+        return lookups
+    }
+}
+
+extension Importer {
+    static func importGazetteer(_ input: String, format: InputFormat, db: Connection, writer: PlaceWriter,
+                                lookups: GazetteerLookups, options: ImportOptions,
+                                progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
+        let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
+        let name = (input as NSString).lastPathComponent
+        let placesBefore = writer.written, linkedBefore = writer.linked
+        try db.prepare("INSERT INTO source(name, format, size_bytes, imported_at) VALUES (?, ?, ?, ?)")
+            .run([.text(name), .text(format.rawValue), .integer(Int64(size)), .text(ISO8601.now())])
+        writer.sourceID = db.lastInsertRowID
+        let pipeline = PipelinedPlaceSink(target: writer)
+        var throttle = ProgressThrottle()
+        let report = { (stats: RecordStats) in
+            guard let progress, throttle.due() else { return }
+            progress(ImportProgress(phase: "reading", file: name, bytesRead: stats.bytesRead, bytesTotal: size,
+                                    objectsRead: stats.rows, placesWritten: pipeline.sent))
+        }
+        let stats: RecordStats
+        do {
+            if format == .geonames {
+                let reader = GeoNamesReader(path: input, lookups: lookups, strict: options.strict)
+                reader.onProgress = report
+                try reader.read(into: pipeline)
+                stats = reader.stats
+            } else {
+                let reader = CSVReader(path: input, options: options.csv, lookups: lookups, strict: options.strict)
+                reader.onProgress = report
+                try reader.read(into: pipeline)
+                stats = reader.stats
+            }
+        } catch {
+            try? pipeline.drain()   // stop the writer thread before the database goes away
+            throw error
+        }
+        try pipeline.drain()
+        let places = writer.written - placesBefore, linked = writer.linked - linkedBefore
+        try db.prepare("UPDATE source SET place_count = ?, linked_count = ?, data_timestamp = ? WHERE id = ?")
+            .run([.integer(Int64(places)), .integer(Int64(linked)),
+                  stats.newestModification.map { .text($0) } ?? .null, .integer(writer.sourceID)])
+        return ImportedSource(name: name, format: format, sizeBytes: size, places: places, read: OSMReadStats(),
+                              build: OSMBuildStats(), header: OSMHeader(), records: stats, linked: linked)
+    }
+}

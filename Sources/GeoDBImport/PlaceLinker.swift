@@ -1,0 +1,146 @@
+// Finds the place a gazetteer record (GeoNames, CSV) already is in the database, so one real-world
+// place imported from two sources stays one searchable place. The rule is in docs/SCHEMA.md (place_link).
+import Foundation
+import GeoDB
+
+/// Which places can be the same real-world place, and how far apart they may be.
+enum LinkRule {
+    /// Kinds in one group may be linked to each other; nil: never linked (streets, addresses, POIs, …).
+    static func group(_ kind: PlaceKind) -> Int? {
+        switch kind {
+        case .city, .town, .village, .hamlet, .suburb, .neighbourhood, .locality: return 0
+        case .country: return 1
+        case .state: return 2
+        case .county: return 3
+        case .island: return 4
+        default: return nil
+        }
+    }
+
+    /// The farthest apart (metres) two positions of one place of this kind may be, from sources that put
+    /// the point differently (OSM's label node, GeoNames' centre). For a pair, the smaller kind's limit holds.
+    static func maxDistance(_ kind: PlaceKind) -> Double {
+        switch kind {
+        case .country: return 1_000_000
+        case .state: return 200_000
+        case .county: return 50_000
+        case .city: return 15_000
+        case .island: return 10_000
+        case .town: return 8_000
+        case .village: return 4_000
+        default: return 2_000
+        }
+    }
+
+    /// Case- and diacritics-insensitive form of a name: "Helsingfors", "HELSINGFORS", "Hèlsingfors" are equal.
+    static func normalized(_ name: String) -> String {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// Places that later records may be linked to, with a grid over their positions.
+final class PlaceLinker {
+    struct Candidate {
+        var id: Int64
+        var sourceID: Int64
+        var kind: PlaceKind
+        var coordinate: Coordinate
+        /// Distinct names in `place_name` order; their join is the place's `place_fts` name text.
+        var names: [String]
+    }
+
+    /// The candidate a record matched and how far apart the two are.
+    struct Match {
+        var index: Int
+        var distance: Double
+    }
+
+    private(set) var candidates: [Candidate] = []
+    private var cells: [Int: [Int32]] = [:]
+    private var countBySource: [Int64: Int] = [:]
+
+    /// Grid cells of 0.25°: small enough that a city's 15 km search reads a few cells.
+    private static let cellDegrees = 0.25
+    private static let columns = Int(360 / cellDegrees)
+    private static let rows = Int(180 / cellDegrees)
+
+    var isEmpty: Bool { candidates.isEmpty }
+
+    func register(_ candidate: Candidate) {
+        let index = Int32(candidates.count)
+        candidates.append(candidate)
+        cells[Self.cell(row: Self.row(candidate.coordinate.lat), column: Self.column(candidate.coordinate.lon)), default: []]
+            .append(index)
+        countBySource[candidate.sourceID, default: 0] += 1
+    }
+
+    /// Names after a merge added some.
+    func setNames(_ names: [String], at index: Int) { candidates[index].names = names }
+
+    /// The place of another source that `place` is, if any: a compatible kind within the kinds' distance
+    /// limit, where the record's name is one of the place's names or the place's name is one of the
+    /// record's. Several: the one whose main name equals the record's first, then the nearest, then the oldest.
+    func match(_ place: PlaceRecord, sourceID: Int64) -> Match? {
+        guard candidates.count > countBySource[sourceID, default: 0],
+              let group = LinkRule.group(place.kind), let name = place.name else { return nil }
+        let radius = LinkRule.maxDistance(place.kind)
+        var near: [(index: Int, distance: Double)] = []
+        forEachIndex(around: place.coordinate, radius: radius) { index in
+            let c = candidates[index]
+            guard c.sourceID != sourceID, LinkRule.group(c.kind) == group else { return }
+            let distance = c.coordinate.distance(to: place.coordinate)
+            if distance <= min(radius, LinkRule.maxDistance(c.kind)) { near.append((index, distance)) }
+        }
+        guard !near.isEmpty else { return nil }
+
+        let key = LinkRule.normalized(name)
+        let recordKeys = Set(place.names.map { LinkRule.normalized($0.name) }).union([key])
+        var best: (match: Match, primary: Bool)?
+        for (index, distance) in near {
+            let names = candidates[index].names
+            guard let first = names.first else { continue }
+            let primary = LinkRule.normalized(first) == key
+            guard primary || recordKeys.contains(LinkRule.normalized(first))
+                    || names.contains(where: { LinkRule.normalized($0) == key }) else { continue }
+            if let current = best {
+                let better = primary != current.primary ? primary
+                    : distance != current.match.distance ? distance < current.match.distance
+                    : candidates[index].id < candidates[current.match.index].id
+                guard better else { continue }
+            }
+            best = (Match(index: index, distance: distance), primary)
+        }
+        return best?.match
+    }
+
+    private func forEachIndex(around point: Coordinate, radius: Double, _ body: (Int) -> Void) {
+        let dLat = radius / (Coordinate.earthRadius * Double.pi / 180)
+        let firstRow = Self.row(max(-90, point.lat - dLat)), lastRow = Self.row(min(90, point.lat + dLat))
+        let widest = min(89.9, max(abs(point.lat - dLat), abs(point.lat + dLat)))
+        let dLon = dLat / cos(widest * Double.pi / 180)
+        let columnRange: [Int]
+        if dLon >= 180 {
+            columnRange = Array(0..<Self.columns)
+        } else {
+            let first = Int(((point.lon - dLon + 180) / Self.cellDegrees).rounded(.down))
+            let last = Int(((point.lon + dLon + 180) / Self.cellDegrees).rounded(.down))
+            // Wrap across the antimeridian.
+            columnRange = Array(Set((first...last).map { ($0 % Self.columns + Self.columns) % Self.columns })).sorted()
+        }
+        for row in firstRow...lastRow {
+            for column in columnRange {
+                guard let indexes = cells[Self.cell(row: row, column: column)] else { continue }
+                for index in indexes { body(Int(index)) }
+            }
+        }
+    }
+
+    private static func row(_ lat: Double) -> Int { min(rows - 1, max(0, Int(((lat + 90) / cellDegrees).rounded(.down)))) }
+
+    private static func column(_ lon: Double) -> Int {
+        (Int(((lon + 180) / cellDegrees).rounded(.down)) % columns + columns) % columns
+    }
+
+    private static func cell(row: Int, column: Int) -> Int { row * columns + column }
+}

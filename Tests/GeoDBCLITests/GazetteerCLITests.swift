@@ -1,0 +1,77 @@
+// `geodb import` with GeoNames and CSV files, several sources and --append, as a user runs it.
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct GazetteerCLITests {
+    @Test func osmGeoNamesAndCSVInOneDatabase() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("combined.sqlite")
+        let geonames = TestPaths.fixture("geonames/sample.txt")
+        let imported = try runGeodb(["import", TestPaths.sampleData("helsinki.osm.pbf"), geonames,
+                                     TestPaths.fixture("geonames/countries.txt"), "--output", db])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("  names from countries.txt"))
+        #expect(imported.stdout.contains("  sample.txt (geonames, 2 KB): 13 rows → 12 places, 1 merged into places of other files, 0 skipped"))
+
+        let stores = try runGeodb(["import", TestPaths.fixture("csv/stores.csv"), "--append", db, "--name-column", "title",
+                                   "--lat-column", "y", "--lon-column", "x", "--category-column", "type", "--id-column", "store_id"])
+        #expect(stores.status == 0, "\(stores.stderr)")
+        #expect(stores.stdout.hasPrefix("Added 1 file to \(db)"))
+        #expect(stores.stdout.contains("3 rows → 3 places, 0 skipped"))
+
+        let places = try runGeodb(["import", TestPaths.fixture("csv/places.csv"), "--append", db])
+        #expect(places.status == 0, "\(places.stderr)")
+        #expect(places.stdout.contains("places.csv (csv, 722 B): 10 rows → 4 places, 1 merged into places of other files, 5 skipped"))
+        #expect(places.stdout.contains("    skipped: 3 with invalid coordinates, 1 with a wrong number of fields, 1 without a name"))
+        let warnings = places.stderr.split(separator: "\n")
+        #expect(warnings.count == 5)
+        #expect(warnings.first == "warning: \(TestPaths.fixture("csv/places.csv")): line 6: no name (column 'name' is empty); row skipped")
+
+        let inspect = try runGeodb(["inspect", db])
+        #expect(inspect.stdout.contains("#2 sample.txt  geonames  2 KB"))
+        #expect(inspect.stdout.contains("12 places (+1 merged into places of other sources)"))
+        #expect(inspect.stdout.contains("#4 places.csv  csv"))
+        #expect(try runGeodb(["inspect", db, "--get", "source_count"]).stdout == "4\n")
+        #expect(try runGeodb(["inspect", db, "--get", "source.4.linked_count"]).stdout == "1\n")
+        #expect(try runGeodb(["inspect", db, "--get", "link_count"]).stdout == "2\n")
+        #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "\(2505 + 12 + 3 + 4)\n")
+        let check = try runGeodb(["inspect", db, "--check"])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(scratch.contents() == ["combined.sqlite"])
+    }
+
+    @Test func jsonSummaryHasRowsAndReasons() throws {
+        let scratch = try ScratchDirectory()
+        let result = try runGeodb(["import", TestPaths.fixture("csv/places-semicolon-crlf-bom.csv"), "-o", scratch.path("p.sqlite"),
+                                   "--json", "--quiet"])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let source = try #require((object["sources"] as? [[String: Any]])?.first)
+        #expect(source["format"] as? String == "csv")
+        #expect(source["rows"] as? Int == 10)
+        #expect(source["places"] as? Int == 5)
+        #expect(source["skipped"] as? [String: Int] == ["no_name": 1, "bad_coordinates": 3, "bad_field_count": 1])
+        #expect((source["warnings"] as? [String])?.count == 5)
+    }
+
+    @Test func strictStopsAtTheFirstBadRow() throws {
+        let scratch = try ScratchDirectory()
+        let result = try runGeodb(["import", TestPaths.fixture("csv/places.tsv"), "-o", scratch.path("p.sqlite"), "--strict"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: \(TestPaths.fixture("csv/places.tsv")): line 6: no name (column 'name' is empty)\n")
+        #expect(scratch.contents().isEmpty)
+    }
+
+    @Test func outputOrAppendNotBoth() throws {
+        let scratch = try ScratchDirectory()
+        let both = try runGeodb(["import", TestPaths.fixture("csv/stores.csv"), "-o", scratch.path("a.sqlite"), "--append", scratch.path("b.sqlite")])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("give either --output (a new database) or --append (an existing one)"))
+        let neither = try runGeodb(["import", TestPaths.fixture("csv/stores.csv")])
+        #expect(neither.status == 64)
+        let delimiter = try runGeodb(["import", TestPaths.fixture("csv/stores.csv"), "-o", scratch.path("a.sqlite"), "--delimiter", "::"])
+        #expect(delimiter.status == 64 && delimiter.stderr.contains("--delimiter must be one character"))
+        #expect(scratch.contents().isEmpty)
+    }
+}
