@@ -19,10 +19,13 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var lon: Double
     /// Metres from the query point, when the query has one.
     public var distanceM: Double?
-    /// housenumber, street, postcode, city, country_code — those the place has.
+    /// housenumber, street, postcode, city, state, country, country_code — those the place has
+    /// (reverse answers add neighbourhood, suburb, county from the hierarchy).
     public var address: [String: String]
     /// Display tags: opening_hours, website, phone, cuisine, wheelchair, …
     public var tags: [String: String]
+    /// The place's IANA time zone, when its source gives one (GeoNames does).
+    public var timezone: String?
     /// Search only: the ranking score (higher first) and how the text matched
     /// (exact / prefix / fuzzy / interpolated / fallback / coordinate).
     public var score: Double?
@@ -30,7 +33,7 @@ public struct PlaceResult: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM,
-             address, tags, score, match
+             address, tags, timezone, score, match
     }
 
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
@@ -40,7 +43,7 @@ extension GeoDatabase {
     /// The columns `placeResults(ids:)` reads, in order.
     static let resultColumns = """
         p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
-        p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags
+        p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone
         """
 
     /// Full results for place ids, in the order given; `distances` fills `distanceM`.
@@ -53,7 +56,8 @@ extension GeoDatabase {
         let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let rows = try statement.rows([.text(json)]) { row -> PlaceResult in
             var address: [String: String] = [:]
-            for (index, key) in [(8, "housenumber"), (9, "street"), (10, "postcode"), (11, "city"), (12, "country_code")] {
+            for (index, key) in [(8, "housenumber"), (9, "street"), (10, "postcode"), (11, "city"), (12, "country_code"),
+                                 (14, "state"), (15, "country")] {
                 if let value = row.text(Int32(index)) { address[key] = value }
             }
             let name = row.text(5)
@@ -61,7 +65,7 @@ extension GeoDatabase {
                                categoryID: row.text(4), name: name,
                                displayName: Self.displayName(name: name, address: address),
                                lat: row.double(6), lon: row.double(7), distanceM: distances[row.int(0)],
-                               address: address, tags: Self.decodeTags(row.text(13)))
+                               address: address, tags: Self.decodeTags(row.text(13)), timezone: row.text(16))
         }
         let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }

@@ -184,7 +184,7 @@ laundry	shopping	Laundry	laundromat,dry cleaning	shop=laundry,shop=dry_cleaning
 kiosk_tickets	shopping	Tickets	ticket office,tickets	shop=ticket
 health		Health	medical,healthcare,health care	healthcare=*
 pharmacy	health	Pharmacy	chemist,drugstore,apteekki,apotek	amenity=pharmacy,shop=chemist,healthcare=pharmacy
-hospital	health	Hospital	hospitals,emergency room,er,sairaala	amenity=hospital,healthcare=hospital
+hospital	health	Hospital	hospitals,emergency room,er,sairaala	amenity=hospital,healthcare=hospital,geonames=S.HSP,geonames=S.HSPC
 clinic	health	Clinic	medical centre,health centre,terveysasema	amenity=clinic,healthcare=clinic
 doctors	health	Doctor	doctor,gp,physician,lääkäri	amenity=doctors,healthcare=doctor
 dentist	health	Dentist	dental,hammaslääkäri	amenity=dentist,healthcare=dentist
@@ -203,31 +203,32 @@ car_rental	transport	Car rental	rent a car,car hire	amenity=car_rental
 car_sharing	transport	Car sharing	carsharing	amenity=car_sharing
 taxi	transport	Taxi	taxi stand,cab,taksi	amenity=taxi
 bus_stop	transport	Bus stop	bus,bus stops,pysäkki	highway=bus_stop,public_transport=platform
-station	transport	Station	train station,railway station,metro,subway,rautatieasema	railway=station,railway=halt,public_transport=station
+station	transport	Station	train station,railway station,metro,subway,rautatieasema	railway=station,railway=halt,public_transport=station,geonames=S.RSTN,geonames=S.MTRO
 tram_stop	transport	Tram stop	tram,streetcar	railway=tram_stop
 subway_entrance	transport	Metro entrance	subway entrance,metro entrance	railway=subway_entrance
 bus_station	transport	Bus station	coach station,bus terminal	amenity=bus_station
 ferry_terminal	transport	Ferry terminal	ferry,harbour,port	amenity=ferry_terminal
-airport	transport	Airport	airports,airfield,lentokenttä	aeroway=aerodrome,aeroway=terminal
+airport	transport	Airport	airports,airfield,lentokenttä	aeroway=aerodrome,aeroway=terminal,geonames=S.AIRP,geonames=S.AIRF,geonames=S.AIRH
 car_repair	transport	Car repair	garage,mechanic,auto repair	shop=car_repair,shop=car,shop=tyres
 car_wash	transport	Car wash	carwash	amenity=car_wash
 accommodation		Accommodation	lodging,stay,sleep,where to stay	
-hotel	accommodation	Hotel	hotels,hotelli	tourism=hotel,tourism=motel
+hotel	accommodation	Hotel	hotels,hotelli	tourism=hotel,tourism=motel,geonames=S.HTL
 hostel	accommodation	Hostel	hostels,backpackers,youth hostel	tourism=hostel
 guest_house	accommodation	Guest house	b&b,bed and breakfast,guesthouse	tourism=guest_house,tourism=apartment,tourism=chalet
 camp_site	accommodation	Camp site	camping,campsite,campground,caravan site	tourism=camp_site,tourism=caravan_site
 tourism		Tourism	sights,sightseeing,attractions,tourist	tourism=*,historic=*
-museum	tourism	Museum	museums,museo	tourism=museum
+museum	tourism	Museum	museums,museo	tourism=museum,geonames=S.MUS
 gallery	tourism	Gallery	art gallery,galleries	tourism=gallery
 attraction	tourism	Attraction	tourist attraction,sight,landmark	tourism=attraction,tourism=theme_park,tourism=zoo,tourism=aquarium
 viewpoint	tourism	Viewpoint	view,lookout,scenic view	tourism=viewpoint
+mountain	tourism	Mountain	peak,mountains,summit,hill,tunturi	natural=peak,natural=volcano,geonames=T.MT,geonames=T.PK,geonames=T.HLL
 artwork	tourism	Artwork	public art,sculpture,statue	tourism=artwork,amenity=artwork
-monument	tourism	Monument	memorial,monuments,historic site	historic=monument,historic=memorial,historic=castle,historic=ruins
+monument	tourism	Monument	memorial,monuments,historic site	historic=monument,historic=memorial,historic=castle,historic=ruins,geonames=S.MNMT,geonames=S.CSTL,geonames=S.RUIN
 information	tourism	Tourist information	tourist info,info,visitor centre	tourism=information
 education		Education	learning	
-school	education	School	schools,koulu	amenity=school
+school	education	School	schools,koulu	amenity=school,geonames=S.SCH
 kindergarten	education	Kindergarten	preschool,nursery,daycare,päiväkoti	amenity=kindergarten,amenity=childcare
-university	education	University	college,campus,yliopisto	amenity=university,amenity=college,building=university
+university	education	University	college,campus,yliopisto	amenity=university,amenity=college,building=university,geonames=S.UNIV
 library	education	Library	libraries,kirjasto	amenity=library
 public_services		Public services	government,public	office=government
 toilets	public_services	Toilets	toilet,restroom,wc,bathroom,washroom,loo,vessa	amenity=toilets
@@ -240,24 +241,24 @@ courthouse	public_services	Courthouse	court	amenity=courthouse
 embassy	public_services	Embassy	consulate,embassies	amenity=embassy,office=diplomatic
 drinking_water	public_services	Drinking water	water,water fountain,fountain	amenity=drinking_water
 recycling	public_services	Recycling	recycling centre,kierrätys	amenity=recycling
-place_of_worship	public_services	Place of worship	church,mosque,synagogue,temple,chapel,kirkko	amenity=place_of_worship
+place_of_worship	public_services	Place of worship	church,mosque,synagogue,temple,chapel,kirkko	amenity=place_of_worship,geonames=S.CH,geonames=S.MSQE,geonames=S.TMPL,geonames=S.SYG
 community_centre	public_services	Community centre	community center,social centre	amenity=community_centre,amenity=social_centre,amenity=social_facility
 defibrillator	public_services	Defibrillator	aed	emergency=defibrillator,amenity=defibrillator
 leisure		Leisure	entertainment,fun,culture	leisure=*
-park	leisure	Park	parks,garden,gardens,puisto	leisure=park,leisure=garden
+park	leisure	Park	parks,garden,gardens,puisto	leisure=park,leisure=garden,geonames=L.PRK
 playground	leisure	Playground	play area,playgrounds,leikkipuisto	leisure=playground
 cinema	leisure	Cinema	movies,movie theater,movie theatre,elokuvateatteri	amenity=cinema
 theatre	leisure	Theatre	theater,teatteri,opera,concert hall	amenity=theatre,amenity=concert_hall
 arts_centre	leisure	Arts centre	arts center,cultural centre	amenity=arts_centre,amenity=events_venue
 casino	leisure	Casino	gambling	amenity=casino
 marina	leisure	Marina	boat harbour,yacht harbour	leisure=marina
-beach	leisure	Beach	beaches,swimming beach,uimaranta	natural=beach,leisure=beach_resort
+beach	leisure	Beach	beaches,swimming beach,uimaranta	natural=beach,leisure=beach_resort,geonames=T.BCH
 sport		Sport	sports,fitness,exercise	sport=*
 fitness_centre	sport	Gym	fitness centre,fitness center,fitness,workout,kuntosali	leisure=fitness_centre
 sports_centre	sport	Sports centre	sports center,sports hall,arena	leisure=sports_centre,leisure=stadium
 swimming_pool	sport	Swimming pool	pool,swimming,swimming hall,uimahalli	leisure=swimming_pool,leisure=water_park
 pitch	sport	Sports pitch	football field,soccer field,court,tennis court	leisure=pitch,leisure=track
-golf_course	sport	Golf course	golf	leisure=golf_course,leisure=miniature_golf
+golf_course	sport	Golf course	golf	leisure=golf_course,leisure=miniature_golf,geonames=S.GOLF
 offices		Offices	office,business,company	office=*
 company	offices	Company	companies,firm,business	office=company
 lawyer	offices	Lawyer	attorney,law firm,legal	office=lawyer,office=notary

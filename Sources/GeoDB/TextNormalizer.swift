@@ -31,8 +31,29 @@ public enum TextNormalizer {
 
     /// The folded words of `text`, in order.
     public static func tokens(_ text: String) -> [String] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(text) }
         let folded = fold(text)
         return folded.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    /// `tokens` for ASCII text, on bytes (most names and queries): lower-cased letters and digits.
+    static func asciiTokens(_ text: String) -> [String] {
+        var words: [String] = []
+        var word: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte | 0x20)
+            case UInt8(ascii: "'"), UInt8(ascii: "`"): continue
+            default:
+                if !word.isEmpty {
+                    words.append(String(decoding: word, as: UTF8.self))
+                    word.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
     }
 
     /// Lower-cased, diacritics removed, apostrophes dropped; other characters kept.
@@ -61,9 +82,21 @@ public enum TextNormalizer {
     }
 
     /// Extra words the full-text index needs for `name` beyond what FTS5 makes of it (empty for most names).
+    /// Runs for every name imported (millions for GeoNames), so one pass over the scalars decides first
+    /// whether any alternative can exist.
     public static func indexAlternatives(_ name: String) -> [String] {
+        var needsFolding = false, hasUmlaut = false, hasASCIILetter = false
+        for scalar in name.unicodeScalars {
+            switch scalar.value {
+            case 0x27, 0x2D, 0x2019: needsFolding = true                         // ' - ’
+            case 0x41...0x5A, 0x61...0x7A: hasASCIILetter = true
+            case 0xC4, 0xD6, 0xDC, 0xE4, 0xF6, 0xFC: hasUmlaut = true           // Ä Ö Ü ä ö ü
+            case 0xC0..<0x180 where extraFolds[scalar] != nil: needsFolding = true
+            default: break
+            }
+        }
+        guard needsFolding || hasUmlaut || hasASCIILetter else { return [] }
         var extra: [String] = []
-        let needsFolding = name.unicodeScalars.contains { extraFolds[$0] != nil || $0 == "'" || $0 == "’" || $0 == "-" }
         let words = tokens(name)
         if needsFolding {
             extra += words
@@ -71,8 +104,8 @@ public enum TextNormalizer {
             if name.contains("-") { extra.append(words.joined()) }
         }
         // German spelling without umlauts: ä→ae, ö→oe, ü→ue ("Muenchen" finds "München").
-        let lower = name.lowercased()
-        if lower.contains(where: { "äöü".contains($0) }) {
+        if hasUmlaut {
+            let lower = name.lowercased()
             extra += tokens(lower.replacingOccurrences(of: "ä", with: "ae").replacingOccurrences(of: "ö", with: "oe")
                 .replacingOccurrences(of: "ü", with: "ue"))
         }

@@ -8,7 +8,7 @@ enum SearchTokenBuilder {
             DELETE FROM search_token;
             CREATE VIRTUAL TABLE temp.place_fts_vocabulary USING fts5vocab(main, place_fts, 'col');
             INSERT INTO search_token(token, places)
-              SELECT term, doc FROM temp.place_fts_vocabulary WHERE col = 'name' AND length(term) >= 3;
+              SELECT term, doc FROM temp.place_fts_vocabulary WHERE col = 'name' AND length(term) BETWEEN 4 AND 32;
             DROP TABLE temp.place_fts_vocabulary;
             """)
     }

@@ -85,4 +85,30 @@ import TestSupport
             #expect(r.place.address["housenumber"] == a.address["housenumber"], "\(a.sourceRef)")
         }
     }
+
+    /// GeoNames only: the nearest populated place by great-circle distance, for random points over the
+    /// whole sphere and points at the antimeridian and the poles, equals a brute-force haversine scan.
+    @Test func geonamesNearestPlaceEqualsBruteForce() throws {
+        let path = try TestDatabases.cities()
+        let cities = try GeoDatabase(path: path)
+        let all = try scanPlaces(path).filter { ["city", "town", "village", "hamlet"].contains($0.kind) }
+        #expect(all.count > 30_000)
+        var random = SeededGenerator(seed: 5)
+        var points = [Coordinate(lat: 0, lon: 180), Coordinate(lat: -17.7, lon: -179.9), Coordinate(lat: -17.7, lon: 179.9),
+                      Coordinate(lat: 65.5, lon: -180), Coordinate(lat: 89.99, lon: 0), Coordinate(lat: -89.99, lon: 45),
+                      Coordinate(lat: 48.2, lon: 16.37), Coordinate(lat: 60.17, lon: 24.94)]
+        for _ in 0..<400 {
+            // Uniform on the sphere: latitude from the arcsine of a uniform number.
+            points.append(Coordinate(lat: asin(Double.random(in: -1...1, using: &random)) * 180 / .pi,
+                                     lon: Double.random(in: -180...180, using: &random)))
+        }
+        for point in points {
+            let got = try answer(point.lat, point.lon, level: .city, radius: 20_000_000, in: cities).first
+            let expected = all.map { ($0.id, point.distance(to: $0.coordinate)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+            #expect(got?.place.id == expected?.0, "\(point): got \(got?.place.name ?? "nothing"), expected place \(expected?.0 ?? 0)")
+        }
+        let vienna = try #require(try answer(48.2, 16.37, level: .city, in: cities).first)
+        #expect(vienna.place.name == "Vienna" && vienna.place.address["country"] == "Austria")
+        #expect(vienna.place.timezone == "Europe/Vienna")
+    }
 }

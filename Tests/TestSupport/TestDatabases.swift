@@ -46,6 +46,14 @@ public enum TestDatabases {
         }
     }
 
+    /// SampleData/cities15000.txt (GeoNames) with SampleData/countries.tsv imported: a GeoNames-only database.
+    public static func cities() throws -> String {
+        try database("cities") { output in
+            _ = try Importer.run(inputs: [TestPaths.sampleData("cities15000.txt"), TestPaths.sampleData("countries.tsv")],
+                                 output: output)
+        }
+    }
+
     /// A fixture of Tests/Fixtures imported.
     public static func fixture(_ name: String) throws -> String {
         try database(name) { output in _ = try Importer.run(inputs: [TestPaths.fixture(name)], output: output) }
