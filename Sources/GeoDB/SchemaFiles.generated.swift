@@ -91,7 +91,7 @@ CREATE VIRTUAL TABLE place_fts USING fts5(
     prefix = '2 3'
 );
 
--- Distinct words of the name index with how many places use them, indexed by trigrams:
+-- Distinct words (4 to 32 letters) of the name index with how many places use them, indexed by trigrams:
 -- finds words a typo or two away from a query word (`token MATCH 'espl'` is a substring search).
 CREATE VIRTUAL TABLE search_token USING fts5(token, places UNINDEXED, tokenize = 'trigram');
 """#),
