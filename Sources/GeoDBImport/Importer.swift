@@ -44,6 +44,8 @@ public struct ImportSummary: Sendable {
     public var places = 0
     public var seconds = 0.0
     public var outputBytes = 0
+    /// The timezone boundary file, when one was imported.
+    public var timeZones: TimeZoneImportStats?
     /// Seconds per phase, in order (read, finish, index, optimize, …).
     public var phases: [(name: String, seconds: Double)] = []
 }
@@ -75,6 +77,10 @@ public enum Importer {
             try db.execute("BEGIN")
             let writer = try PlaceWriter(db: db, rtreeBuild: options.rtreeBuild)
             for (input, format) in zip(inputs, formats) {
+                if format == .timezoneGeoJSON {
+                    summary.timeZones = try TimeZoneImporter.run(input, db: db, progress: progress)
+                    continue
+                }
                 summary.sources.append(try importOSM(input, format: format, db: db, writer: writer,
                                                      temporary: temporary, progress: progress))
             }
@@ -173,6 +179,8 @@ public enum Importer {
             reader.onProgress = report
             try reader.read(into: builder)
             return reader.stats
+        case .timezoneGeoJSON:
+            throw GeoDBError(.unsupportedInput, "\(input): timezone boundaries are not OSM data")
         }
     }
 

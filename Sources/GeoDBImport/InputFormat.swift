@@ -8,6 +8,8 @@ public enum InputFormat: String, Sendable {
     case osmPBF = "osm.pbf"
     case osmXML = "osm.xml"
     case osmXMLGzip = "osm.xml.gz"
+    /// Timezone boundaries: a GeoJSON FeatureCollection whose first feature has a `tzid` property.
+    case timezoneGeoJSON = "timezone.geojson"
 
     /// Looks at the start of the file; throws a clear error for empty, unreadable and unknown files.
     public static func detect(path: String) throws -> InputFormat {
@@ -25,7 +27,8 @@ public enum InputFormat: String, Sendable {
                              remedy: "decompress it first: bunzip2 -k \(path)")
         }
         if isOSMXML(head) { return .osmXML }
-        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF or OSM XML)",
+        if GeoJSONReader.looksLikeFeatureCollection(head) { return try TimeZoneImporter.detect(path) }
+        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML or timezone GeoJSON)",
                          remedy: "check the file; geodb recognises formats by content, not by name")
     }
 
@@ -39,12 +42,17 @@ public enum InputFormat: String, Sendable {
 
     /// XML (after an optional BOM and whitespace) with an `<osm` root in the first bytes.
     static func isOSMXML(_ head: [UInt8]) -> Bool {
-        var bytes = head[...]
-        if bytes.starts(with: [0xef, 0xbb, 0xbf]) { bytes = bytes.dropFirst(3) }
-        bytes = bytes.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
+        let bytes = textStart(head)
         guard bytes.first == UInt8(ascii: "<") else { return false }
         let text = String(decoding: bytes, as: UTF8.self)
         return text.contains("<osm") && !text.hasPrefix("<!DOCTYPE html")
+    }
+
+    /// The bytes after an optional UTF-8 byte order mark and whitespace.
+    static func textStart(_ head: [UInt8]) -> ArraySlice<UInt8> {
+        var bytes = head[...]
+        if bytes.starts(with: [0xef, 0xbb, 0xbf]) { bytes = bytes.dropFirst(3) }
+        return bytes.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
     }
 }
 
