@@ -8,5 +8,5 @@ struct GeoDBCommand: ParsableCommand {
         commandName: "geodb",
         abstract: "Build and query offline geodatabases in a single SQLite file.",
         version: GeoDBVersion.string,
-        subcommands: [Import.self, Inspect.self])
+        subcommands: [Import.self, Inspect.self, Timezone.self])
 }

@@ -9,7 +9,8 @@ extension GeoDBCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import map data files into a new geodb database.",
             discussion: """
-                Formats are recognised by content: OSM PBF (.osm.pbf), OSM XML (.osm, also gzip-compressed).
+                Formats are recognised by content: OSM PBF (.osm.pbf), OSM XML (.osm, also gzip-compressed),
+                timezone boundaries (GeoJSON FeatureCollection with a tzid property, as timezone-boundary-builder writes).
                 The database is built in a temporary file beside the output and renamed into place only when
                 complete: a failed or interrupted import leaves an existing output untouched.
                 """)
@@ -71,7 +72,8 @@ extension GeoDBCommand {
         }
 
         static func describe(_ s: ImportSummary) -> String {
-            var lines = ["Imported \(s.sources.count) file\(s.sources.count == 1 ? "" : "s") into \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(Format.count(s.places)) places)"]
+            let files = s.sources.count + (s.timeZones == nil ? 0 : 1)
+            var lines = ["Imported \(files) file\(files == 1 ? "" : "s") into \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(Format.count(s.places)) places)"]
             for source in s.sources {
                 let r = source.read, b = source.build
                 lines.append("  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(r.nodes)) nodes, \(Format.count(r.ways)) ways, \(Format.count(r.relations)) relations → \(Format.count(source.places)) places")
@@ -86,8 +88,11 @@ extension GeoDBCommand {
                     lines.append("    \(Format.count(b.interpolationsSkipped)) address interpolation lines skipped (end nodes without house numbers)")
                 }
             }
+            if let timeZones = s.timeZones { lines += Timezone.describe(timeZones) }
             let kinds = s.countsByKind.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
-            lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
+            if !kinds.isEmpty {
+                lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
+            }
             lines.append("  time: " + s.phases.map { "\($0.name) \(Format.seconds($0.seconds))" }.joined(separator: ", "))
             return lines.joined(separator: "\n")
         }
@@ -112,12 +117,14 @@ struct ImportReport: Encodable {
     var kinds: [String: Int]
     var phases: [String: Double]
     var sources: [Source]
+    var timezones: TimeZoneImportReport?
 
     init(_ s: ImportSummary) {
         output = s.output
         seconds = s.seconds
         outputBytes = s.outputBytes
         places = s.places
+        timezones = s.timeZones.map(TimeZoneImportReport.init)
         kinds = Dictionary(uniqueKeysWithValues: s.countsByKind.map { ($0.key.rawValue, $0.value) })
         phases = Dictionary(s.phases.map { ($0.name, $0.seconds) }, uniquingKeysWith: +)
         sources = s.sources.map { src in
