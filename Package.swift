@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "GeoDB", targets: ["GeoDB"]),
         .library(name: "GeoDBImport", targets: ["GeoDBImport"]),
         .executable(name: "geodb", targets: ["geodb"]),
+        .executable(name: "geodb-bench", targets: ["GeoDBBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,6 +27,8 @@ let package = Package(
             "GeoDB", "GeoDBImport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // In-process query benchmarks printing JSON (geodb-bench timezone DB POINTS), for Tools/bench.py.
+        .executableTarget(name: "GeoDBBench", dependencies: ["GeoDB"]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite", "TestSupport"]),

@@ -119,4 +119,29 @@ import TestSupport
         let batch = try runGeodb(["timezone", db, "--batch", bad])
         #expect(batch.status == 1 && batch.stderr.contains("bad.csv: line 3: expected a latitude and longitude, got '60,x'"))
     }
+
+    /// The benchmark tool the integrator calls from Tools/bench.py: its JSON keys and agreement count.
+    @Test func benchmarkToolPrintsJSON() throws {
+        let scratch = try ScratchDirectory()
+        let db = try Self.database(scratch)
+        let points = scratch.path("points.txt")
+        let rows = [("Helsinki", 60.1699, 24.9384, "Europe/Helsinki"), ("Kolkata", 22.5726, 88.3639, "Asia/Kolkata"),
+                    ("Chatham", -44.0, -176.5, "Pacific/Auckland")]
+        try rows.enumerated().map { i, r in
+            (["\(i + 1)", r.0, r.0, ""] + ["\(r.1)", "\(r.2)"] + Array(repeating: "", count: 11) + [r.3, "2026-01-01"]).joined(separator: "\t")
+        }.joined(separator: "\n").write(toFile: points, atomically: true, encoding: .utf8)
+        let bench = URL(fileURLWithPath: TestPaths.geodbBinary).deletingLastPathComponent().appendingPathComponent("geodb-bench").path
+        let answers = scratch.path("answers.txt")
+        let result = try runGeodb(["timezone", db, points, "--rounds", "1", "--answers", answers], binary: bench)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["points"] as? Int == 3)
+        #expect(object["geonames_compared"] as? Int == 3)
+        #expect(abs((object["geonames_agreement"] as? Double ?? 0) - 2.0 / 3.0) < 1e-9)
+        for key in ["lookups_per_second", "full_answers_per_second", "eager_load_seconds", "lazy_first_pass_seconds", "grid_hit_rate"] {
+            #expect((object[key] as? Double ?? -1) >= 0, "\(key)")
+        }
+        #expect((object["latency_ns"] as? [String: Any])?["p99"] != nil)
+        #expect(try String(contentsOfFile: answers, encoding: .utf8) == "Europe/Helsinki\nAsia/Kolkata\nPacific/Chatham\n")
+    }
 }
