@@ -2,11 +2,13 @@
 // abbreviation from the system tz database (TZif files), and local time as ISO 8601 text.
 import Foundation
 
-/// The clock of one IANA zone, built once per zone and reused.
-struct ZoneClock {
+/// The clock of one IANA zone, built once per zone and reused. Remembers its last reading: a batch asks
+/// every point about the same instant.
+final class ZoneClock {
     let tzid: String
     let timeZone: TimeZone?
     let tzif: TZif?
+    private var last: (date: Date, reading: Reading?)?
 
     init(tzid: String) {
         self.tzid = tzid
@@ -25,6 +27,13 @@ struct ZoneClock {
 
     /// The clock at `date`, or nil when the system does not know the zone.
     func reading(at date: Date) -> Reading? {
+        if let last, last.date == date { return last.reading }
+        let reading = read(at: date)
+        last = (date, reading)
+        return reading
+    }
+
+    private func read(at date: Date) -> Reading? {
         guard let timeZone else { return nil }
         let offset = timeZone.secondsFromGMT(for: date)
         let dst = timeZone.isDaylightSavingTime(for: date)
