@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "GeoDB", targets: ["GeoDB"]),
         .library(name: "GeoDBImport", targets: ["GeoDBImport"]),
         .executable(name: "geodb", targets: ["geodb"]),
+        .executable(name: "geodb-bench", targets: ["geodb-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,7 +29,7 @@ let package = Package(
         ]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.
         .target(name: "TestSupport", dependencies: ["GeoDB", "GeoDBImport"], path: "Tests/TestSupport"),
-        // In-process query benchmarks for Tools/bench.py.
+        // In-process query benchmarks printing JSON (search, reverse, nearby, timezone), for Tools/bench.py.
         .executableTarget(name: "geodb-bench", dependencies: ["GeoDB", "GeoDBSQLite"], path: "Sources/GeoDBBench"),
         .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite", "TestSupport"]),
         .testTarget(name: "GeoDBImportTests", dependencies: ["GeoDBImport", "GeoDB", "GeoDBSQLite", "TestSupport"]),

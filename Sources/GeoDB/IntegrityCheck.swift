@@ -98,6 +98,7 @@ public enum IntegrityCheck {
             }
             return bad.isEmpty ? nil : "\(bad.count) undecodable (place \(bad.prefix(5).map(String.init).joined(separator: ", ")))"
         }
+        for (name, body) in timeZoneChecks(db) { check(name, body) }
         return results
     }
 }

@@ -1,17 +1,19 @@
 // geodb-bench: in-process query benchmarks (latency percentiles, queries/s, hit rates), printed as JSON
 // for Tools/bench.py. Usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]
+//                           geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]
 import Foundation
 import GeoDB
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]\n".utf8))
+    FileHandle.standardError.write(Data("usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]\n       geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]\n".utf8))
     exit(2)
 }
-func option(_ name: String, _ fallback: Int) -> Int {
-    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
-    return v
+func option(_ name: String) -> String? {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+    return arguments[i + 1]
 }
+func option(_ name: String, _ fallback: Int) -> Int { option(name).flatMap(Int.init) ?? fallback }
 let queries = option("--queries", 1000)
 var random = SplitMix(seed: UInt64(option("--seed", 1)))
 do {
@@ -20,6 +22,9 @@ do {
     case "search": report = try SearchBench.run(path: arguments[2], queries: queries, random: &random)
     case "reverse": report = try ReverseBench.run(path: arguments[2], queries: queries, random: &random)
     case "nearby": report = try NearbyBench.run(path: arguments[2], queries: queries, random: &random)
+    case "timezone" where arguments.count >= 4:
+        report = try timezoneBenchmark(database: arguments[2], pointsPath: arguments[3], rounds: option("--rounds", 5),
+                                       answersPath: option("--answers"))
     default:
         FileHandle.standardError.write(Data("unknown benchmark '\(arguments[1])'\n".utf8))
         exit(2)

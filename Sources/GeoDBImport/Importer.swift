@@ -61,6 +61,8 @@ public struct ImportSummary: Sendable {
     public var appended = false
     public var seconds = 0.0
     public var outputBytes = 0
+    /// The timezone boundary file, when one was imported.
+    public var timeZones: TimeZoneImportStats?
     /// Seconds per phase, in order (read, finish, index, optimize, …).
     public var phases: [(name: String, seconds: Double)] = []
 }
@@ -108,7 +110,9 @@ public enum Importer {
                 // Gazetteer records link to places of the files before them (OSM files come first).
                 writer.linksDuplicates = options.linkDuplicates && source.format.isGazetteer
                 writer.keepsLinkCandidates = options.linkDuplicates && plan.sources[(i + 1)...].contains { $0.format.isGazetteer }
-                if source.format.isOSM {
+                if source.format == .timezoneGeoJSON {
+                    summary.timeZones = try TimeZoneImporter.run(source.path, db: db, progress: progress)
+                } else if source.format.isOSM {
                     summary.sources.append(try importOSM(source.path, format: source.format, db: db, writer: writer,
                                                          temporary: temporary, progress: progress))
                 } else {
@@ -215,7 +219,7 @@ public enum Importer {
             reader.onProgress = report
             try reader.read(into: builder)
             return reader.stats
-        case .geonames, .csv, .countryTable, .admin1Table:
+        case .geonames, .csv, .countryTable, .admin1Table, .timezoneGeoJSON:
             throw GeoDBError(.invalidArgument, "\(input) is not an OSM file")
         }
     }

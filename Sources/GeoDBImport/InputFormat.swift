@@ -22,6 +22,8 @@ public enum InputFormat: String, Sendable {
     public var isLookupTable: Bool { self == .countryTable || self == .admin1Table }
     /// Gazetteer sources: their places may be linked to places of other sources.
     public var isGazetteer: Bool { self == .geonames || self == .csv }
+    /// Timezone boundaries: a GeoJSON FeatureCollection whose first feature has a `tzid` property.
+    case timezoneGeoJSON = "timezone.geojson"
 
     /// Looks at the start of the file; throws a clear error for empty, unreadable and unknown files.
     public static func detect(path: String) throws -> InputFormat {
@@ -39,8 +41,9 @@ public enum InputFormat: String, Sendable {
                              remedy: "decompress it first: bunzip2 -k \(path)")
         }
         if isOSMXML(head) { return .osmXML }
+        if GeoJSONReader.looksLikeFeatureCollection(head) { return try TimeZoneImporter.detect(path) }
         if let format = detectText(head, complete: head.count < headSize) { return format }
-        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML, a GeoNames dump or CSV with a header row)",
+        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML, a GeoNames dump, CSV with a header row or timezone GeoJSON)",
                          remedy: "check the file; geodb recognises formats by content, not by name")
     }
 
@@ -91,12 +94,17 @@ public enum InputFormat: String, Sendable {
 
     /// XML (after an optional BOM and whitespace) with an `<osm` root in the first bytes.
     static func isOSMXML(_ head: [UInt8]) -> Bool {
-        var bytes = head[...]
-        if bytes.starts(with: [0xef, 0xbb, 0xbf]) { bytes = bytes.dropFirst(3) }
-        bytes = bytes.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
+        let bytes = textStart(head)
         guard bytes.first == UInt8(ascii: "<") else { return false }
         let text = String(decoding: bytes, as: UTF8.self)
         return text.contains("<osm") && !text.hasPrefix("<!DOCTYPE html")
+    }
+
+    /// The bytes after an optional UTF-8 byte order mark and whitespace.
+    static func textStart(_ head: [UInt8]) -> ArraySlice<UInt8> {
+        var bytes = head[...]
+        if bytes.starts(with: [0xef, 0xbb, 0xbf]) { bytes = bytes.dropFirst(3) }
+        return bytes.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
     }
 }
 

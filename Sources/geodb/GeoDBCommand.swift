@@ -8,5 +8,6 @@ struct GeoDBCommand: ParsableCommand {
         commandName: "geodb",
         abstract: "Build and query offline geodatabases in a single SQLite file.",
         version: GeoDBVersion.string,
-        subcommands: [Import.self, Inspect.self, Search.self, Lookup.self, Reverse.self, Nearby.self, Categories.self])
+        subcommands: [Import.self, Inspect.self, Search.self, Lookup.self, Reverse.self, Nearby.self, Categories.self,
+                      Timezone.self])
 }

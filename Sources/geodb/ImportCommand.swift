@@ -10,7 +10,8 @@ extension GeoDBCommand {
             abstract: "Import map data files into a new geodb database, or add them to one.",
             discussion: """
                 Formats are recognised by content: OSM PBF (.osm.pbf), OSM XML (.osm, also gzip-compressed), \
-                GeoNames dumps (cities500.txt, allCountries.txt, …) and CSV files with a header row. GeoNames \
+                GeoNames dumps (cities500.txt, allCountries.txt, …), CSV files with a header row and timezone \
+                boundaries (GeoJSON with a tzid property, as timezone-boundary-builder writes). GeoNames \
                 country tables (countryInfo.txt) and admin1CodesASCII.txt given beside a dump name its countries \
                 and states.
 
@@ -112,7 +113,8 @@ extension GeoDBCommand {
         static func describe(_ s: ImportSummary) -> String {
             let verb = s.appended ? "Added" : "Imported"
             let added = s.appended ? "\(Format.count(s.places)) places added" : "\(Format.count(s.places)) places"
-            var lines = ["\(verb) \(s.sources.count) file\(s.sources.count == 1 ? "" : "s") \(s.appended ? "to" : "into") \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(added))"]
+            let files = s.sources.count + (s.timeZones == nil ? 0 : 1)
+            var lines = ["\(verb) \(files) file\(files == 1 ? "" : "s") \(s.appended ? "to" : "into") \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(added))"]
             if !s.lookupTables.isEmpty { lines.append("  names from \(s.lookupTables.joined(separator: ", "))") }
             for source in s.sources {
                 if let records = source.records {
@@ -132,8 +134,11 @@ extension GeoDBCommand {
                     lines.append("    \(Format.count(b.interpolationsSkipped)) address interpolation lines skipped (end nodes without house numbers)")
                 }
             }
+            if let timeZones = s.timeZones { lines += Timezone.describe(timeZones) }
             let kinds = s.countsByKind.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
-            lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
+            if !kinds.isEmpty {
+                lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
+            }
             lines.append("  time: " + s.phases.map { "\($0.name) \(Format.seconds($0.seconds))" }.joined(separator: ", "))
             return lines.joined(separator: "\n")
         }
@@ -176,6 +181,7 @@ struct ImportReport: Encodable {
     var kinds: [String: Int]
     var phases: [String: Double]
     var sources: [Source]
+    var timezones: TimeZoneImportReport?
 
     init(_ s: ImportSummary) {
         output = s.output
@@ -185,6 +191,7 @@ struct ImportReport: Encodable {
         linked = s.linked
         appended = s.appended
         lookupTables = s.lookupTables
+        timezones = s.timeZones.map(TimeZoneImportReport.init)
         kinds = Dictionary(uniqueKeysWithValues: s.countsByKind.map { ($0.key.rawValue, $0.value) })
         phases = Dictionary(s.phases.map { ($0.name, $0.seconds) }, uniquingKeysWith: +)
         sources = s.sources.map { src in
