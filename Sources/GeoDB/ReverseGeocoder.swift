@@ -34,12 +34,14 @@ public enum ReverseLevel: String, CaseIterable, Sendable, Codable {
 }
 
 /// Options of a reverse query.
-public struct ReverseOptions: Sendable {
+public struct ReverseOptions {
     public var level = ReverseLevel.address
     /// Search radius in metres for the asked level (default `level.defaultRadius`); fallbacks look at least as far.
     public var radius: Double?
     /// Nearest candidates to return, nearest first.
     public var limit = 1
+    /// When given (`db.timeZoneLookup()`), each answer carries the IANA zone of the query point.
+    public var timeZones: TimeZoneLookup?
 
     public init() {}
 }
@@ -50,6 +52,8 @@ public struct ReverseResult: Codable, Sendable {
     /// Where the hierarchy (suburb, city, … in `place.address`) came from: `polygons` (containing boundaries),
     /// `nearest_place` (the nearest place of each rank), `address_tags` (the place's own addr:* tags).
     public var hierarchySource: String
+    /// The IANA time zone of the query point, when the database has timezones and the options ask.
+    public var timezone: String?
 }
 
 extension GeoDatabase {
@@ -84,6 +88,7 @@ extension GeoDatabase {
         let distances = Dictionary(found.map { ($0.id, $0.distance) }, uniquingKeysWith: min)
         let places = try placeResults(ids: found.map(\.id), distances: distances)
         let (hierarchy, source) = try self.hierarchy(at: point)
+        let zone = try options.timeZones?.tzid(at: point)
         return zip(places, found).map { place, item in
             var p = place
             if let number = item.interpolated {
@@ -103,7 +108,7 @@ extension GeoDatabase {
                 p.displayName = Self.addressLine(name: p.kind == "address" || p.kind == "interpolation" ? nil : p.name,
                                                  address: p.address)
             }
-            return ReverseResult(place: p, hierarchySource: usedSource)
+            return ReverseResult(place: p, hierarchySource: usedSource, timezone: zone)
         }
     }
 

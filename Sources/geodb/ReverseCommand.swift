@@ -41,7 +41,9 @@ extension GeoDBCommand {
             options.level = kind
             options.radius = radius
             options.limit = limit
-            let results = try GeoDatabase(path: database).reverse(at: Coordinate(lat: values[0], lon: values[1]), options: options)
+            let db = try GeoDatabase(path: database)
+            options.timeZones = try db.timeZoneLookup()
+            let results = try db.reverse(at: Coordinate(lat: values[0], lon: values[1]), options: options)
             if json {
                 print(try Format.json(results))
                 return
@@ -57,7 +59,8 @@ extension GeoDBCommand {
                 print("\(p.displayName)  (\(p.kind)\(p.match == "interpolated" ? ", interpolated" : ""), \(ResultTable.distance(p.distanceM ?? 0)))")
                 let keys = ["housenumber", "street", "postcode", "neighbourhood", "suburb", "city", "county", "state", "country", "country_code"]
                 print(Format.table(keys.compactMap { key in p.address[key].map { [key, $0] } }, indent: 2))
-                print("  hierarchy from \(r.hierarchySource); \(p.sourceRef) at \(String(format: "%.7f, %.7f", p.lat, p.lon))")
+                print("  hierarchy from \(r.hierarchySource); \(p.sourceRef) at \(String(format: "%.7f, %.7f", p.lat, p.lon))"
+                      + (r.timezone.map { "; time zone \($0)" } ?? ""))
             }
         }
     }

@@ -2,6 +2,7 @@
 import Foundation
 @testable import GeoDB
 import Testing
+import GeoDBImport
 import TestSupport
 
 @Suite struct ReverseGeocoderTests {
@@ -110,5 +111,18 @@ import TestSupport
         let vienna = try #require(try answer(48.2, 16.37, level: .city, in: cities).first)
         #expect(vienna.place.name == "Vienna" && vienna.place.address["country"] == "Austria")
         #expect(vienna.place.timezone == "Europe/Vienna")
+    }
+
+    @Test func answersCarryTheTimeZoneOfThePoint() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("tz.sqlite")
+        _ = try Importer.run(inputs: [TestPaths.sampleData("helsinki.osm.pbf"), TestPaths.sampleData("timezones-small.geojson")],
+                             output: path)
+        let db = try GeoDatabase(path: path)
+        var options = ReverseOptions()
+        options.timeZones = try db.timeZoneLookup()
+        let r = try #require(try db.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545), options: options).first)
+        #expect(r.timezone == "Europe/Helsinki")
+        #expect(try map.reverse(at: Coordinate(lat: 61.00025, lon: 25.0011)).first?.timezone == nil)
     }
 }
