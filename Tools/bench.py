@@ -22,6 +22,11 @@ WORK = os.path.join(ROOT, "bench-work")
 GEODB = os.path.join(ROOT, ".build", "release", "geodb")
 GEODB_BENCH = os.path.join(ROOT, ".build", "release", "geodb-bench")
 HELSINKI = os.path.join(ROOT, "SampleData", "helsinki.osm.pbf")
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "data")
+CITIES500 = os.path.join(SHARED, "cities500.txt")
+TIMEZONES = os.path.join(SHARED, "timezones.geojson")
+TIMEZONES_FULL = os.path.join(WORK, "timezones-full.geojson")   # made by ../shared/tools/export-timezones.py --full
+VENV = os.path.join(WORK, "venv")
 
 
 def run(cmd, **kw):
@@ -123,12 +128,16 @@ def bench_memory(files, runs):
 
 
 def query_databases(files):
-    """Databases for the query benchmarks: Helsinki and the largest tiled extract."""
+    """Databases for the query benchmarks: Helsinki, Helsinki + cities500 and the largest tiled extract."""
     dbs = {}
     for label, factor in [("Helsinki", 1), (f"tiled ×{max(files)}", max(files))]:
         out = os.path.join(WORK, f"query-x{factor}.sqlite")
         run([GEODB, "import", files[factor], "--output", out, "--force", "--quiet"])
         dbs[label] = out
+    if os.path.exists(CITIES500):
+        out = os.path.join(WORK, "query-helsinki-cities500.sqlite")
+        run([GEODB, "import", HELSINKI, CITIES500, "--output", out, "--force", "--quiet"])
+        dbs = {"Helsinki": dbs["Helsinki"], "Helsinki + cities500": out, **{k: v for k, v in dbs.items() if k != "Helsinki"}}
     return dbs
 
 
@@ -166,6 +175,106 @@ def query_table(results):
                             ("nearby equals a brute-force scan", "nearby", "brute_force_agreement")]:
         lines.append(f"| {name} | " + " | ".join(f"{results[l][kind][key] * 100:.1f} %" for l in labels) + " |")
     return "\n".join(lines)
+
+
+def peer_python():
+    """A private virtual environment with the Python peers, or None (then peers are skipped, with a line)."""
+    python = os.path.join(VENV, "bin", "python")
+    try:
+        if not os.path.exists(python):
+            run([sys.executable, "-m", "venv", VENV])
+        run([python, "-m", "pip", "install", "-q", "reverse_geocoder", "timezonefinder", "tzfpy", "numpy"])
+        return python
+    except (subprocess.CalledProcessError, OSError) as error:
+        print(f"peers skipped: could not install reverse_geocoder/timezonefinder/tzfpy ({error})", file=sys.stderr)
+        return None
+
+
+def bench_geonames(runs):
+    """geodb import of cities500.txt: rows/s, wall time, peak RSS, output size."""
+    if not os.path.exists(CITIES500):
+        return None
+    out = os.path.join(WORK, "cities500.sqlite")
+    walls, rss = [], []
+    for _ in range(runs):
+        wall, peak, _ = timed([GEODB, "import", CITIES500, "--output", out, "--force", "--quiet"])
+        walls.append(wall)
+        rss.append(peak)
+    rows = sum(1 for _ in open(CITIES500, encoding="utf-8"))
+    return dict(rows=rows, walls=walls, rss=rss, size=os.path.getsize(out), db=out)
+
+
+def bench_timezones(runs, python):
+    """Timezone boundary imports (simplified, and full resolution when present) and lookups per second on
+    all cities500 points, next to timezonefinder and tzfpy on the same points."""
+    if not os.path.exists(TIMEZONES) or not os.path.exists(CITIES500):
+        return None
+    result = {}
+    for label, path in [("simplified", TIMEZONES), ("full", TIMEZONES_FULL)]:
+        if not os.path.exists(path):
+            continue
+        out = os.path.join(WORK, f"tz-{label}.sqlite")
+        walls = [timed([GEODB, "import", path, "--output", out, "--force", "--quiet"])[0] for _ in range(max(1, runs // 2))]
+        answers = os.path.join(WORK, f"tz-{label}-answers.txt")
+        lookups = json.loads(run([GEODB_BENCH, "timezone", out, CITIES500, "--rounds", "3", "--answers", answers]).stdout)
+        result[label] = dict(walls=walls, size=os.path.getsize(path), lookups=lookups, answers=answers)
+    if python and "simplified" in result:
+        compare = [f"{label}={r['answers']}" for label, r in result.items()]
+        peers = run([python, os.path.join(ROOT, "Tools", "bench-timezone-peers.py"), CITIES500, "--rounds", "3",
+                     "--compare"] + compare)
+        result["peers"] = json.loads(peers.stdout)
+    return result
+
+
+def bench_nearest(cities_db, python, count):
+    """Nearest populated place at random points near GeoNames places: geodb against reverse_geocoder on
+    the same places and points, both checked against an exact haversine scan."""
+    import random
+    places_file = os.path.join(WORK, "nearest-places.tsv")
+    points_file = os.path.join(WORK, "nearest-points.tsv")
+    out = run(["sqlite3", "-separator", "\t", cities_db,
+               "SELECT lat, lon, replace(name, char(9), ' '), coalesce(country_code, '') FROM place "
+               "WHERE kind IN ('city', 'town', 'village', 'hamlet') ORDER BY id"]).stdout
+    with open(places_file, "w") as f:
+        f.write(out)
+    places = [tuple(map(float, line.split("\t")[:2])) for line in out.splitlines()]
+    rng = random.Random(7)
+    points = []
+    for _ in range(count):
+        lat, lon = places[rng.randrange(len(places))]
+        points.append((max(-90, min(90, lat + rng.uniform(-0.3, 0.3))), ((lon + rng.uniform(-0.3, 0.3) + 540) % 360) - 180))
+    with open(points_file, "w") as f:
+        f.writelines(f"{lat}\t{lon}\n" for lat, lon in points)
+    geodb_answers = os.path.join(WORK, "nearest-geodb.tsv")
+    result = {"geodb": json.loads(run([GEODB_BENCH, "nearest", cities_db, points_file, "--answers", geodb_answers]).stdout)}
+    answer_files = {"geodb": geodb_answers}
+    if python:
+        peer_answers = os.path.join(WORK, "nearest-rg.tsv")
+        result["reverse_geocoder"] = json.loads(run([python, os.path.join(ROOT, "Tools", "bench-reverse-peers.py"),
+                                                     places_file, points_file, "--answers", peer_answers]).stdout)
+        answer_files["reverse_geocoder"] = peer_answers
+        truth = json.loads(run([python, "-c", EXACT_NEAREST, places_file, points_file]).stdout)
+        for name, path in answer_files.items():
+            with open(path) as f:
+                found = [tuple(map(float, line.split("\t"))) if line.strip() else None for line in f]
+            same = sum(1 for a, t in zip(found, truth) if a and abs(a[0] - t[0]) < 1e-6 and abs(a[1] - t[1]) < 1e-6)
+            result[name]["exact_rate"] = same / len(truth)
+    return result
+
+
+# The exact nearest place for each point by haversine over all places (numpy, in the peers' venv).
+EXACT_NEAREST = """
+import json, sys, numpy as np
+places = np.loadtxt(sys.argv[1], delimiter='\\t', usecols=(0, 1), comments=None)
+points = np.loadtxt(sys.argv[2], delimiter='\\t')
+lat, lon = np.radians(places[:, 0]), np.radians(places[:, 1])
+out = []
+for plat, plon in np.radians(points):
+    a = np.sin((lat - plat) / 2) ** 2 + np.cos(plat) * np.cos(lat) * np.sin((lon - plon) / 2) ** 2
+    i = int(np.argmin(a))
+    out.append([float(places[i, 0]), float(places[i, 1])])
+print(json.dumps(out))
+"""
 
 
 def memory_slope(rows):
@@ -239,6 +348,10 @@ def main():
     rtree_input = files[max(files)]
     rtree = bench_rtree(rtree_input, max(1, runs // 2 + 1))
     queries = bench_queries(query_databases(files), 300 if args.quick else 2000)
+    python = peer_python()
+    geonames = bench_geonames(1 if args.quick else 3)
+    timezones = bench_timezones(1 if args.quick else 3, python)
+    nearest = bench_nearest(geonames["db"], python, 300 if args.quick else 2000) if geonames else None
     memory = bench_memory(files, max(1, runs // 2 + 1))
     slope, intercept = memory_slope(memory)
 
@@ -282,6 +395,43 @@ def main():
                "cut in half (autocomplete), random points in the data's extent (reverse), random place positions "
                "(nearby, the most and a least common category). Latencies in microseconds.", "",
                query_table(queries)]
+    if geonames:
+        g = statistics.median(geonames["walls"])
+        report += ["", "## GeoNames import", "",
+                   f"`geodb import cities500.txt` ({geonames['rows']:,} rows, 36 MB): {fmt_s(geonames['walls'])}, "
+                   f"**{geonames['rows'] / g:,.0f} rows/s** (target ≥ 100,000: {'meets' if geonames['rows'] / g >= 100_000 else 'misses'}), "
+                   f"peak RSS {statistics.median(geonames['rss']) / 1024:.0f} MiB, output {geonames['size'] / 1e6:.0f} MB. "
+                   "Most of the time is SQLite building the full-text index of 1.2 M names (alternate names "
+                   "included) with prefix indexes, and the trigram vocabulary for typo tolerance."]
+    if nearest:
+        report += ["", "## Nearest populated place: geodb against reverse_geocoder", "",
+                   f"{nearest['geodb']['points']:,} random points within ±0.3° of GeoNames places, the places of "
+                   "cities500 (city/town/village/hamlet) given to both; exact = the same place as a haversine scan "
+                   "of all places (numpy).", "",
+                   "| | single query p50 | single queries/s | batch queries/s | exact |", "|---|---:|---:|---:|---:|"]
+        single = nearest["geodb"]["single"]
+        report.append(f"| geodb (in-process) | {single['p50_us']:.1f} µs | {single['qps']:,.0f} | – | "
+                      f"{nearest['geodb'].get('exact_rate', 0) * 100:.2f} % |")
+        if "reverse_geocoder" in nearest:
+            rg = nearest["reverse_geocoder"]
+            report.append(f"| reverse_geocoder (Python, k-d tree in degrees) | {rg['single_p50_us']:.1f} µs | "
+                          f"{rg['single_qps']:,.0f} | {rg['batch_qps']:,.0f} | {rg.get('exact_rate', 0) * 100:.2f} % |")
+        else:
+            report.append("| reverse_geocoder | skipped: not installable here | | | |")
+    if timezones:
+        report += ["", "## Timezones", "", "| | import | lookups/s (cities500 points) | p50 / p99 | agrees with GeoNames |",
+                   "|---|---:|---:|---:|---:|"]
+        for label in ["simplified", "full"]:
+            if label in timezones:
+                t = timezones[label]
+                lookups = t["lookups"]
+                report.append(f"| geodb, {label} boundaries ({t['size'] / 1e6:.0f} MB) | {fmt_s(t['walls'])} | "
+                              f"{lookups['lookups_per_second']:,.0f} | {lookups['latency_ns']['p50']} / {lookups['latency_ns']['p99']} ns | "
+                              f"{lookups['geonames_agreement'] * 100:.2f} % |")
+        for name, peer in (timezones.get("peers") or {}).get("peers", {}).items() if isinstance(timezones.get("peers"), dict) else []:
+            report.append(f"| {name} | – | {peer.get('lookups_per_second', 0):,.0f} | – | "
+                          f"{peer.get('geonames_agreement', 0) * 100:.2f} % |")
+        report += ["", "Target: ≥ 1 M lookups/s in-process. Peers' raw output: `bench-work/` (rerun prints it)."]
     report += ["", "## Memory", ""]
     if slope is not None:
         report.append("Peak RSS of `geodb import --cache-mib 2` (SQLite's page cache pinned, so that what grows is geodb's "

@@ -110,3 +110,27 @@ enum NearbyBench {
         return report
     }
 }
+
+enum NearestBench {
+    /// The nearest populated place (reverse at city level) for every point of a `lat<TAB>lon` file, one by
+    /// one; `answers` gets the found place's position per line, for the accuracy check against brute force.
+    static func run(path: String, pointsPath: String, answersPath: String?) throws -> [String: Any] {
+        let db = try GeoDatabase(path: path)
+        let points = try String(contentsOfFile: pointsPath, encoding: .utf8).split(separator: "\n").compactMap { line -> Coordinate? in
+            let parts = line.split(separator: "\t").compactMap { Double($0) }
+            return parts.count == 2 ? Coordinate(lat: parts[0], lon: parts[1]) : nil
+        }
+        var options = ReverseOptions()
+        options.level = .city
+        options.radius = 20_000_000
+        let stats = try Measure.latencies(points) { _ = try db.reverse(at: $0, options: options) }
+        if let answersPath {
+            let lines = try points.map { point -> String in
+                guard let place = try db.reverse(at: point, options: options).first?.place else { return "" }
+                return "\(place.lat)\t\(place.lon)"
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: answersPath, atomically: true, encoding: .utf8)
+        }
+        return ["single": stats, "points": points.count]
+    }
+}

@@ -1,6 +1,7 @@
 // geodb-bench: in-process query benchmarks (latency percentiles, queries/s, hit rates), printed as JSON
 // for Tools/bench.py. Usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]
 //                           geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]
+//                           geodb-bench nearest DATABASE LATLON_FILE [--answers FILE]
 import Foundation
 import GeoDB
 
@@ -22,6 +23,8 @@ do {
     case "search": report = try SearchBench.run(path: arguments[2], queries: queries, random: &random)
     case "reverse": report = try ReverseBench.run(path: arguments[2], queries: queries, random: &random)
     case "nearby": report = try NearbyBench.run(path: arguments[2], queries: queries, random: &random)
+    case "nearest" where arguments.count >= 4:
+        report = try NearestBench.run(path: arguments[2], pointsPath: arguments[3], answersPath: option("--answers"))
     case "timezone" where arguments.count >= 4:
         report = try timezoneBenchmark(database: arguments[2], pointsPath: arguments[3], rounds: option("--rounds", 5),
                                        answersPath: option("--answers"))
