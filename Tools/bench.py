@@ -161,7 +161,8 @@ def query_table(results):
             ("nearby 500 m, common category", "nearby", "common_500m", "≤ 500"),
             ("nearby 2 km, common category", "nearby", "common_2000m", ""),
             ("nearby 500 m, rare category", "nearby", "rare_500m", "≤ 500"),
-            ("nearby 2 km, rare category", "nearby", "rare_2000m", "")]
+            ("nearby 2 km, rare category", "nearby", "rare_2000m", ""),
+            ("SQLite R*Tree alone, 500 m box", "nearby", "sqlite_rtree_only_500m", "")]
     labels = list(results)
     lines = ["| query (µs: p50 / p95 / p99) | " + " | ".join(labels) + " | target p50 |",
              "|---|" + "---:|" * len(labels) + "---:|"]
@@ -277,6 +278,52 @@ print(json.dumps(out))
 """
 
 
+def svg_lines(title, x_labels, series, y_label, width=560, height=300):
+    """A small line chart as SVG text: one line per series over categorical x positions."""
+    left, right, top, bottom = 60, 150, 30, 50
+    peak = max([v for values in series.values() for v in values if v is not None] + [1])
+    colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+    def x(i):
+        return left + (width - left - right) * (i / max(1, len(x_labels) - 1))
+    def y(v):
+        return top + (height - top - bottom) * (1 - v / peak)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
+             f'<text x="{left}" y="18" font-size="13">{title}</text>',
+             f'<line x1="{left}" y1="{y(0)}" x2="{width - right}" y2="{y(0)}" stroke="#888"/>',
+             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{y(0)}" stroke="#888"/>',
+             f'<text x="12" y="{top + 10}">{y_label}</text>']
+    for tick in range(5):
+        value = peak * tick / 4
+        parts.append(f'<text x="{left - 6}" y="{y(value) + 4}" text-anchor="end">{value:,.0f}</text>')
+    for i, label in enumerate(x_labels):
+        parts.append(f'<text x="{x(i)}" y="{height - bottom + 16}" text-anchor="middle">{label}</text>')
+    for n, (name, values) in enumerate(series.items()):
+        colour = colours[n % len(colours)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values) if v is not None)
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
+        parts.append(f'<text x="{width - right + 8}" y="{top + 14 * n + 10}" fill="{colour}">{name}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def write_plots(rows, queries):
+    """docs/bench-import.svg (import seconds by input size) and docs/bench-queries.svg (query p50 by database)."""
+    sizes = [f"×{r['factor']}" for r in rows]
+    import_series = {"geodb import": [statistics.median(r["geodb"]) for r in rows]}
+    if all(r["ogr"] for r in rows):
+        import_series["ogr2ogr -f SQLite"] = [statistics.median(r["ogr"]) for r in rows]
+    if all(r["osmium"] for r in rows):
+        import_series["osmium fileinfo -e"] = [statistics.median(r["osmium"]) for r in rows]
+    with open(os.path.join(ROOT, "docs", "bench-import.svg"), "w") as f:
+        f.write(svg_lines("Import time by input size (tiled Helsinki)", sizes, import_series, "seconds"))
+    labels = list(queries)
+    kinds = {"search": ("search", "full"), "autocomplete": ("search", "autocomplete"),
+             "reverse": ("reverse", "random_points"), "nearby 500 m": ("nearby", "common_500m")}
+    query_series = {name: [queries[l][k][key]["p50_us"] for l in labels] for name, (k, key) in kinds.items()}
+    with open(os.path.join(ROOT, "docs", "bench-queries.svg"), "w") as f:
+        f.write(svg_lines("Query latency p50 by database", labels, query_series, "µs", width=640))
+
+
 def memory_slope(rows):
     """Least-squares bytes of peak RSS per node across the input sizes."""
     xs = [r["nodes"] for r in rows]
@@ -389,12 +436,14 @@ def main():
     ]
     for mode, (walls, phases) in rtree.items():
         report.append(f"| {mode} | {fmt_s(walls)} | {fmt_s(phases)} |")
+    write_plots(rows, queries)
+    report += ["", "![import time by input size](bench-import.svg)"]
     report += ["", "## Queries", "",
                "In-process (`geodb-bench`, release build, one thread, after a warm-up), the query sets drawn from each "
                "database with a fixed seed: names of random places (full search), the same names with the last word "
                "cut in half (autocomplete), random points in the data's extent (reverse), random place positions "
                "(nearby, the most and a least common category). Latencies in microseconds.", "",
-               query_table(queries)]
+               query_table(queries), "", "![query latency by database](bench-queries.svg)"]
     if geonames:
         g = statistics.median(geonames["walls"])
         report += ["", "## GeoNames import", "",
@@ -431,7 +480,15 @@ def main():
         for name, peer in (timezones.get("peers") or {}).get("peers", {}).items() if isinstance(timezones.get("peers"), dict) else []:
             report.append(f"| {name} | – | {peer.get('lookups_per_second', 0):,.0f} | – | "
                           f"{peer.get('geonames_agreement', 0) * 100:.2f} % |")
-        report += ["", "Target: ≥ 1 M lookups/s in-process. Peers' raw output: `bench-work/` (rerun prints it)."]
+        if "simplified" in timezones and "full" in timezones:
+            with open(timezones["simplified"]["answers"]) as a, open(timezones["full"]["answers"]) as b:
+                pairs = [(x.split("|")[0].strip(), y.split("|")) for x, y in zip(a, b)]
+            same = sum(1 for s_, f_ in pairs if s_ == f_[0].strip())
+            among = sum(1 for s_, f_ in pairs if s_ in [z.strip() for z in f_])
+            report.append(f"\nSimplified against full-resolution polygons on the same {len(pairs):,} points: "
+                          f"{same / len(pairs) * 100:.3f} % the same zone, {among / len(pairs) * 100:.3f} % a zone "
+                          "that contains the point in the full data (target ≥ 99.9 %).")
+        report += ["", "Target: ≥ 1 M lookups/s in-process."]
     report += ["", "## Memory", ""]
     if slope is not None:
         report.append("Peak RSS of `geodb import --cache-mib 2` (SQLite's page cache pinned, so that what grows is geodb's "
@@ -466,7 +523,18 @@ def main():
     os.makedirs(os.path.join(ROOT, "docs"), exist_ok=True)
     with open(os.path.join(ROOT, "docs", "BENCHMARKS.md"), "w") as f:
         f.write(text)
-    update_readme(import_table(rows), env, args.quick)
+    headline = import_table(rows) + "\n\nQueries in process (µs):\n\n" + query_table(queries)
+    if geonames:
+        headline += (f"\n\nGeoNames cities500.txt import: {geonames['rows'] / statistics.median(geonames['walls']):,.0f} rows/s. ")
+    if timezones and "simplified" in timezones:
+        headline += (f"Timezone lookups: {timezones['simplified']['lookups']['lookups_per_second']:,.0f}/s "
+                     "on the simplified world file.")
+    if nearest and "reverse_geocoder" in nearest:
+        headline += (f" Nearest place: geodb {nearest['geodb']['single']['p50_us']:.0f} µs per query, exact "
+                     f"{nearest['geodb'].get('exact_rate', 0) * 100:.1f} %; reverse_geocoder "
+                     f"{nearest['reverse_geocoder']['single_p50_us']:.0f} µs, exact "
+                     f"{nearest['reverse_geocoder'].get('exact_rate', 0) * 100:.1f} %.")
+    update_readme(headline, env, args.quick)
     print(text)
 
 
@@ -477,8 +545,9 @@ def update_readme(table, env, quick):
     with open(path) as f:
         readme = f.read()
     block = ("<!-- bench:start (written by Tools/bench.sh) -->\n"
-             f"Import, {env['cpu']} ({env['cores']} cores), {env['date']}, commit {env['commit']}"
-             + (" (quick run)" if quick else "") + ":\n\n" + table + "\n<!-- bench:end -->")
+             f"{env['cpu']} ({env['cores']} cores), {env['date']}, commit {env['commit']}"
+             + (" (quick run)" if quick else "") + "; details in docs/BENCHMARKS.md. Import:\n\n" + table
+             + "\n<!-- bench:end -->")
     readme = re.sub(r"<!-- bench:start.*?<!-- bench:end -->", lambda _: block, readme, flags=re.S)
     with open(path, "w") as f:
         f.write(readme)

@@ -43,6 +43,7 @@ extension GeoDatabase {
         }
         let text = String(text.prefix(256))
         if let point = CoordinateParser.parse(text) { return try coordinateResult(point, options: options) }
+        if let phrase = try categoryPhrase(text, options: options) { return phrase }
         let query = ParsedQuery(text)
         guard !query.words.isEmpty || !query.numbers.isEmpty else { return [] }
 
@@ -62,6 +63,31 @@ extension GeoDatabase {
         }
         found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
         return try finish(Array(found.prefix(options.limit)), options: options)
+    }
+
+    /// "cafe near Senaatintori", "pharmacies near Stockmann": the places of a category within 1 km of the
+    /// best match for the text after "near", nearest first. Nil when the text is not such a phrase (the
+    /// words before "near" are not a category), so it is searched as ordinary text.
+    func categoryPhrase(_ text: String, options: SearchOptions) throws -> [PlaceResult]? {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let near = words.firstIndex(where: { ["near", "nearby", "around"].contains($0.lowercased()) }),
+              near > 0, near < words.count - 1 else { return nil }
+        var category = words[..<near].joined(separator: " ").lowercased()
+        let filter: CategoryFilter
+        if let resolved = try? CategoryFilter.resolve([category]) {
+            filter = resolved
+        } else {
+            // Plurals: "cafes", "pharmacies".
+            category = category.hasSuffix("ies") ? String(category.dropLast(3)) + "y" : String(category.dropLast())
+            guard let resolved = try? CategoryFilter.resolve([category]) else { return nil }
+            filter = resolved
+        }
+        var anchorOptions = options
+        anchorOptions.limit = 1
+        anchorOptions.categories = nil
+        guard let anchor = try search(words[(near + 1)...].joined(separator: " "), options: anchorOptions).first else { return [] }
+        return try places(near: anchor.coordinate, radius: 1_000, filter: filter, limit: options.limit).places
+            .map { var p = $0; p.match = "category"; return p }
     }
 
     /// Candidates for the words (each a list of alternatives), ranked: exact > prefix > fuzzy, then importance,

@@ -105,6 +105,14 @@ enum NearbyBench {
                 }
             }
         }
+        // SQLite alone: the bare R*Tree box query for the same 500 m circles (geodb's overhead is the difference).
+        let rtree = try raw.prepare("""
+            SELECT id FROM place_rtree WHERE min_lon <= ?3 AND max_lon >= ?1 AND min_lat <= ?4 AND max_lat >= ?2
+            """)
+        report["sqlite_rtree_only_500m"] = try Measure.latencies(points) { point in
+            let dLat = 500 / 111_195.0, dLon = dLat / cos(point.lat * .pi / 180)
+            _ = try rtree.rows([.real(point.lon - dLon), .real(point.lat - dLat), .real(point.lon + dLon), .real(point.lat + dLat)]) { $0.int(0) }
+        }
         report["brute_force_agreement"] = Double(agreed) / Double(max(checked, 1))
         report["brute_force_checked"] = checked
         return report

@@ -93,6 +93,17 @@ import TestSupport
         #expect(!crossings.contains { $0.name == "Mannerheimintie" })
     }
 
+    @Test func categoryNearAPlace() throws {
+        let cafes = try search("cafe near Senaatintori")
+        #expect(!cafes.isEmpty && cafes.allSatisfy { $0.categoryID == "cafe" && $0.match == "category" })
+        let square = try db.lookup("r2919121").place.coordinate
+        #expect(cafes.allSatisfy { square.distance(to: $0.coordinate) <= 1_000 })
+        #expect(cafes.map { $0.distanceM ?? 0 } == cafes.map { $0.distanceM ?? 0 }.sorted())
+        #expect(try search("pharmacies near Stockmann").allSatisfy { $0.categoryID == "pharmacy" })
+        // Not a category before "near": ordinary text.
+        #expect(try search("Mannerheimintie near nothing").allSatisfy { $0.match != "category" })
+    }
+
     @Test func lookupHasEverything() throws {
         let details = try db.lookup("w122595241")
         #expect(details.place.name == "Stockmann" && details.source == "helsinki.osm.pbf")
