@@ -220,9 +220,8 @@ def bench_timezones(runs, python):
         lookups = json.loads(run([GEODB_BENCH, "timezone", out, CITIES500, "--rounds", "3", "--answers", answers]).stdout)
         result[label] = dict(walls=walls, size=os.path.getsize(path), lookups=lookups, answers=answers)
     if python and "simplified" in result:
-        compare = [f"{label}={r['answers']}" for label, r in result.items()]
-        peers = run([python, os.path.join(ROOT, "Tools", "bench-timezone-peers.py"), CITIES500, "--rounds", "3",
-                     "--compare"] + compare)
+        compare = [arg for label, r in result.items() for arg in ("--compare", f"{label}={r['answers']}")]
+        peers = run([python, os.path.join(ROOT, "Tools", "bench-timezone-peers.py"), CITIES500, "--rounds", "3"] + compare)
         result["peers"] = json.loads(peers.stdout)
     return result
 

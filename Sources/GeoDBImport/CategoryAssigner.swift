@@ -35,8 +35,9 @@ enum CategoryAssigner {
               SELECT p.id, t.category_id FROM place p
               JOIN temp.category_tag t ON t.tag = substr(p.category, 1, instr(p.category, '=')) || '*' AND t.pass = 3
               WHERE p.kind = 'poi';
-            UPDATE category SET place_count = (SELECT count(*) FROM place_category pc WHERE pc.category_id = category.id);
-            DROP TABLE temp.category_tag;
+            CREATE TEMP TABLE category_count AS SELECT category_id, count(*) AS n FROM place_category GROUP BY category_id;
+            UPDATE category SET place_count = coalesce((SELECT n FROM temp.category_count c WHERE c.category_id = category.id), 0);
+            DROP TABLE temp.category_tag; DROP TABLE temp.category_count;
             """)
         try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('taxonomy_version', ?)")
             .run([.text(String(Taxonomy.version))])

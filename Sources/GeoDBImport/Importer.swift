@@ -126,7 +126,6 @@ public enum Importer {
             try writer.finish()
             clock.lap("rtree")
             try CategoryAssigner.assign(in: db)
-            try SearchTokenBuilder.build(in: db)
             clock.lap("categories")
             try db.execute("COMMIT")
             try Schema.createIndexes(in: db)
@@ -134,7 +133,10 @@ public enum Importer {
             try writeMeta(db: db, writer: writer, appending: options.append)
             progress?(ImportProgress(phase: "optimizing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
-            try db.execute("INSERT INTO place_fts(place_fts) VALUES ('optimize'); ANALYZE;")
+            try db.execute("INSERT INTO place_fts(place_fts) VALUES ('optimize')")
+            // The vocabulary is read from the optimized index: one segment to walk instead of many.
+            try SearchTokenBuilder.build(in: db)
+            try db.execute("INSERT INTO search_token(search_token) VALUES ('optimize'); ANALYZE;")
             clock.lap("optimize")
             // A fresh build has no free pages except those FTS optimize released; VACUUM only when they matter.
             let pages = try db.scalarInt("PRAGMA page_count") ?? 0
