@@ -49,7 +49,7 @@ extension GeoDatabase {
 
         var found = try rankedCandidates(query, words: query.words.map { [$0] }, options: options, match: nil)
         // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
-        if found.count < options.limit {
+        if found.count < min(options.limit, 3) && !found.contains(where: { $0.match == "exact" }) {
             let fuzzyWords = try query.words.map { try [$0] + similarTokens(to: $0, prefix: false) }
             if fuzzyWords.contains(where: { $0.count > 1 }) {
                 let seen = Set(found.map(\.id))
@@ -102,7 +102,7 @@ extension GeoDatabase {
         guard let match = FTSQuery.groups(groups) else { return [] }
         let candidates = try candidateIDs(match: match, options: options)
         let importance = Dictionary(candidates.map { ($0.id, $0.importance) }, uniquingKeysWith: { a, _ in a })
-        let names = try normalizedNames(of: candidates.map(\.id))
+        let names = try normalizedNames(of: candidates.map(\.id), wanted: query.words.joined(separator: " "))
         var results = try placeResults(ids: candidates.map(\.id))
         let wanted = query.words.joined(separator: " ")
         for index in results.indices {
@@ -145,7 +145,7 @@ extension GeoDatabase {
     }
 
     /// Places whose index entry matches, most important first, with the options' filters in SQL.
-    func candidateIDs(match: String, options: SearchOptions, limit: Int = 400) throws -> [(id: Int64, importance: Double)] {
+    func candidateIDs(match: String, options: SearchOptions, limit: Int = 200) throws -> [(id: Int64, importance: Double)] {
         var conditions: [String] = []
         var values: [SQLiteValue] = [.text(match)]
         if let box = options.bbox {
@@ -179,15 +179,19 @@ extension GeoDatabase {
             """).rows(values) { ($0.int(0), $0.double(1)) }
     }
 
-    /// Each place's names, folded to the form queries are compared in.
-    func normalizedNames(of ids: [Int64]) throws -> [Int64: Set<String>] {
+    /// Each place's names that could equal `wanted` (folded to the form queries are compared in). Names
+    /// whose length is far from the query's cannot fold to it and are not folded at all: places of a
+    /// gazetteer have dozens of alternate names.
+    func normalizedNames(of ids: [Int64], wanted: String) throws -> [Int64: Set<String>] {
         guard !ids.isEmpty else { return [:] }
         var names: [Int64: Set<String>] = [:]
         let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
         for (id, name) in try cachedStatement("""
             SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
+              AND length(CAST(name AS BLOB)) BETWEEN ?2 AND ?3
             UNION ALL SELECT id, street FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
-            """).rows([.text(json)], { ($0.int(0), $0.text(1) ?? "") }) {
+            """).rows([.text(json), .integer(Int64(wanted.utf8.count / 2)), .integer(Int64(wanted.utf8.count * 3 + 8))],
+                      { ($0.int(0), $0.text(1) ?? "") }) {
             names[id, default: []].insert(TextNormalizer.tokens(name).joined(separator: " "))
         }
         return names

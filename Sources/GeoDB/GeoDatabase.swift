@@ -35,6 +35,8 @@ public final class GeoDatabase {
             throw GeoDBError(.notAGeoDatabase, "\(path): cannot open: \(error.message)")
         }
         try Schema.checkVersion(of: connection)
+        // Memory-mapped reads: no read() system call and copy per page for a file that is only read.
+        try connection.execute("PRAGMA mmap_size = 1073741824")
     }
 
     /// Place counts per category, all places and the data's extent: read once, for query planning.

@@ -87,7 +87,13 @@ extension GeoDatabase {
         }
         let distances = Dictionary(found.map { ($0.id, $0.distance) }, uniquingKeysWith: min)
         let places = try placeResults(ids: found.map(\.id), distances: distances)
-        let (hierarchy, source) = try self.hierarchy(at: point)
+        // Only the levels above the answer, and only those its own columns do not already give.
+        let levels = ["neighbourhood", "suburb", "city", "county", "state"]
+        let answerLevel = places.first.flatMap { Self.hierarchyKey($0.kind) }.flatMap { levels.firstIndex(of: $0) }
+        let needed = Set(levels.enumerated().filter { index, key in
+            (answerLevel.map { index > $0 } ?? true) && places.contains { $0.address[key] == nil }
+        }.map(\.element))
+        let (hierarchy, source) = try self.hierarchy(at: point, needed: needed)
         let zone = try options.timeZones?.tzid(at: point)
         return zip(places, found).map { place, item in
             var p = place
@@ -227,7 +233,7 @@ extension GeoDatabase {
 
     /// Neighbourhood … country around a point: from the smallest containing area of each kind, else the
     /// nearest place of that rank within reach.
-    func hierarchy(at point: Coordinate) throws -> ([String: String], String) {
+    func hierarchy(at point: Coordinate, needed: Set<String>) throws -> ([String: String], String) {
         var result: [String: String] = [:]
         let p7 = Point7(point)
         let areas = try cachedStatement("""
@@ -248,7 +254,7 @@ extension GeoDatabase {
         let reach: [(String, [String], Double)] = [("neighbourhood", ["neighbourhood", "quarter"], 1_000),
                                                    ("suburb", ["suburb"], 2_500), ("city", ["city", "town", "village"], 15_000),
                                                    ("county", ["county"], 50_000), ("state", ["state"], 200_000)]
-        for (key, kinds, radius) in reach {
+        for (key, kinds, radius) in reach where needed.contains(key) {
             if let nearest = try nearest(point, kinds: kinds, radius: radius, limit: 1).first,
                let name = try placeResults(ids: [nearest.id]).first?.name {
                 result[key] = name
