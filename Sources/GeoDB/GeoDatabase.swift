@@ -22,6 +22,8 @@ public final class GeoDatabase {
     private var categoryStats: CategoryStatistics?
     /// Points of place kinds with few members, for nearest-place lookups (nil: too many, use the R*Tree).
     var kindPointCache: [String: [(id: Int64, coordinate: Coordinate)]?] = [:]
+    /// Grids of the points of place kinds with many members, for nearest-place lookups.
+    var kindGridCache: [String: PointGrid] = [:]
 
     /// Opens `path` read-only. `immutable` promises the file never changes while open (no locking).
     public init(path: String, immutable: Bool = false) throws {

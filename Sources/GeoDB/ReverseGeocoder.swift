@@ -187,6 +187,10 @@ extension GeoDatabase {
             return Array(points.map { ($0.id, point.distance(to: $0.coordinate)) }.filter { $0.1 <= radius }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit))
         }
+        // Many places of these kinds (a gazetteer's towns): an in-memory grid of their points, built once.
+        if let kinds {
+            return try pointGrid(kinds).nearest(point, radius: radius, limit: limit)
+        }
         let kindJSON = kinds.map { "[" + $0.map { JSONText.quoted($0) }.joined(separator: ",") + "]" }
         func within(_ r: Double) throws -> [(id: Int64, distance: Double)] {
             var found: [(id: Int64, distance: Double)] = []
@@ -215,7 +219,19 @@ extension GeoDatabase {
         }
     }
 
-    /// The points of all places of these kinds when there are at most 5,000 of them (cached), else nil.
+    /// A grid of the points of all places of these kinds (cached; 24 bytes per place).
+    func pointGrid(_ kinds: [String]) throws -> PointGrid {
+        let key = kinds.sorted().joined(separator: ",")
+        if let grid = kindGridCache[key] { return grid }
+        let json = "[" + kinds.map { JSONText.quoted($0) }.joined(separator: ",") + "]"
+        let points = try cachedStatement("SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
+            .rows([.text(json)]) { (id: $0.int(0), coordinate: Coordinate(lat: $0.double(1), lon: $0.double(2))) }
+        let grid = PointGrid(points: points)
+        kindGridCache[key] = grid
+        return grid
+    }
+
+    /// The points of all places of these kinds when there are at most 500 of them (cached), else nil.
     func pointsOfKinds(_ kinds: [String]) throws -> [(id: Int64, coordinate: Coordinate)]? {
         let key = kinds.sorted().joined(separator: ",")
         if let cached = kindPointCache[key] { return cached }
@@ -223,7 +239,7 @@ extension GeoDatabase {
         let count = try cachedStatement("SELECT count(*) FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
             .rows([.text(json)]) { $0.int(0) }.first ?? 0
         var points: [(id: Int64, coordinate: Coordinate)]?
-        if count <= 5_000 {
+        if count <= 500 {
             points = try cachedStatement("SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
                 .rows([.text(json)]) { ($0.int(0), Coordinate(lat: $0.double(1), lon: $0.double(2))) }
         }
