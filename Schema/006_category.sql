@@ -9,8 +9,11 @@ CREATE TABLE category (
     place_count INTEGER NOT NULL DEFAULT 0   -- places in exactly this category (not its children)
 ) WITHOUT ROWID;
 
--- The taxonomy category of each place that has one (POIs and CSV places with a category).
+-- The taxonomy category of each place that has one (POIs and CSV places with a category), with the
+-- place's position repeated so that "category X in this box" is one index range scan.
 CREATE TABLE place_category (
     place_id    INTEGER PRIMARY KEY REFERENCES place(id),
-    category_id TEXT NOT NULL REFERENCES category(id)
+    category_id TEXT NOT NULL REFERENCES category(id),
+    lat         REAL NOT NULL,                 -- = place.lat
+    lon         REAL NOT NULL                  -- = place.lon
 );

@@ -1,2 +1,2 @@
--- Category-first lookups (rare categories): the places of a category without scanning.
-CREATE INDEX IF NOT EXISTS idx_place_category_category_id ON place_category(category_id);
+-- Category search: the places of a category in a latitude band, read from the index alone.
+CREATE INDEX IF NOT EXISTS idx_place_category_category_id_lat ON place_category(category_id, lat, lon);

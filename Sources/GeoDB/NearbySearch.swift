@@ -178,29 +178,26 @@ extension GeoDatabase {
     }
 
     /// The candidate query: ?1…?4 the box (min lon, min lat, max lon, max lat), ?5 the filter's value,
-    /// ?6 an FTS5 name query. Category-first starts from `idx_place_category_category_id` (or, for a raw
-    /// tag, `idx_place_category`); otherwise from the R*Tree.
+    /// ?6 an FTS5 name query. Taxonomy categories read `idx_place_category_category_id_lat` (category,
+    /// lat, lon: a range scan of the latitude band); a raw tag starts from `idx_place_category` when rare,
+    /// from the R*Tree otherwise; "any named POI" from the R*Tree.
     static func candidateSQL(_ filter: CategoryFilter, categoryFirst: Bool, byName: Bool) -> String {
-        let name = byName ? " AND p.id IN (SELECT rowid FROM place_fts WHERE place_fts MATCH ?6)" : ""
-        let inCategories = "pc.category_id IN (SELECT value FROM json_each(?5))"
-        if categoryFirst {
-            let point = "p.lon BETWEEN ?1 AND ?3 AND p.lat BETWEEN ?2 AND ?4"
-            switch filter {
-            case .categories:
-                return "SELECT p.id, p.lat, p.lon FROM place_category pc JOIN place p ON p.id = pc.place_id WHERE \(inCategories) AND \(point)\(name)"
-            case .rawTag, .anyNamedPOI:
-                return "SELECT p.id, p.lat, p.lon FROM place p WHERE p.category = ?5 AND \(point)\(name)"
-            }
-        }
+        let name = " AND p.id IN (SELECT rowid FROM place_fts WHERE place_fts MATCH ?6)"
         let rtree = "SELECT p.id, p.lat, p.lon FROM place_rtree r JOIN place p ON p.id = r.id"
         let box = "r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2"
         switch filter {
-        case .anyNamedPOI:
-            return "\(rtree) WHERE \(box) AND p.kind = ?5 AND p.name IS NOT NULL\(name)"
         case .categories:
-            return "\(rtree) JOIN place_category pc ON pc.place_id = p.id WHERE \(box) AND \(inCategories)\(name)"
+            return """
+                SELECT pc.place_id, pc.lat, pc.lon FROM place_category pc
+                WHERE pc.category_id IN (SELECT value FROM json_each(?5)) AND pc.lat BETWEEN ?2 AND ?4 AND pc.lon BETWEEN ?1 AND ?3
+                """ + (byName ? " AND pc.place_id IN (SELECT rowid FROM place_fts WHERE place_fts MATCH ?6)" : "")
+        case .rawTag where categoryFirst:
+            return "SELECT p.id, p.lat, p.lon FROM place p WHERE p.category = ?5 AND p.lon BETWEEN ?1 AND ?3 AND p.lat BETWEEN ?2 AND ?4" + (byName ? name : "")
         case .rawTag:
-            return "\(rtree) WHERE \(box) AND p.category = ?5\(name)"
+            // Unary + keeps SQLite from starting at idx_place_category: this plan starts from the R*Tree.
+            return "\(rtree) WHERE \(box) AND +p.category = ?5" + (byName ? name : "")
+        case .anyNamedPOI:
+            return "\(rtree) WHERE \(box) AND p.kind = ?5 AND p.name IS NOT NULL" + (byName ? name : "")
         }
     }
 
@@ -213,14 +210,16 @@ extension GeoDatabase {
         }
     }
 
-    /// Whether to start from the category's places rather than the R*Tree: when the category holds fewer
-    /// places in all than the box is expected to hold (places × the box's share of the data's extent).
+    /// Whether to start from the category's places rather than the R*Tree: always for taxonomy categories
+    /// (their index holds positions); for a raw tag when it has fewer places in all than the box is
+    /// expected to hold (places × the box's share of the data's extent).
     func categoryFirst(_ filter: CategoryFilter, box: BoundingBox) throws -> Bool {
         let stats = try categoryStatistics()
         let inCategory: Int64
         switch filter {
         case .anyNamedPOI: return false
-        case .categories(let ids): inCategory = ids.reduce(0) { $0 + (stats.counts[$1] ?? 0) }
+        // (category, lat, lon) is indexed: a range scan of the category's places in the box's latitude band.
+        case .categories: return true
         case .rawTag(let tag): inCategory = try cachedStatement("SELECT count(*) FROM place WHERE category = ?1")
             .rows([.text(tag)]) { $0.int(0) }.first ?? 0
         }

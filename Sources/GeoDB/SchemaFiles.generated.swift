@@ -144,10 +144,13 @@ CREATE TABLE category (
     place_count INTEGER NOT NULL DEFAULT 0   -- places in exactly this category (not its children)
 ) WITHOUT ROWID;
 
--- The taxonomy category of each place that has one (POIs and CSV places with a category).
+-- The taxonomy category of each place that has one (POIs and CSV places with a category), with the
+-- place's position repeated so that "category X in this box" is one index range scan.
 CREATE TABLE place_category (
     place_id    INTEGER PRIMARY KEY REFERENCES place(id),
-    category_id TEXT NOT NULL REFERENCES category(id)
+    category_id TEXT NOT NULL REFERENCES category(id),
+    lat         REAL NOT NULL,                 -- = place.lat
+    lon         REAL NOT NULL                  -- = place.lon
 );
 """#),
         ("900_indexes.sql", #"""
@@ -160,8 +163,8 @@ CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);
 CREATE INDEX IF NOT EXISTS idx_place_link_source_id_source_ref ON place_link(source_id, source_ref);
 """#),
         ("910_category_index.sql", #"""
--- Category-first lookups (rare categories): the places of a category without scanning.
-CREATE INDEX IF NOT EXISTS idx_place_category_category_id ON place_category(category_id);
+-- Category search: the places of a category in a latitude band, read from the index alone.
+CREATE INDEX IF NOT EXISTS idx_place_category_category_id_lat ON place_category(category_id, lat, lon);
 """#),
     ]
 

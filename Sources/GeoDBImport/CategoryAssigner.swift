@@ -27,12 +27,12 @@ enum CategoryAssigner {
             try insertTag.run([.text(word), .text(id), .integer(2)])
         }
         try db.execute("""
-            INSERT INTO place_category(place_id, category_id)
-              SELECT p.id, t.category_id FROM place p JOIN temp.category_tag t ON t.tag = p.category AND t.pass = 1;
-            INSERT OR IGNORE INTO place_category(place_id, category_id)
-              SELECT p.id, t.category_id FROM place p JOIN temp.category_tag t ON t.tag = lower(p.category) AND t.pass = 2;
-            INSERT OR IGNORE INTO place_category(place_id, category_id)
-              SELECT p.id, t.category_id FROM place p
+            INSERT INTO place_category(place_id, category_id, lat, lon)
+              SELECT p.id, t.category_id, p.lat, p.lon FROM place p JOIN temp.category_tag t ON t.tag = p.category AND t.pass = 1;
+            INSERT OR IGNORE INTO place_category(place_id, category_id, lat, lon)
+              SELECT p.id, t.category_id, p.lat, p.lon FROM place p JOIN temp.category_tag t ON t.tag = lower(p.category) AND t.pass = 2;
+            INSERT OR IGNORE INTO place_category(place_id, category_id, lat, lon)
+              SELECT p.id, t.category_id, p.lat, p.lon FROM place p
               JOIN temp.category_tag t ON t.tag = substr(p.category, 1, instr(p.category, '=')) || '*' AND t.pass = 3
               WHERE p.kind = 'poi';
             CREATE TEMP TABLE category_count AS SELECT category_id, count(*) AS n FROM place_category GROUP BY category_id;

@@ -158,13 +158,14 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         let db = try GeoDatabase(path: try Self.helsinki.get())
         let wide = GeoDatabase.boxes(around: Coordinate(lat: 60.1699, lon: 24.9384), radius: 1000)[0]
         let narrow = GeoDatabase.boxes(around: Coordinate(lat: 60.1699, lon: 24.9384), radius: 50)[0]
-        #expect(try db.categoryFirst(.categories(["pharmacy"]), box: wide))
-        #expect(try !db.categoryFirst(.categories(taxonomy.descendants(of: "food_and_drink")), box: narrow))
         let common = CategoryFilter.categories(taxonomy.descendants(of: "food_and_drink"))
+        #expect(try db.categoryFirst(.rawTag("amenity=pharmacy"), box: wide))
+        #expect(try !db.categoryFirst(.rawTag("amenity=restaurant"), box: narrow))
         let cases: [(CategoryFilter, BoundingBox, String)] = [
-            (.categories(["pharmacy"]), wide, "INDEX idx_place_category_category_id (category_id=?)"),
+            (.categories(["pharmacy"]), wide, "INDEX idx_place_category_category_id_lat (category_id=? AND lat>? AND lat<?)"),
+            (common, narrow, "INDEX idx_place_category_category_id_lat (category_id=? AND lat>? AND lat<?)"),
             (.rawTag("amenity=pharmacy"), wide, "INDEX idx_place_category (category=?)"),
-            (common, narrow, "SCAN r VIRTUAL TABLE INDEX 2:"),   // the R*Tree with all four bounds
+            (.rawTag("amenity=restaurant"), narrow, "SCAN r VIRTUAL TABLE INDEX 2:"),   // the R*Tree with all four bounds
             (.anyNamedPOI, narrow, "SCAN r VIRTUAL TABLE INDEX 2:"),
         ]
         for (filter, box, expected) in cases {
