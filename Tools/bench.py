@@ -306,21 +306,21 @@ def svg_lines(title, x_labels, series, y_label, width=560, height=300):
     return "\n".join(parts) + "\n"
 
 
-def write_plots(rows, queries):
-    """docs/bench-import.svg (import seconds by input size) and docs/bench-queries.svg (query p50 by database)."""
+def write_plots(rows, queries, directory):
+    """bench-import.svg (import seconds by input size) and bench-queries.svg (query p50 by database)."""
     sizes = [f"×{r['factor']}" for r in rows]
     import_series = {"geodb import": [statistics.median(r["geodb"]) for r in rows]}
     if all(r["ogr"] for r in rows):
         import_series["ogr2ogr -f SQLite"] = [statistics.median(r["ogr"]) for r in rows]
     if all(r["osmium"] for r in rows):
         import_series["osmium fileinfo -e"] = [statistics.median(r["osmium"]) for r in rows]
-    with open(os.path.join(ROOT, "docs", "bench-import.svg"), "w") as f:
+    with open(os.path.join(directory, "bench-import.svg"), "w") as f:
         f.write(svg_lines("Import time by input size (tiled Helsinki)", sizes, import_series, "seconds"))
     labels = list(queries)
     kinds = {"search": ("search", "full"), "autocomplete": ("search", "autocomplete"),
              "reverse": ("reverse", "random_points"), "nearby 500 m": ("nearby", "common_500m")}
     query_series = {name: [queries[l][k][key]["p50_us"] for l in labels] for name, (k, key) in kinds.items()}
-    with open(os.path.join(ROOT, "docs", "bench-queries.svg"), "w") as f:
+    with open(os.path.join(directory, "bench-queries.svg"), "w") as f:
         f.write(svg_lines("Query latency p50 by database", labels, query_series, "µs", width=640))
 
 
@@ -436,7 +436,7 @@ def main():
     ]
     for mode, (walls, phases) in rtree.items():
         report.append(f"| {mode} | {fmt_s(walls)} | {fmt_s(phases)} |")
-    write_plots(rows, queries)
+    write_plots(rows, queries, WORK if args.quick else os.path.join(ROOT, "docs"))
     report += ["", "![import time by input size](bench-import.svg)"]
     report += ["", "## Queries", "",
                "In-process (`geodb-bench`, release build, one thread, after a warm-up), the query sets drawn from each "
@@ -520,8 +520,10 @@ def main():
                        f"(target ≥ 0.33: {verdict}); osmium decodes on several threads and writes nothing.")
     report += reading
     text = "\n".join(report) + "\n"
-    os.makedirs(os.path.join(ROOT, "docs"), exist_ok=True)
-    with open(os.path.join(ROOT, "docs", "BENCHMARKS.md"), "w") as f:
+    # A quick run is a check: it writes beside the data, never over the committed report.
+    report_dir = WORK if args.quick else os.path.join(ROOT, "docs")
+    os.makedirs(report_dir, exist_ok=True)
+    with open(os.path.join(report_dir, "BENCHMARKS-quick.md" if args.quick else "BENCHMARKS.md"), "w") as f:
         f.write(text)
     headline = import_table(rows) + "\n\nQueries in process (µs):\n\n" + query_table(queries)
     if geonames:
@@ -534,7 +536,8 @@ def main():
                      f"{nearest['geodb'].get('exact_rate', 0) * 100:.1f} %; reverse_geocoder "
                      f"{nearest['reverse_geocoder']['single_p50_us']:.0f} µs, exact "
                      f"{nearest['reverse_geocoder'].get('exact_rate', 0) * 100:.1f} %.")
-    update_readme(headline, env, args.quick)
+    if not args.quick:
+        update_readme(headline, env, args.quick)
     print(text)
 
 
