@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Sets geodb up on a fresh Debian machine and runs it on SampleData: build, import, inspect, check.
+# Sets geodb up on a fresh Debian machine and runs it on SampleData: build, import, inspect, check, query.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/install-deps.sh
 swift build -c release --product geodb
 geodb=.build/release/geodb
 mkdir -p demo
-$geodb import SampleData/helsinki.osm.pbf --output demo/helsinki.sqlite --force
-$geodb import SampleData/helsinki.osm --output demo/helsinki-xml.sqlite --force
-$geodb inspect demo/helsinki.sqlite
-$geodb inspect demo/helsinki.sqlite --check
+run() { echo; printf '$ geodb'; printf ' %q' "$@"; echo; $geodb "$@"; }
+run import SampleData/helsinki.osm.pbf --output demo/helsinki.sqlite --force
+run import SampleData/helsinki.osm --output demo/helsinki-xml.sqlite --force
+run inspect demo/helsinki.sqlite
+run inspect demo/helsinki.sqlite --check
+run import SampleData/helsinki.osm.pbf SampleData/cities15000.txt SampleData/countries.tsv \
+    SampleData/timezones-small.geojson --output demo/combined.sqlite --force
+run search demo/helsinki.sqlite "Aleksanterinkatu 52" --limit 3
+run search demo/helsinki.sqlite mannerh --autocomplete --limit 3
+run search demo/combined.sqlite Helsingfors --kind city --limit 3
+run reverse demo/combined.sqlite 60.16952 24.93545
+run nearby demo/helsinki.sqlite 60.1699 24.9384 --category cafe --radius 500 --limit 5
+run timezone demo/combined.sqlite 60.1699 24.9384

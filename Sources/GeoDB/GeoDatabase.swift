@@ -4,7 +4,6 @@ import GeoDBSQLite
 
 /// Numbers the query planner uses.
 struct CategoryStatistics {
-    var counts: [String: Int64]
     var places: Int64
     var extent: BoundingBox
 }
@@ -41,17 +40,15 @@ public final class GeoDatabase {
         try connection.execute("PRAGMA mmap_size = 1073741824")
     }
 
-    /// Place counts per category, all places and the data's extent: read once, for query planning.
+    /// The number of places and the data's extent: read once, for query planning.
     func categoryStatistics() throws -> CategoryStatistics {
         if let categoryStats { return categoryStats }
-        let counts = Dictionary(try connection.prepare("SELECT id, place_count FROM category")
-            .rows { ($0.text(0) ?? "", $0.int(1)) }, uniquingKeysWith: { a, _ in a })
         let places = try connection.scalarInt("SELECT count(*) FROM place") ?? 0
         let box = try connection.scalarText("SELECT value FROM meta WHERE key = 'bbox'")
             .map { $0.split(separator: ",").compactMap { Double($0) } }
         let extent = box.flatMap { $0.count == 4 ? BoundingBox(minLat: $0[1], minLon: $0[0], maxLat: $0[3], maxLon: $0[2]) : nil }
             ?? BoundingBox(minLat: -90, minLon: -180, maxLat: 90, maxLon: 180)
-        let stats = CategoryStatistics(counts: counts, places: places, extent: extent)
+        let stats = CategoryStatistics(places: places, extent: extent)
         categoryStats = stats
         return stats
     }
