@@ -206,6 +206,18 @@ def bench_geonames(runs):
     return dict(rows=rows, walls=walls, rss=rss, size=os.path.getsize(out), db=out)
 
 
+def make_full_timezones(python):
+    """The full-resolution timezone file, made once with ../shared/tools/export-timezones.py (needs shapely)."""
+    script = os.path.join(os.path.dirname(ROOT), "shared", "tools", "export-timezones.py")
+    if os.path.exists(TIMEZONES_FULL) or not python or not os.path.exists(script):
+        return
+    try:
+        run([python, "-m", "pip", "install", "-q", "shapely"])
+        run([python, script, "--full", TIMEZONES_FULL])
+    except subprocess.CalledProcessError as error:
+        print(f"full-resolution timezones skipped: {error.stderr.strip()[-300:]}", file=sys.stderr)
+
+
 def bench_timezones(runs, python):
     """Timezone boundary imports (simplified, and full resolution when present) and lookups per second on
     all cities500 points, next to timezonefinder and tzfpy on the same points."""
@@ -397,6 +409,8 @@ def main():
     queries = bench_queries(query_databases(files), 300 if args.quick else 2000)
     python = peer_python()
     geonames = bench_geonames(1 if args.quick else 3)
+    if not args.quick:
+        make_full_timezones(python)
     timezones = bench_timezones(1 if args.quick else 3, python)
     nearest = bench_nearest(geonames["db"], python, 300 if args.quick else 2000) if geonames else None
     memory = bench_memory(files, max(1, runs // 2 + 1))
