@@ -50,7 +50,7 @@ extension GeoDatabase {
         var found = try rankedCandidates(query, words: query.words.map { [$0] }, options: options, match: nil)
         // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
         if found.count < min(options.limit, 3) && !found.contains(where: { $0.match == "exact" }) {
-            let fuzzyWords = try query.words.map { try [$0] + similarTokens(to: $0, prefix: false) }
+            let fuzzyWords = try query.words.map { try [$0] + similarTokens(to: $0) }
             if fuzzyWords.contains(where: { $0.count > 1 }) {
                 let seen = Set(found.map(\.id))
                 found += try rankedCandidates(query, words: fuzzyWords, options: options, match: "fuzzy")
@@ -62,7 +62,7 @@ extension GeoDatabase {
             found += try numberFallback(query, options: options).filter { f in !found.contains { $0.id == f.id } }
         }
         found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
-        return try finish(Array(found.prefix(options.limit)), options: options)
+        return try localized(Array(found.prefix(options.limit)), options: options)
     }
 
     /// "cafe near Senaatintori", "pharmacies near Stockmann": the places of a category within 1 km of the
@@ -200,7 +200,7 @@ extension GeoDatabase {
     /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word`, most used first.
     /// Found through the trigram index on `search_token`: with k edits allowed, one of k+1 pieces of the
     /// word survives intact, so the pieces' substring matches hold every candidate.
-    func similarTokens(to word: String, prefix: Bool) throws -> [String] {
+    func similarTokens(to word: String) throws -> [String] {
         let letters = Array(word)
         guard letters.count >= 4, !word.allSatisfy(\.isNumber) else { return [] }
         let edits = letters.count >= 8 ? 2 : 1
@@ -263,8 +263,8 @@ extension GeoDatabase {
             .rows([.integer(id)]) { $0.blob(0) }.first.flatMap { $0.flatMap(Geometry.init(encoded:)) }
     }
 
-    /// Applies `--lang` and distances to the final results.
-    func finish(_ results: [PlaceResult], options: SearchOptions) throws -> [PlaceResult] {
+    /// Shows each result's name in `options.language` when it has one.
+    func localized(_ results: [PlaceResult], options: SearchOptions) throws -> [PlaceResult] {
         guard let language = options.language else { return results }
         var out = results
         for index in out.indices {

@@ -53,6 +53,14 @@ import TestSupport
         }
     }
 
+    @Test func languageChoosesTheDisplayedName() throws {
+        var options = SearchOptions()
+        options.language = "sv"
+        options.limit = 1
+        let street = try #require(try db.search("Mannerheimintie", options: options).first)
+        #expect(street.name == "Mannerheimvägen" && street.sourceRef == "w22906934")
+    }
+
     @Test func numberNotOnTheStreetFallsBackToTheStreetMarked() throws {
         let results = try search("Aleksanterinkatu 999")
         #expect(results.first?.kind == "street" && results.first?.match == "fallback")
