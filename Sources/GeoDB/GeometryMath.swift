@@ -112,36 +112,31 @@ public enum LineMath {
     /// The point at `fraction` (0…1) of the line's length.
     public static func point(along line: [Point7], fraction: Double) -> Point7? {
         guard let first = line.first else { return nil }
-        guard line.count > 1 else { return first }
-        let scale = cos(Double(first.lat) / 1e7 * .pi / 180)
-        func length(_ a: Point7, _ b: Point7) -> Double {
-            let dx = Double(b.lon - a.lon) * scale, dy = Double(b.lat - a.lat)
-            return (dx * dx + dy * dy).squareRoot()
-        }
-        var total = 0.0
-        for i in 1..<line.count { total += length(line[i - 1], line[i]) }
-        var remaining = total * min(max(fraction, 0), 1)
-        for i in 1..<line.count {
-            let piece = length(line[i - 1], line[i])
+        let pieces = segmentLengths(line)
+        var remaining = pieces.reduce(0, +) * min(max(fraction, 0), 1)
+        for (i, piece) in pieces.enumerated() {
             if remaining <= piece, piece > 0 {
-                let t = remaining / piece
-                return Point7(lat: line[i - 1].lat + Int32((Double(line[i].lat - line[i - 1].lat) * t).rounded()),
-                              lon: line[i - 1].lon + Int32((Double(line[i].lon - line[i - 1].lon) * t).rounded()))
+                let t = remaining / piece, a = line[i], b = line[i + 1]
+                return Point7(lat: a.lat + Int32((Double(b.lat - a.lat) * t).rounded()),
+                              lon: a.lon + Int32((Double(b.lon - a.lon) * t).rounded()))
             }
             remaining -= piece
         }
-        return line[line.count - 1]
+        return line.last ?? first
     }
 
     /// Planar length in 1e-7 degree of latitude (for comparing lines, not for metres).
     public static func relativeLength(_ line: [Point7]) -> Double {
-        guard let first = line.first, line.count > 1 else { return 0 }
+        segmentLengths(line).reduce(0, +)
+    }
+
+    /// The length of each segment, in 1e-7 degree of latitude.
+    static func segmentLengths(_ line: [Point7]) -> [Double] {
+        guard let first = line.first, line.count > 1 else { return [] }
         let scale = cos(Double(first.lat) / 1e7 * .pi / 180)
-        var total = 0.0
-        for i in 1..<line.count {
+        return (1..<line.count).map { i in
             let dx = Double(line[i].lon - line[i - 1].lon) * scale, dy = Double(line[i].lat - line[i - 1].lat)
-            total += (dx * dx + dy * dy).squareRoot()
+            return (dx * dx + dy * dy).squareRoot()
         }
-        return total
     }
 }

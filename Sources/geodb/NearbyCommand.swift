@@ -17,13 +17,10 @@ extension GeoDBCommand {
         @Argument(help: "The database file.")
         var database: String
 
-        // .allUnrecognized: "-44.0" must be a number here, not an option.
         @Argument(parsing: .allUnrecognized,
                   help: ArgumentHelp("Latitude and longitude of the centre (negative values as written: -44.0 -176.5).",
                                      valueName: "lat lon"))
-        var rawCoordinates: [String] = []
-
-        var coordinates: [Double] { rawCoordinates.compactMap(Double.init) }
+        var position: [String] = []
 
         @Option(help: "Categories, comma-separated.")
         var category: String?
@@ -50,13 +47,9 @@ extension GeoDBCommand {
         var json = false
 
         func validate() throws {
-            if let bad = rawCoordinates.first(where: { Double($0) == nil }) {
-                throw ValidationError("'\(bad)' is not a coordinate or a known option")
-            }
-            if bbox == nil && coordinates.count != 2 {
-                throw ValidationError("give the centre as LAT LON, or a box with --bbox")
-            }
-            if bbox != nil && !coordinates.isEmpty {
+            if bbox == nil {
+                _ = try PointArgument.parse(position, command: "nearby")
+            } else if !position.isEmpty {
                 throw ValidationError("give either LAT LON or --bbox, not both")
             }
         }
@@ -74,7 +67,7 @@ extension GeoDBCommand {
                 }
                 page = try db.places(in: box, near: center, filter: filter, name: name, limit: limit, after: after)
             } else {
-                page = try db.places(near: Coordinate(lat: coordinates[0], lon: coordinates[1]), radius: radius,
+                page = try db.places(near: try PointArgument.parse(position, command: "nearby"), radius: radius,
                                      filter: filter, name: name, limit: limit, after: after)
             }
             if json {

@@ -11,10 +11,9 @@ extension GeoDBCommand {
         @Argument(help: "The database file.")
         var database: String
 
-        // .allUnrecognized: "-33.86" must be a number here, not an option.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Latitude and longitude (negative values as written).",
                                                                 valueName: "lat lon"))
-        var rawCoordinates: [String] = []
+        var position: [String] = []
 
         @Option(help: "Granularity: address, street, poi, suburb, city, state, country.")
         var kind: ReverseLevel = .address
@@ -29,21 +28,18 @@ extension GeoDBCommand {
         var json = false
 
         func validate() throws {
-            let values = rawCoordinates.compactMap(Double.init)
-            guard values.count == 2, rawCoordinates.count == 2 else {
-                throw ValidationError("give the point as two numbers: LAT LON (got '\(rawCoordinates.joined(separator: " "))')")
-            }
+            _ = try PointArgument.parse(position, command: "reverse")
         }
 
         func run() throws {
-            let values = rawCoordinates.compactMap(Double.init)
+            let point = try PointArgument.parse(position, command: "reverse")
             var options = ReverseOptions()
             options.level = kind
             options.radius = radius
             options.limit = limit
             let db = try GeoDatabase(path: database)
             options.timeZones = try db.timeZoneLookup()
-            let results = try db.reverse(at: Coordinate(lat: values[0], lon: values[1]), options: options)
+            let results = try db.reverse(at: point, options: options)
             if json {
                 print(try Format.json(results))
                 return

@@ -47,14 +47,7 @@ extension GeoDBCommand {
         }
 
         func coordinate() throws -> Coordinate {
-            guard position.count == 2 else {
-                throw ValidationError(position.isEmpty ? "missing the point: geodb timezone DB LAT LON"
-                                      : "expected LAT LON, got \(position.joined(separator: " "))")
-            }
-            guard let lat = Double(position[0]), let lon = Double(position[1]) else {
-                throw ValidationError("'\(position[0]) \(position[1])' is not a latitude and longitude in degrees")
-            }
-            let coordinate = Coordinate(lat: lat, lon: lon)
+            let coordinate = try PointArgument.parse(position, command: "timezone")
             guard coordinate.isValid else {
                 throw ValidationError("latitude must be within ±90 and longitude within ±180 (got \(position[0]) \(position[1]))")
             }
