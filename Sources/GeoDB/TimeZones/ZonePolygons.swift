@@ -321,7 +321,7 @@ package final class ZonePolygonSet {
         // Near the antimeridian, look at the other side too, with the point shifted by 360°.
         for shift in [0, -3_600_000_000, 3_600_000_000] {
             let x = Int(p.lon) + shift
-            guard x - dx <= 1_800_000_000, x + dx >= -1_800_000_000 else { continue }
+            guard x - dx < 1_800_000_000, x + dx >= -1_800_000_000 else { continue }
             let minX = max(x - dx, -1_800_000_000), maxX = min(x + dx, 1_800_000_000 - 1)
             let minY = max(Int(p.lat) - dy, -900_000_000), maxY = min(Int(p.lat) + dy, 900_000_000 - 1)
             let size = TimeZoneGrid.baseSize
