@@ -15,7 +15,7 @@ public struct CategoryCount: Codable, Sendable {
     public var depth: Int
 }
 
-extension GeoDatabase {
+extension QuerySession {
     /// The database's taxonomy in tree order (each parent followed by its children).
     public func categories() throws -> [CategoryCount] {
         let rows = try connection.prepare("SELECT id, parent, label, synonyms, osm_tags, place_count FROM category")

@@ -50,7 +50,7 @@ public struct DatabaseInfo: Codable, Sendable {
     public var meta: [String: String]
 }
 
-extension GeoDatabase {
+extension QuerySession {
     /// Summarises the database; `topCategories` limits the category list.
     public func info(topCategories: Int = 15) throws -> DatabaseInfo {
         let db = connection

@@ -26,7 +26,7 @@ public struct SearchOptions: Sendable {
     public static let maxLimit = 100
 }
 
-extension GeoDatabase {
+extension QuerySession {
     /// Places matching `text`, best first.
     ///
     /// ```swift
@@ -157,7 +157,7 @@ extension GeoDatabase {
             conditions.append("p.country_code = ?\(values.count)")
         }
         if !options.kinds.isEmpty {
-            values.append(.text("[" + options.kinds.map { JSONText.quoted($0) }.joined(separator: ",") + "]"))
+            values.append(.text(JSONText.array(options.kinds)))
             conditions.append("p.kind IN (SELECT value FROM json_each(?\(values.count)))")
         }
         switch options.categories {

@@ -14,7 +14,7 @@ public enum IntegrityCheck {
     /// Runs every check on the database at `path`. FTS5's integrity check is an INSERT command, so the
     /// file is opened read-write; nothing is changed (the check runs in a transaction that is rolled back).
     public static func run(path: String) throws -> [CheckResult] {
-        _ = try GeoDatabase(path: path)   // exists, is geodb, right version
+        _ = try QuerySession(path: path)   // exists, is geodb, right version
         let db = try Connection(path: path, mode: .readWrite)
         var results: [CheckResult] = []
         func check(_ name: String, _ body: () throws -> String?) {

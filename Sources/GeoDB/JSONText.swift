@@ -1,4 +1,4 @@
-// Minimal JSON text writing for the `place.tags` column: compact, key order kept.
+// Minimal JSON text writing (the `place.tags` column, SQL parameters, exports): compact, key order kept.
 
 public enum JSONText {
     /// A JSON string literal, escaped per RFC 8259.
@@ -34,5 +34,10 @@ public enum JSONText {
             out += quoted(value)
         }
         return out + "}"
+    }
+
+    /// A JSON array of strings.
+    public static func array(_ values: [String]) -> String {
+        "[" + values.map(quoted).joined(separator: ",") + "]"
     }
 }

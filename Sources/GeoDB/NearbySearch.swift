@@ -59,7 +59,7 @@ struct PageCursor: Equatable {
     }
 }
 
-extension GeoDatabase {
+extension QuerySession {
     /// Largest radius a nearby search accepts, in metres.
     public static let maxRadius = 100_000.0
     /// Largest page.
@@ -205,7 +205,7 @@ extension GeoDatabase {
     static func filterValue(_ filter: CategoryFilter) -> SQLiteValue {
         switch filter {
         case .anyNamedPOI: return .text("poi")
-        case .categories(let ids): return .text("[" + ids.map { JSONText.quoted($0) }.joined(separator: ",") + "]")
+        case .categories(let ids): return .text(JSONText.array(ids))
         case .rawTag(let tag): return .text(tag)
         }
     }

@@ -26,6 +26,7 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var tags: [String: String]
     /// The place's IANA time zone, when its source gives one (GeoNames does).
     public var timezone: String?
+    public var population: Int64?
     /// Search only: the ranking score (higher first) and how the text matched
     /// (exact / prefix / fuzzy / interpolated / fallback / coordinate).
     public var score: Double?
@@ -33,18 +34,19 @@ public struct PlaceResult: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM,
-             address, tags, timezone, score, match
+             address, tags, timezone, population, score, match
     }
 
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
 }
 
-extension GeoDatabase {
+extension QuerySession {
     /// The columns `placeResults(ids:)` reads, in order.
     static let resultColumns = """
         p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
-        p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone
+        p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population
         """
+    static let resultColumnCount = 18
 
     /// Full results for place ids, in the order given; `distances` fills `distanceM`.
     func placeResults(ids: [Int64], distances: [Int64: Double] = [:]) throws -> [PlaceResult] {
@@ -55,20 +57,26 @@ extension GeoDatabase {
             """)
         let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let rows = try statement.rows([.text(json)]) { row -> PlaceResult in
-            var address: [String: String] = [:]
-            for (index, key) in [(8, "housenumber"), (9, "street"), (10, "postcode"), (11, "city"), (12, "country_code"),
-                                 (14, "state"), (15, "country")] {
-                if let value = row.text(Int32(index)) { address[key] = value }
-            }
-            let name = row.text(5)
-            return PlaceResult(id: row.int(0), sourceRef: row.text(1) ?? "", kind: row.text(2) ?? "", category: row.text(3),
-                               categoryID: row.text(4), name: name,
-                               displayName: Self.displayName(name: name, address: address),
-                               lat: row.double(6), lon: row.double(7), distanceM: distances[row.int(0)],
-                               address: address, tags: Self.decodeTags(row.text(13)), timezone: row.text(16))
+            var result = Self.placeResult(row)
+            result.distanceM = distances[result.id]
+            return result
         }
         let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }
+    }
+
+    /// The place of a row whose first columns are `resultColumns`.
+    static func placeResult(_ row: Statement) -> PlaceResult {
+        var address: [String: String] = [:]
+        for (index, key) in [(8, "housenumber"), (9, "street"), (10, "postcode"), (11, "city"), (12, "country_code"),
+                             (14, "state"), (15, "country")] {
+            if let value = row.text(Int32(index)) { address[key] = value }
+        }
+        let name = row.text(5)
+        return PlaceResult(id: row.int(0), sourceRef: row.text(1) ?? "", kind: row.text(2) ?? "", category: row.text(3),
+                           categoryID: row.text(4), name: name, displayName: Self.displayName(name: name, address: address),
+                           lat: row.double(6), lon: row.double(7), address: address, tags: Self.decodeTags(row.text(13)),
+                           timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17))
     }
 
     static func displayName(name: String?, address: [String: String]) -> String {

@@ -28,7 +28,7 @@ struct PointGrid {
         var r = min(radius, 25_000)
         while true {
             var found: [(id: Int64, distance: Double)] = []
-            for box in GeoDatabase.boxes(around: point, radius: r) {
+            for box in QuerySession.boxes(around: point, radius: r) {
                 let rows = Int((box.minLat + 90).rounded(.down))...min(179, Int((box.maxLat + 90).rounded(.down)))
                 let columns = Int((box.minLon + 180).rounded(.down))...min(359, Int((box.maxLon + 180).rounded(.down)))
                 for row in rows where row >= 0 {

@@ -34,14 +34,14 @@ public enum ReverseLevel: String, CaseIterable, Sendable, Codable {
 }
 
 /// Options of a reverse query.
-public struct ReverseOptions {
+public struct ReverseOptions: Sendable {
     public var level = ReverseLevel.address
     /// Search radius in metres for the asked level (default `level.defaultRadius`); fallbacks look at least as far.
     public var radius: Double?
     /// Nearest candidates to return, nearest first.
     public var limit = 1
-    /// When given (`db.timeZoneLookup()`), each answer carries the IANA zone of the query point.
-    public var timeZones: TimeZoneLookup?
+    /// Each answer carries the IANA zone of the query point (when the database has timezones).
+    public var includeTimeZone = false
 
     public init() {}
 }
@@ -56,7 +56,7 @@ public struct ReverseResult: Codable, Sendable {
     public var timezone: String?
 }
 
-extension GeoDatabase {
+extension QuerySession {
     /// The place at `point`: address, street, POI or area, per `options.level`; empty when nothing is within reach.
     ///
     /// ```swift
@@ -94,7 +94,7 @@ extension GeoDatabase {
             (answerLevel.map { index > $0 } ?? true) && places.contains { $0.address[key] == nil }
         }.map(\.element))
         let (hierarchy, source) = try self.hierarchy(at: point, needed: needed)
-        let zone = try options.timeZones?.tzid(at: point)
+        let zone = options.includeTimeZone ? try timeZones()?.tzid(at: point) : nil
         return zip(places, found).map { place, item in
             var p = place
             if let number = item.interpolated {
@@ -191,7 +191,7 @@ extension GeoDatabase {
         if let kinds {
             return try pointGrid(kinds).nearest(point, radius: radius, limit: limit)
         }
-        let kindJSON = kinds.map { "[" + $0.map { JSONText.quoted($0) }.joined(separator: ",") + "]" }
+        let kindJSON = kinds.map(JSONText.array)
         func within(_ r: Double) throws -> [(id: Int64, distance: Double)] {
             var found: [(id: Int64, distance: Double)] = []
             for box in Self.boxes(around: point, radius: r) {
@@ -223,7 +223,7 @@ extension GeoDatabase {
     func pointGrid(_ kinds: [String]) throws -> PointGrid {
         let key = kinds.sorted().joined(separator: ",")
         if let grid = kindGridCache[key] { return grid }
-        let json = "[" + kinds.map { JSONText.quoted($0) }.joined(separator: ",") + "]"
+        let json = JSONText.array(kinds)
         let points = try cachedStatement("SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
             .rows([.text(json)]) { (id: $0.int(0), coordinate: Coordinate(lat: $0.double(1), lon: $0.double(2))) }
         let grid = PointGrid(points: points)
@@ -235,7 +235,7 @@ extension GeoDatabase {
     func pointsOfKinds(_ kinds: [String]) throws -> [(id: Int64, coordinate: Coordinate)]? {
         let key = kinds.sorted().joined(separator: ",")
         if let cached = kindPointCache[key] { return cached }
-        let json = "[" + kinds.map { JSONText.quoted($0) }.joined(separator: ",") + "]"
+        let json = JSONText.array(kinds)
         let count = try cachedStatement("SELECT count(*) FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
             .rows([.text(json)]) { $0.int(0) }.first ?? 0
         var points: [(id: Int64, coordinate: Coordinate)]?

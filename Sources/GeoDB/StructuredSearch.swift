@@ -18,7 +18,7 @@ public struct PlaceDetails: Codable, Sendable {
     public var geometry: String?
 }
 
-extension GeoDatabase {
+extension QuerySession {
     /// Kinds that count as towns in hierarchical search, and how far their streets reach when the town
     /// has no boundary polygon (metres).
     static let townReach: [String: Double] = ["city": 15_000, "town": 8_000, "village": 4_000, "hamlet": 2_000,

@@ -79,7 +79,7 @@ public enum Importer {
             guard exists else {
                 throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "create it with --output")
             }
-            _ = try GeoDatabase(path: output)   // a geodb database of this version
+            _ = try QuerySession(path: output)   // a geodb database of this version
         } else if exists && !options.force {
             throw GeoDBError(.fileExists, "\(output) already exists", remedy: "use --force to replace it, or --append to add to it")
         }
@@ -257,13 +257,14 @@ public enum Importer {
     }
 }
 
-/// The temporary file an import writes, beside its output so the final rename stays on one file system.
-final class TemporaryOutput {
-    let path: String
-    let output: String
+/// The temporary file an import or export writes, beside its output so the final rename stays on one
+/// file system; removed on Ctrl-C or when not committed.
+public final class TemporaryOutput {
+    public let path: String
+    public let output: String
     private var committed = false
 
-    init(for output: String) {
+    public init(for output: String) {
         self.output = output
         let url = URL(fileURLWithPath: output)
         path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
@@ -271,7 +272,7 @@ final class TemporaryOutput {
     }
 
     /// Flushes the closed database to disk and renames it into place (atomically replacing any old output).
-    func commit() throws {
+    public func commit() throws {
         let fd = open(path, O_RDONLY)
         if fd >= 0 {
             fsync(fd)
@@ -294,7 +295,7 @@ final class TemporaryOutput {
     }
 
     /// Removes the temporary file (and any side files) unless it was committed.
-    func discard() {
+    public func discard() {
         InterruptCleanup.unregister()
         guard !committed else { return }
         for suffix in ["", "-journal", "-wal", "-shm", ".xml"] { unlink(path + suffix) }

@@ -38,7 +38,7 @@ extension GeoDBCommand {
             options.radius = radius
             options.limit = limit
             let db = try GeoDatabase(path: database)
-            options.timeZones = try db.timeZoneLookup()
+            options.includeTimeZone = true
             let results = try db.reverse(at: point, options: options)
             if json {
                 print(try Format.json(results))

@@ -82,6 +82,16 @@ import TestSupport
         #expect(across.tzid == "Test/Dateline" && across.source == .nearest)
     }
 
+    /// The nearest-zone search window ends exactly on the antimeridian: at the poles (it spans all
+    /// longitudes) and 22,224 m east of -180° on the equator. These crashed once. (Etc/GMT-2 of the
+    /// small file reaches the North Pole.)
+    @Test(arguments: [(90.0, 0.0, "Etc/GMT-2"), (-90.0, 0.0, "Etc/GMT"), (0.0, -179.800135, "Etc/GMT+12"),
+                      (0.0, 179.800135, "Etc/GMT-12")])
+    func searchWindowOnTheAntimeridian(lat: Double, lon: Double, tzid: String) throws {
+        let tz = try lookup(TestPaths.sampleData("timezones-small.geojson"))
+        #expect(try tz.tzid(at: Coordinate(lat: lat, lon: lon)) == tzid)
+    }
+
     @Test func overlappingZonesSmallestPolygonFirst() throws {
         let tz = try lookup()
         let match = try tz.zone(at: Coordinate(lat: 3, lon: 33))
@@ -229,9 +239,11 @@ import TestSupport
         _ = try Importer.run(inputs: [TestPaths.fixture("grid.osm")], output: path)
         let db = try GeoDatabase(path: path)
         #expect(!db.hasTimeZones)
-        #expect(try db.timeZoneLookup() == nil)
-        let error = #expect(throws: GeoDBError.self) { _ = try TimeZoneLookup(database: db) }
+        #expect(try db.withSession { try $0.timeZones() } == nil)
+        let error = #expect(throws: GeoDBError.self) { _ = try TimeZoneLookup(path: path) }
         #expect(error?.message.contains("has no timezones") == true)
+        let viaDatabase = #expect(throws: GeoDBError.self) { _ = try db.timeZone(at: Coordinate(lat: 60, lon: 25)) }
+        #expect(viaDatabase?.remedy?.contains("geodb import") == true)
     }
 }
 

@@ -12,7 +12,7 @@ enum TimeZoneTestData {
     static let worldFile = TestPaths.root.appendingPathComponent("../shared/data/timezones.geojson").standardized.path
     static var hasWorldFile: Bool { FileManager.default.fileExists(atPath: worldFile) }
 
-    nonisolated(unsafe) private static let directory = Result { try ScratchDirectory() }
+    private static let directory = Result { try ScratchDirectory() }
     nonisolated(unsafe) private static var built: [String: String] = [:]
     private static let lock = NSLock()
 

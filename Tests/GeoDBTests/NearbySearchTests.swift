@@ -155,9 +155,9 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
     }
 
     @Test func planStartsFromTheCategoryWhenItIsRare() throws {
-        let db = try GeoDatabase(path: try Self.helsinki.get())
-        let wide = GeoDatabase.boxes(around: Coordinate(lat: 60.1699, lon: 24.9384), radius: 1000)[0]
-        let narrow = GeoDatabase.boxes(around: Coordinate(lat: 60.1699, lon: 24.9384), radius: 50)[0]
+        let db = try QuerySession(path: try Self.helsinki.get())
+        let wide = QuerySession.boxes(around: Coordinate(lat: 60.1699, lon: 24.9384), radius: 1000)[0]
+        let narrow = QuerySession.boxes(around: Coordinate(lat: 60.1699, lon: 24.9384), radius: 50)[0]
         let common = CategoryFilter.categories(taxonomy.descendants(of: "food_and_drink"))
         #expect(try db.categoryFirst(.rawTag("amenity=pharmacy"), box: wide))
         #expect(try !db.categoryFirst(.rawTag("amenity=restaurant"), box: narrow))
@@ -169,10 +169,10 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
             (.anyNamedPOI, narrow, "SCAN r VIRTUAL TABLE INDEX 2:"),
         ]
         for (filter, box, expected) in cases {
-            let sql = GeoDatabase.candidateSQL(filter, categoryFirst: try db.categoryFirst(filter, box: box), byName: false)
+            let sql = QuerySession.candidateSQL(filter, categoryFirst: try db.categoryFirst(filter, box: box), byName: false)
             let plan = try db.connection.prepare("EXPLAIN QUERY PLAN " + sql)
                 .rows([.real(box.minLon), .real(box.minLat), .real(box.maxLon), .real(box.maxLat),
-                       GeoDatabase.filterValue(filter)]) { $0.text(3) ?? "" }
+                       QuerySession.filterValue(filter)]) { $0.text(3) ?? "" }
                 .joined(separator: " | ")
             #expect(plan.contains(expected), "\(plan)")
             #expect(!plan.contains("SCAN p"), "full scan of place: \(plan)")

@@ -120,7 +120,7 @@ import TestSupport
                              output: path)
         let db = try GeoDatabase(path: path)
         var options = ReverseOptions()
-        options.timeZones = try db.timeZoneLookup()
+        options.includeTimeZone = true
         let r = try #require(try db.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545), options: options).first)
         #expect(r.timezone == "Europe/Helsinki")
         #expect(try map.reverse(at: Coordinate(lat: 61.00025, lon: 25.0011)).first?.timezone == nil)

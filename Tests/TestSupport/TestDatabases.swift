@@ -15,6 +15,14 @@ public enum TestDatabases {
         }
     }
 
+    /// SampleData/helsinki.osm.pbf with SampleData/timezones-small.geojson: every query kind has answers.
+    public static func helsinkiWithTimeZones() throws -> String {
+        try database("helsinki-timezones") { output in
+            _ = try Importer.run(inputs: [TestPaths.sampleData("helsinki.osm.pbf"),
+                                          TestPaths.sampleData("timezones-small.geojson")], output: output)
+        }
+    }
+
     /// 600 POIs in six clusters around the antimeridian (lat 0, -16.5, 65) and both poles, with
     /// cafes, restaurants, pharmacies and ATMs, a fifth of them unnamed.
     public static func synthetic() throws -> String {

@@ -53,8 +53,13 @@ public struct ProcessResult {
 
 /// Runs the built geodb with `arguments` and waits for it.
 public func runGeodb(_ arguments: [String], binary: String = TestPaths.geodbBinary) throws -> ProcessResult {
+    try runProgram(binary, arguments)
+}
+
+/// Runs `program` with `arguments` and waits for it.
+public func runProgram(_ program: String, _ arguments: [String]) throws -> ProcessResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
+    process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out

@@ -83,7 +83,7 @@ public final class TimeZoneLookup {
     /// Number of zones in the database (the first `zoneCountInDatabase` of `zoneIDs`).
     public let zoneCountInDatabase: Int
 
-    private let database: GeoDatabase
+    private let connection: Connection
     private var grid = GridTree()
     private let gridRows: Statement
     private let zoneIndexOfID: [Int32]
@@ -95,17 +95,15 @@ public final class TimeZoneLookup {
     private var clocks: [ZoneClock?]
 
     public convenience init(path: String, loading: Loading = .lazy) throws {
-        try self.init(database: GeoDatabase(path: path), loading: loading)
+        try self.init(connection: QuerySession(path: path).connection, loading: loading)
     }
 
     /// Throws when the database holds no timezones.
-    public init(database: GeoDatabase, loading: Loading = .lazy) throws {
-        self.database = database
-        let db = database.connection
+    init(connection db: Connection, loading: Loading = .lazy) throws {
+        self.connection = db
         let zones = try db.prepare("SELECT id, tzid FROM timezone ORDER BY id").rows { ($0.int(0), $0.text(1) ?? "") }
         guard !zones.isEmpty else {
-            throw GeoDBError(.invalidArgument, "\(database.path) has no timezones",
-                             remedy: "import timezone boundaries into it, e.g. geodb import A.osm.pbf timezones.geojson -o X.sqlite")
+            throw Self.noTimeZones(in: db.path)
         }
         var ids = zones.map(\.1)
         var indexOfID = [Int32](repeating: -1, count: Int(zones.map(\.0).max() ?? 0) + 1)
@@ -135,6 +133,11 @@ public final class TimeZoneLookup {
             while try rows.step() { insertGridRow(cell: Int(rows.int(0)), zoneID: rows.int(1)) }
             try polygons().loadAll()
         }
+    }
+
+    static func noTimeZones(in path: String) -> GeoDBError {
+        GeoDBError(.invalidArgument, "\(path) has no timezones",
+                   remedy: "import timezone boundaries into it, e.g. geodb import A.osm.pbf timezones.geojson -o X.sqlite")
     }
 
     /// The nautical zone for `hoursEast` (−12…12): Etc/GMT+2 is two hours *behind* UTC (POSIX sign).
@@ -270,7 +273,7 @@ public final class TimeZoneLookup {
 
     package func polygons() throws -> ZonePolygonSet {
         if let polygonSet { return polygonSet }
-        let db = database.connection
+        let db = connection
         var ids: [Int64] = [], zones: [Int32] = [], boxes: [Box7] = []
         let rows = try db.prepare("""
             SELECT p.id, p.timezone_id, r.min_lon, r.max_lon, r.min_lat, r.max_lat
@@ -288,7 +291,7 @@ public final class TimeZoneLookup {
                               maxX: units(rows.double(3), .up), maxY: units(rows.double(5), .up)))
         }
         let geometry = try db.prepare("SELECT geometry FROM timezone_polygon WHERE id = ?")
-        let path = database.path
+        let path = connection.path
         let set = ZonePolygonSet(zones: zones, boxes: boxes) { part in
             try geometry.bind([.integer(ids[part])])
             defer { geometry.reset() }
@@ -370,16 +373,19 @@ struct GridTree {
     }
 }
 
-extension GeoDatabase {
-    /// Whether the database holds timezones (then `TimeZoneLookup(database:)` answers for any point).
+extension QuerySession {
+    /// Whether the database holds timezones (then `timeZones()` answers for any point).
     public var hasTimeZones: Bool {
         let table = try? connection.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'timezone'")
         guard table != nil else { return false }
         return (try? connection.scalarInt("SELECT 1 FROM timezone LIMIT 1")) != nil
     }
 
-    /// A timezone lookup over this database, or nil when it holds no timezones. Keep it: it caches.
-    public func timeZoneLookup(loading: TimeZoneLookup.Loading = .lazy) throws -> TimeZoneLookup? {
-        hasTimeZones ? try TimeZoneLookup(database: self, loading: loading) : nil
+    /// `timeZones()`, or an error saying how to add timezones when the database has none.
+    func requiredTimeZones() throws -> TimeZoneLookup {
+        guard let lookup = try timeZones() else {
+            throw TimeZoneLookup.noTimeZones(in: path)
+        }
+        return lookup
     }
 }
