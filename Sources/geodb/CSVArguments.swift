@@ -10,6 +10,8 @@ struct CSVArguments: ParsableArguments {
     @Option(help: "Column of the longitude (default: lon, lng, long, longitude or x).") var lonColumn: String?
     @Option(help: "Column of the category (default: category, type or kind).") var categoryColumn: String?
     @Option(help: "Column of the id in the source (default: id; else the line number).") var idColumn: String?
+    @Flag(help: "Keep rows without a name that have a category (ATMs, toilets, …); rows with a house number need no name.")
+    var keepUnnamed = false
 
     func validate() throws {
         if let delimiter, CSVOptions.delimiter(delimiter) == nil {
@@ -25,6 +27,7 @@ struct CSVArguments: ParsableArguments {
         options.lonColumn = lonColumn
         options.categoryColumn = categoryColumn
         options.idColumn = idColumn
+        options.keepUnnamed = keepUnnamed
         return options
     }
 }

@@ -11,6 +11,9 @@ public struct CSVOptions: Sendable {
     public var lonColumn: String?
     public var idColumn: String?
     public var categoryColumn: String?
+    /// Keep rows without a name when they have a category (as OSM keeps unnamed ATMs and toilets).
+    /// Rows with a house number are addresses and never need a name.
+    public var keepUnnamed = false
 
     public init() {}
 
@@ -28,7 +31,7 @@ public struct CSVOptions: Sendable {
 
 /// What a column of a CSV file means.
 enum CSVRole: CaseIterable {
-    case name, latitude, longitude, id, category
+    case name, latitude, longitude, id, category, kind
     case housenumber, street, postcode, city, state, country, countryCode, timezone, population
 
     /// Header names recognised for the role, best first (compared lower-cased and trimmed).
@@ -39,6 +42,8 @@ enum CSVRole: CaseIterable {
         case .longitude: return ["lon", "lng", "long", "longitude", "x"]
         case .id: return ["id"]
         case .category: return ["category", "type", "kind"]
+        // A `kind` column beside a category column (as `geodb export` writes): the geodb kind of the row.
+        case .kind: return ["kind"]
         case .housenumber: return ["housenumber", "house_number", "addr:housenumber", "street_number"]
         case .street: return ["street", "addr:street"]
         case .postcode: return ["postcode", "postal_code", "zip", "zipcode", "zip_code", "addr:postcode"]
@@ -273,7 +278,8 @@ public final class CSVReader {
                              stats: &stats)
             return nil
         }
-        guard let name = field(.name, of: columns) else {
+        let name = field(.name, of: columns), housenumber = field(.housenumber, of: columns)
+        guard name != nil || housenumber != nil || (options.keepUnnamed && field(.category, of: columns) != nil) else {
             let column = columns.headers[columns.index[.name] ?? 0]
             try badRows.skip(line: line, .noName, "no name (column '\(column)' is empty)", stats: &stats)
             return nil
@@ -287,7 +293,7 @@ public final class CSVReader {
         }
         guard let coordinate else { return nil }
 
-        var kind = PlaceKind.poi
+        var kind = name == nil && housenumber != nil ? PlaceKind.address : .poi
         var category: String?
         if let value = field(.category, of: columns) {
             // Kept as written (free text like "Coffee shop", or an OSM tag like "amenity=cafe"): the
@@ -295,7 +301,8 @@ public final class CSVReader {
             if let named = PlaceKind(rawValue: value.lowercased()) { kind = named }
             category = value
         }
-        var address = Address(housenumber: field(.housenumber, of: columns), street: field(.street, of: columns),
+        if let value = field(.kind, of: columns), let named = PlaceKind(rawValue: value.lowercased()) { kind = named }
+        var address = Address(housenumber: housenumber, street: field(.street, of: columns),
                               postcode: field(.postcode, of: columns), city: field(.city, of: columns),
                               countryCode: field(.countryCode, of: columns)?.uppercased(), state: field(.state, of: columns))
         if let country = field(.country, of: columns) {
@@ -313,7 +320,7 @@ public final class CSVReader {
         let tags = columns.tagColumns.compactMap { i in field(i).map { (key: columns.headers[i], value: $0) } }
         return PlaceRecord(
             sourceRef: field(.id, of: columns) ?? String(line), kind: kind, category: category, name: name,
-            names: [PlaceName(name: name, type: "name")], coordinate: coordinate,
+            names: name.map { [PlaceName(name: $0, type: "name")] } ?? [], coordinate: coordinate,
             importance: gazetteerImportance(kind: kind, population: population), population: population,
             address: address, tags: tags, timezone: field(.timezone, of: columns))
     }
