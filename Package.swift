@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "GeoDB", targets: ["GeoDB"]),
         .library(name: "GeoDBImport", targets: ["GeoDBImport"]),
+        .library(name: "GeoDBExport", targets: ["GeoDBExport"]),
         .executable(name: "geodb", targets: ["geodb"]),
         .executable(name: "geodb-bench", targets: ["geodb-bench"]),
     ],
@@ -22,9 +23,11 @@ let package = Package(
         .target(name: "GeoDB", dependencies: ["GeoDBSQLite"]),
         // Readers for every input format and the importer that writes a database.
         .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "CZlib"]),
+        // Writers of places as GeoJSON, CSV and GeoPackage files (`geodb export`).
+        .target(name: "GeoDBExport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBImport"]),
         // The command-line tool: argument parsing and output formatting only.
         .executableTarget(name: "geodb", dependencies: [
-            "GeoDB", "GeoDBImport",
+            "GeoDB", "GeoDBImport", "GeoDBExport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.

@@ -9,5 +9,5 @@ struct GeoDBCommand: ParsableCommand {
         abstract: "Build and query offline geodatabases in a single SQLite file.",
         version: GeoDBVersion.string,
         subcommands: [Import.self, Inspect.self, Search.self, Lookup.self, Reverse.self, Nearby.self, Categories.self,
-                      Timezone.self])
+                      Timezone.self, Export.self])
 }

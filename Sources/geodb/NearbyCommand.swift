@@ -59,8 +59,7 @@ extension GeoDBCommand {
             let filter = try CategoryFilter.resolve(category.map(Self.list) ?? [])
             let page: PlacePage
             if let bbox {
-                let v = try Self.numbers(bbox, count: 4, what: "--bbox")
-                let box = BoundingBox(minLat: v[1], minLon: v[0], maxLat: v[3], maxLon: v[2])
+                let box = try BoxArgument.parse(bbox)
                 let center = try near.map { text -> Coordinate in
                     let c = try Self.numbers(text, count: 2, what: "--near")
                     return Coordinate(lat: c[0], lon: c[1])

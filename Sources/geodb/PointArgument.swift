@@ -16,3 +16,11 @@ enum PointArgument {
         return Coordinate(lat: lat, lon: lon)
     }
 }
+
+/// Reads a box given as "min lon,min lat,max lon,max lat" (the order of GeoJSON and `ogr2ogr -spat`).
+enum BoxArgument {
+    static func parse(_ text: String, option: String = "--bbox") throws -> BoundingBox {
+        let v = try GeoDBCommand.Nearby.numbers(text, count: 4, what: option)
+        return BoundingBox(minLat: v[1], minLon: v[0], maxLat: v[3], maxLon: v[2])
+    }
+}

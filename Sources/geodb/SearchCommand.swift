@@ -85,10 +85,7 @@ extension GeoDBCommand {
                 let v = try GeoDBCommand.Nearby.numbers(text, count: 2, what: "--near")
                 return Coordinate(lat: v[0], lon: v[1])
             }
-            options.bbox = try bbox.map { text in
-                let v = try GeoDBCommand.Nearby.numbers(text, count: 4, what: "--bbox")
-                return BoundingBox(minLat: v[1], minLon: v[0], maxLat: v[3], maxLon: v[2])
-            }
+            options.bbox = try bbox.map { try BoxArgument.parse($0) }
             options.countryCode = country
             options.kinds = kind.flatMap(GeoDBCommand.Nearby.list)
             options.categories = try category.map { try CategoryFilter.resolve(GeoDBCommand.Nearby.list($0)) }

@@ -1,0 +1,126 @@
+// `geodb export`: GeoJSON, newline-delimited GeoJSON, CSV and GeoPackage; selections; a CSV export that
+// imports again as the same places; files GDAL's ogrinfo reads; clear errors.
+import Foundation
+import GeoDB
+import Testing
+import TestSupport
+
+@Suite struct ExportTests {
+    static let database = Result { try TestDatabases.helsinki() }
+
+    /// The comparable content of each place, in id order; `keep` selects which.
+    static func places(_ path: String, keep: (PlaceResult) -> Bool = { _ in true }) throws -> [String] {
+        var out: [String] = []
+        try QuerySession(path: path).forEachPlace(PlaceSelection()) { place, _ in
+            guard keep(place) else { return }
+            out.append([place.kind, place.category ?? "-", place.categoryID ?? "-", place.name ?? "-",
+                        String(format: "%.7f %.7f", place.lat, place.lon), place.address.sorted { $0.key < $1.key }.description,
+                        place.tags.sorted { $0.key < $1.key }.description, place.timezone ?? "-",
+                        place.population.map(String.init) ?? "-"].joined(separator: " | "))
+        }
+        return out
+    }
+
+    @Test func csvRoundTripGivesTheSamePlaces() throws {
+        let scratch = try ScratchDirectory()
+        let csv = scratch.path("places.csv"), copy = scratch.path("copy.sqlite")
+        let export = try runGeodb(["export", try Self.database.get(), "--format", "csv", "--output", csv])
+        #expect(export.status == 0, "\(export.stderr)")
+        let reimport = try runGeodb(["import", csv, "--output", copy, "--keep-unnamed"])
+        #expect(reimport.status == 0 && reimport.stderr.isEmpty, "\(reimport.stderr)")
+        let original = try Self.places(try Self.database.get())
+        #expect(original.count == 2505)
+        #expect(try Self.places(copy) == original)
+        // Without --keep-unnamed, rows with neither a name nor a house number (unnamed ATMs, …) are skipped.
+        let named = try Self.places(try Self.database.get()) { $0.name != nil || $0.address["housenumber"] != nil }
+        let strict = try runGeodb(["import", csv, "--output", scratch.path("named.sqlite"), "--json"])
+        #expect(try Self.places(scratch.path("named.sqlite")) == named)
+        #expect(strict.stdout.contains("\"no_name\" : \(original.count - named.count)"), "\(strict.stdout.prefix(3000))")
+    }
+
+    @Test func geoJSONHasEveryPlaceWithItsFields() throws {
+        let result = try runGeodb(["export", try Self.database.get()])
+        #expect(result.status == 0)
+        let collection = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        #expect(features.count == 2505)
+        let engel = try #require(features.first { ($0["properties"] as? [String: Any])?["name"] as? String == "Cafe Engel" })
+        let properties = try #require(engel["properties"] as? [String: Any])
+        #expect(properties["category_id"] as? String == "cafe" && properties["street"] as? String == "Aleksanterinkatu")
+        #expect((properties["tags"] as? [String: String])?.isEmpty == false)
+        let point = try #require((engel["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+        #expect(abs(point[0] - 24.95) < 0.01 && abs(point[1] - 60.17) < 0.01)   // [lon, lat]
+    }
+
+    @Test func selectionsAndFullGeometry() throws {
+        let db = try Self.database.get()
+        let streets = try runGeodb(["export", db, "--ndjson", "--kind", "street", "--geometry", "full"])
+        let lines = streets.stdout.split(separator: "\n")
+        #expect(lines.count == 99)
+        #expect(lines.allSatisfy { $0.contains("\"kind\":\"street\"") && $0.contains("LineString") })
+        let cafes = try runGeodb(["export", db, "--ndjson", "--category", "cafe"]).stdout.split(separator: "\n")
+        let nearby = try GeoDatabase(path: db).places(in: BoundingBox(minLat: -90, minLon: -180, maxLat: 90, maxLon: 180),
+                                                      filter: try .resolve(["cafe"]), limit: 1000)
+        #expect(cafes.count == nearby.places.count && cafes.count > 50)
+        let box = try runGeodb(["export", db, "--format", "csv", "--bbox", "24.94,60.165,24.945,60.17"]).stdout
+        let rows = box.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count > 20 && rows.count < 2505)
+        for row in rows where !box.contains("\"") {
+            let lat = Double(row[4]) ?? 0, lon = Double(row[5]) ?? 0
+            #expect(lat >= 60.165 && lat <= 60.17 && lon >= 24.94 && lon <= 24.945)
+        }
+    }
+
+    @Test func badArgumentsAndExistingOutput() throws {
+        let scratch = try ScratchDirectory()
+        let db = try Self.database.get(), output = scratch.path("out.geojson")
+        for arguments in [["--format", "kml"], ["--format", "gpkg"], ["--format", "csv", "--ndjson"], ["--geometry", "lines"],
+                          ["--category", "cofee"]] {
+            let result = try runGeodb(["export", db] + arguments)
+            #expect(result.status != 0 && !result.stderr.isEmpty, "\(arguments)")
+        }
+        try "keep me".write(toFile: output, atomically: true, encoding: .utf8)
+        let refused = try runGeodb(["export", db, "--output", output])
+        #expect(refused.status == 1 && refused.stderr.contains("already exists"))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me")
+        let missing = try runGeodb(["export", scratch.path("none.sqlite")])
+        #expect(missing.status == 1 && missing.stderr.contains("none.sqlite"))
+        #expect(try runGeodb(["export", db, "--output", output, "--force"]).status == 0)
+        #expect(scratch.contents() == ["out.geojson"])   // no temporary file left
+    }
+}
+
+/// GDAL reads what geodb exports (Debian's gdal-bin; `.ci/run` installs it).
+@Suite(.enabled(if: Ogrinfo.available, "needs ogrinfo (apt install gdal-bin)"))
+struct OgrinfoExportTests {
+    @Test(arguments: [
+        (["--format", "gpkg"], "out.gpkg", "Geometry: Point"),
+        (["--format", "gpkg", "--geometry", "full"], "out.gpkg", "Geometry: Unknown (any)"),
+        (["--format", "geojson"], "out.geojson", "Geometry: Point"),
+        (["--format", "geojson", "--geometry", "full"], "out.geojson", "Geometry: Unknown (any)"),
+        (["--ndjson"], "out.geojsons", "Geometry: Point"),
+    ])
+    func ogrinfoReadsEveryPlace(arguments: [String], file: String, geometry: String) throws {
+        let scratch = try ScratchDirectory()
+        let output = scratch.path(file)
+        let export = try runGeodb(["export", try TestDatabases.helsinki(), "--output", output] + arguments)
+        #expect(export.status == 0, "\(export.stderr)")
+        let info = try Ogrinfo.run(["-so", "-al", output])
+        #expect(info.status == 0 && !info.stderr.contains("ERROR"), "\(info.stderr)")
+        #expect(info.stdout.contains("Feature Count: 2505"), "\(info.stdout)")
+        #expect(info.stdout.contains(geometry), "\(info.stdout)")
+        if file.hasSuffix(".gpkg") {
+            #expect(info.stdout.contains("EPSG\",4326") || info.stdout.contains("WGS 84"))
+            let street = try Ogrinfo.run(["-q", "-al", output, "-where", "name = 'Mannerheimintie'"])
+            #expect(street.stdout.contains("kind (String) = street"))
+            #expect(street.stdout.contains(arguments.contains("full") ? "MULTILINESTRING" : "POINT"), "\(street.stdout.prefix(2000))")
+        }
+    }
+}
+
+enum Ogrinfo {
+    static let path = "/usr/bin/ogrinfo"
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    static func run(_ arguments: [String]) throws -> ProcessResult { try runProgram(path, arguments) }
+}
