@@ -23,6 +23,15 @@ public enum TestDatabases {
         }
     }
 
+    /// All of SampleData, as Tools/demo.sh imports it into demo/combined.sqlite: Helsinki (OSM), GeoNames
+    /// cities15000 with country names, and timezones.
+    public static func combined() throws -> String {
+        try database("combined") { output in
+            _ = try Importer.run(inputs: ["helsinki.osm.pbf", "cities15000.txt", "countries.tsv", "timezones-small.geojson"]
+                                    .map(TestPaths.sampleData), output: output)
+        }
+    }
+
     /// 600 POIs in six clusters around the antimeridian (lat 0, -16.5, 65) and both poles, with
     /// cafes, restaurants, pharmacies and ATMs, a fifth of them unnamed.
     public static func synthetic() throws -> String {
