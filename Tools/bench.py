@@ -151,6 +151,26 @@ def bench_queries(dbs, queries):
     return results
 
 
+def bench_throughput(dbs, seconds):
+    """Mixed queries per second from 1 and 2 threads sharing one GeoDatabase: on Helsinki with the world's
+    timezones (the mix includes timezone lookups) and on the query databases."""
+    with_tz = os.path.join(WORK, "throughput-helsinki-tz.sqlite")
+    inputs = [HELSINKI] + ([TIMEZONES] if os.path.exists(TIMEZONES) else [])
+    run([GEODB, "import", *inputs, "--output", with_tz, "--force", "--quiet"])
+    targets = {"Helsinki + timezones": with_tz, **dbs}
+    return {label: json.loads(run([GEODB_BENCH, "throughput", path, "--seconds", str(seconds)]).stdout)
+            for label, path in targets.items()}
+
+
+def throughput_table(results):
+    lines = ["| database | mix | 1 thread (queries/s) | 2 threads (queries/s) | 2 threads / 1 |",
+             "|---|---|---:|---:|---:|"]
+    for label, r in results.items():
+        lines.append(f"| {label} | {r['mix']} | {r['threads_1_qps']:,.0f} | {r['threads_2_qps']:,.0f} | "
+                     f"{r['scaling_2_threads']:.2f} |")
+    return "\n".join(lines)
+
+
 def query_table(results):
     def cell(stats):
         return f"{stats['p50_us']:.0f} / {stats['p95_us']:.0f} / {stats['p99_us']:.0f}"
@@ -406,7 +426,9 @@ def main():
               f"ogr2ogr {fmt_s(r['ogr']) if r['ogr'] else '-'}, rss {statistics.median(r['rss']) / 1024:.0f} MiB", file=sys.stderr)
     rtree_input = files[max(files)]
     rtree = bench_rtree(rtree_input, max(1, runs // 2 + 1))
-    queries = bench_queries(query_databases(files), 300 if args.quick else 2000)
+    query_dbs = query_databases(files)
+    queries = bench_queries(query_dbs, 300 if args.quick else 2000)
+    throughput = bench_throughput(query_dbs, 1 if args.quick else 3)
     python = peer_python()
     geonames = bench_geonames(1 if args.quick else 3)
     if not args.quick:
@@ -458,6 +480,12 @@ def main():
                "cut in half (autocomplete), random points in the data's extent (reverse), random place positions "
                "(nearby, the most and a least common category). Latencies in microseconds.", "",
                query_table(queries), "", "![query latency by database](bench-queries.svg)"]
+    report += ["", "## Throughput: one GeoDatabase shared by threads", "",
+               "`geodb-bench throughput`: a fixed mix of queries drawn from each database (full search, autocomplete, "
+               "reverse, food-and-drink within 500 m, and timezone where the database has timezones), in turn, from 1 and "
+               "then 2 threads sharing one `GeoDatabase` (each call borrows a pooled connection); the median of three "
+               f"{1 if args.quick else 3}-second runs after a warm-up. This machine has {env['cores']} cores, shared.", "",
+               throughput_table(throughput)]
     if geonames:
         g = statistics.median(geonames["walls"])
         report += ["", "## GeoNames import", "",
@@ -539,7 +567,8 @@ def main():
     os.makedirs(report_dir, exist_ok=True)
     with open(os.path.join(report_dir, "BENCHMARKS-quick.md" if args.quick else "BENCHMARKS.md"), "w") as f:
         f.write(text)
-    headline = import_table(rows) + "\n\nQueries in process (µs):\n\n" + query_table(queries)
+    headline = (import_table(rows) + "\n\nQueries in process (µs):\n\n" + query_table(queries)
+                + "\n\nMixed queries per second, one GeoDatabase shared by threads:\n\n" + throughput_table(throughput))
     if geonames:
         headline += (f"\n\nGeoNames cities500.txt import: {geonames['rows'] / statistics.median(geonames['walls']):,.0f} rows/s. ")
     if timezones and "simplified" in timezones:

@@ -2,10 +2,15 @@
 
 /// A category with its place counts.
 public struct CategoryCount: Codable, Sendable {
+    /// Taxonomy id, e.g. `cafe`.
     public var id: String
+    /// The parent category id; nil for a top-level category.
     public var parent: String?
+    /// Human label, e.g. "Café".
     public var label: String
+    /// Other words that find this category ("coffee").
     public var synonyms: [String]
+    /// OSM tags mapped to it (`amenity=cafe`; `shop=*` catches a whole key).
     public var osmTags: [String]
     /// Places in exactly this category.
     public var places: Int64

@@ -3,9 +3,12 @@ import Foundation
 
 /// A WGS 84 position in degrees.
 public struct Coordinate: Hashable, Sendable, Codable {
+    /// Latitude in degrees, -90…90.
     public var lat: Double
+    /// Longitude in degrees, -180…180.
     public var lon: Double
 
+    /// A position in WGS 84 degrees: `Coordinate(lat: 60.1699, lon: 24.9384)`.
     public init(lat: Double, lon: Double) {
         self.lat = lat
         self.lon = lon
@@ -30,9 +33,12 @@ public struct Coordinate: Hashable, Sendable, Codable {
 
 /// A position in units of 1e-7 degree, as OSM stores it: exact, compact and cheap to compare.
 public struct Point7: Hashable, Sendable {
+    /// Latitude in 1e-7 degrees.
     public var lat: Int32
+    /// Longitude in 1e-7 degrees.
     public var lon: Int32
 
+    /// A position in 1e-7 degrees: `Point7(lat: 601_699_000, lon: 249_384_000)`.
     public init(lat: Int32, lon: Int32) {
         self.lat = lat
         self.lon = lon
@@ -44,16 +50,22 @@ public struct Point7: Hashable, Sendable {
         self.lon = Int32((coordinate.lon * 1e7).rounded())
     }
 
+    /// The same position in degrees.
     public var coordinate: Coordinate { Coordinate(lat: Double(lat) / 1e7, lon: Double(lon) / 1e7) }
 }
 
 /// A latitude/longitude box in degrees.
 public struct BoundingBox: Hashable, Sendable, Codable {
+    /// Southern edge, degrees.
     public var minLat: Double
+    /// Western edge, degrees (greater than `maxLon` for a box across the antimeridian).
     public var minLon: Double
+    /// Northern edge, degrees.
     public var maxLat: Double
+    /// Eastern edge, degrees.
     public var maxLon: Double
 
+    /// A box: `BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96)`.
     public init(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
         self.minLat = minLat
         self.minLon = minLon
@@ -82,9 +94,11 @@ public struct BoundingBox: Hashable, Sendable, Codable {
         maxLon = Swift.max(maxLon, other.maxLon)
     }
 
+    /// Whether the point lies inside or on the edge (boxes across the antimeridian included).
     public func contains(_ coordinate: Coordinate) -> Bool {
         (minLat...maxLat).contains(coordinate.lat) && (minLon...maxLon).contains(coordinate.lon)
     }
 
+    /// The middle of the box.
     public var center: Coordinate { Coordinate(lat: (minLat + maxLat) / 2, lon: (minLon + maxLon) / 2) }
 }

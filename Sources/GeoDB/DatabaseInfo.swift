@@ -4,49 +4,81 @@ import GeoDBSQLite
 
 /// A summary of one database, like `osmium fileinfo` for a geodb file.
 public struct DatabaseInfo: Codable, Sendable {
+    /// One imported file (`source` table).
     public struct Source: Codable, Sendable {
+        /// `source.id`.
         public var id: Int64
+        /// File name.
         public var name: String
+        /// `osm.pbf`, `osm.xml`, `geonames`, `csv`, `timezone.geojson`, …
         public var format: String
+        /// Size of the file when imported.
         public var sizeBytes: Int64
+        /// ISO 8601 UTC time of the import.
         public var importedAt: String
+        /// The data's own date (OSM replication timestamp, GeoNames modification date).
         public var dataTimestamp: String?
+        /// OSM replication sequence number, when the file has one.
         public var replicationSequence: Int64?
+        /// OSM replication base URL, when the file has one.
         public var replicationURL: String?
+        /// The program that wrote the input file (OSM).
         public var writingProgram: String?
+        /// Places the file added.
         public var placeCount: Int64
         /// Records of this source merged into places of other sources (`place_link`).
         public var linkedCount: Int64
     }
 
+    /// A name with a number of places.
     public struct Count: Codable, Sendable {
+        /// A kind or category.
         public var name: String
+        /// Places of it.
         public var count: Int64
     }
 
+    /// Bytes a table and its indexes take in the file.
     public struct TableSize: Codable, Sendable {
+        /// Table name.
         public var name: String
+        /// Bytes of the table and its indexes.
         public var bytes: Int64
     }
 
+    /// The database file.
     public var path: String
+    /// Size of the file.
     public var fileBytes: Int64
+    /// Schema version (`PRAGMA user_version`).
     public var schemaVersion: Int64
+    /// The program that wrote the database, e.g. "geodb 0.1.0".
     public var generator: String?
+    /// ISO 8601 UTC time the database was made.
     public var createdAt: String?
+    /// The SQLite version that wrote it.
     public var sqliteVersion: String
+    /// The extent of all places.
     public var boundingBox: BoundingBox?
+    /// Imported files, in import order.
     public var sources: [Source]
+    /// Rows of `place`.
     public var placeCount: Int64
+    /// Rows of `place_name`.
     public var nameCount: Int64
+    /// Places with a line or polygon geometry.
     public var geometryCount: Int64
+    /// Places in `area_rtree` (areas that contain other places).
     public var areaCount: Int64
     /// Records merged into places of other sources (`place_link` rows).
     public var linkCount: Int64
+    /// Places by kind, most first.
     public var kinds: [Count]
+    /// Places by raw category, most first (the top `topCategories`).
     public var categories: [Count]
     /// Bytes per table and index, from SQLite's dbstat (empty when dbstat is not compiled in).
     public var tables: [TableSize]
+    /// Every `meta` key and value.
     public var meta: [String: String]
 }
 

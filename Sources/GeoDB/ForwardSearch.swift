@@ -5,6 +5,7 @@ import GeoDBSQLite
 
 /// Options of a free-text search.
 public struct SearchOptions: Sendable {
+    /// Results to return, 1…`maxLimit`.
     public var limit = 10
     /// Treat the last word as a prefix (the user is still typing).
     public var autocomplete = false
@@ -23,6 +24,7 @@ public struct SearchOptions: Sendable {
 
     public init() {}
 
+    /// Largest `limit` accepted.
     public static let maxLimit = 100
 }
 

@@ -8,12 +8,14 @@ public struct GeoDBError: Error, CustomStringConvertible, Sendable, Equatable {
         case schemaVersionMismatch, notAGeoDatabase, interrupted, io, invalidArgument, database
     }
 
+    /// The kind of failure.
     public let code: Code
     /// What was wrong, naming the file and the place in it when there is one.
     public let message: String
     /// What the user can do about it, when there is something.
     public let remedy: String?
 
+    /// An error: `GeoDBError(.invalidArgument, "radius -1 m is out of range", remedy: "give 1…100000")`.
     public init(_ code: Code, _ message: String, remedy: String? = nil) {
         self.code = code
         self.message = message
@@ -25,6 +27,7 @@ public struct GeoDBError: Error, CustomStringConvertible, Sendable, Equatable {
         GeoDBError(.badInput, "\(file): \(location): \(what)")
     }
 
+    /// "message (remedy)", one line, as the CLI prints it.
     public var description: String {
         remedy.map { "\(message) (\($0))" } ?? message
     }
@@ -36,6 +39,7 @@ public enum InputLocation: CustomStringConvertible, Sendable, Equatable {
     case line(Int)
     case feature(Int)
 
+    /// "byte offset 1234", "line 7", "feature 3".
     public var description: String {
         switch self {
         case .byteOffset(let offset): return "byte offset \(offset)"

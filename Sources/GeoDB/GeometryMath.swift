@@ -2,9 +2,9 @@
 import Foundation
 
 /// Ring and polygon helpers. Rings are closed implicitly (the last point is not repeated).
-public enum PolygonMath {
+package enum PolygonMath {
     /// Twice the signed area in (1e-7 degree)², positive when counter-clockwise.
-    public static func doubleSignedArea(_ ring: [Point7]) -> Double {
+    package static func doubleSignedArea(_ ring: [Point7]) -> Double {
         guard ring.count >= 3 else { return 0 }
         var sum = 0.0
         var previous = ring[ring.count - 1]
@@ -17,7 +17,7 @@ public enum PolygonMath {
 
     /// Whether the point lies inside the ring (even-odd rule; points exactly on an edge count as inside
     /// for edges crossed from below, a deterministic choice).
-    public static func ringContains(_ ring: [Point7], lat: Int32, lon: Int32) -> Bool {
+    package static func ringContains(_ ring: [Point7], lat: Int32, lon: Int32) -> Bool {
         guard ring.count >= 3 else { return false }
         var inside = false
         let x = Double(lon), y = Double(lat)
@@ -35,14 +35,14 @@ public enum PolygonMath {
     }
 
     /// Whether the point lies inside a polygon (outer ring, then holes).
-    public static func polygonContains(_ rings: [[Point7]], lat: Int32, lon: Int32) -> Bool {
+    package static func polygonContains(_ rings: [[Point7]], lat: Int32, lon: Int32) -> Bool {
         guard let outer = rings.first, ringContains(outer, lat: lat, lon: lon) else { return false }
         return !rings.dropFirst().contains { ringContains($0, lat: lat, lon: lon) }
     }
 
     /// A point inside the polygons: the area-weighted centroid when it lies inside, otherwise the middle of
     /// the widest inside stretch of the largest polygon on the centroid's latitude (concave shapes).
-    public static func interiorPoint(_ polygons: [[[Point7]]]) -> Point7? {
+    package static func interiorPoint(_ polygons: [[[Point7]]]) -> Point7? {
         var areaSum = 0.0, xSum = 0.0, ySum = 0.0
         for rings in polygons {
             for (index, ring) in rings.enumerated() {
@@ -108,9 +108,9 @@ public enum PolygonMath {
 }
 
 /// Line helpers, in a local planar approximation (longitude scaled by the cosine of latitude).
-public enum LineMath {
+package enum LineMath {
     /// The point at `fraction` (0…1) of the line's length.
-    public static func point(along line: [Point7], fraction: Double) -> Point7? {
+    package static func point(along line: [Point7], fraction: Double) -> Point7? {
         guard let first = line.first else { return nil }
         let pieces = segmentLengths(line)
         var remaining = pieces.reduce(0, +) * min(max(fraction, 0), 1)
@@ -126,7 +126,7 @@ public enum LineMath {
     }
 
     /// Planar length in 1e-7 degree of latitude (for comparing lines, not for metres).
-    public static func relativeLength(_ line: [Point7]) -> Double {
+    package static func relativeLength(_ line: [Point7]) -> Double {
         segmentLengths(line).reduce(0, +)
     }
 

@@ -4,12 +4,19 @@ import GeoDBSQLite
 
 /// One check and its outcome.
 public struct CheckResult: Codable, Sendable {
+    /// What was checked, e.g. "fts5 integrity-check".
     public var name: String
+    /// Whether it passed.
     public var ok: Bool
     /// What was found: "ok" or the problem.
     public var detail: String
 }
 
+/// The checks of `geodb inspect --check`.
+///
+/// ```swift
+/// let failed = try IntegrityCheck.run(path: "helsinki.sqlite").filter { !$0.ok }
+/// ```
 public enum IntegrityCheck {
     /// Runs every check on the database at `path`. FTS5's integrity check is an INSERT command, so the
     /// file is opened read-write; nothing is changed (the check runs in a transaction that is rolled back).

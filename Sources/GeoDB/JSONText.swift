@@ -1,8 +1,8 @@
 // Minimal JSON text writing (the `place.tags` column, SQL parameters, exports): compact, key order kept.
 
-public enum JSONText {
+package enum JSONText {
     /// A JSON string literal, escaped per RFC 8259.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         // Most values need no escaping: check the bytes once and skip the scalar loop.
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + text + "\""
@@ -25,7 +25,7 @@ public enum JSONText {
     }
 
     /// A JSON object of string values; later duplicates of a key are dropped.
-    public static func object(_ pairs: [(key: String, value: String)]) -> String {
+    package static func object(_ pairs: [(key: String, value: String)]) -> String {
         var out = "{"
         for (i, (key, value)) in pairs.enumerated() where !pairs[..<i].contains(where: { $0.key == key }) {
             if out.utf8.count > 1 { out += "," }
@@ -37,7 +37,7 @@ public enum JSONText {
     }
 
     /// A JSON array of strings.
-    public static func array(_ values: [String]) -> String {
+    package static func array(_ values: [String]) -> String {
         "[" + values.map(quoted).joined(separator: ",") + "]"
     }
 }

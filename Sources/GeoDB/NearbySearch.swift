@@ -33,6 +33,7 @@ public enum CategoryFilter: Equatable, Sendable {
 
 /// One page of a nearby or in-box search.
 public struct PlacePage: Codable, Sendable {
+    /// The places of this page, nearest first.
     public var places: [PlaceResult]
     /// Pass as `after` to get the next page; nil on the last page.
     public var nextCursor: String?

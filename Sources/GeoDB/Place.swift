@@ -44,14 +44,14 @@ public enum PlaceKind: String, CaseIterable, Sendable, Codable {
 }
 
 /// One name of a place (`place_name`).
-public struct PlaceName: Hashable, Sendable {
-    public var name: String
+package struct PlaceName: Hashable, Sendable {
+    package var name: String
     /// The tag it came from without a language suffix: name, alt_name, old_name, official_name, …
-    public var type: String
+    package var type: String
     /// Language from a `name:xx` style suffix; nil when the tag has none.
-    public var lang: String?
+    package var lang: String?
 
-    public init(name: String, type: String, lang: String? = nil) {
+    package init(name: String, type: String, lang: String? = nil) {
         self.name = name
         self.type = type
         self.lang = lang
@@ -59,18 +59,18 @@ public struct PlaceName: Hashable, Sendable {
 }
 
 /// Address parts of a place (`place.housenumber` … `place.country_code`, `place.state`, `place.country`).
-public struct Address: Hashable, Sendable {
-    public var housenumber: String?
-    public var street: String?
-    public var postcode: String?
-    public var city: String?
-    public var countryCode: String?
+package struct Address: Hashable, Sendable {
+    package var housenumber: String?
+    package var street: String?
+    package var postcode: String?
+    package var city: String?
+    package var countryCode: String?
     /// First-level subdivision name (GeoNames admin1 name, a CSV state column).
-    public var state: String?
+    package var state: String?
     /// Country name (GeoNames country table, a CSV country column).
-    public var country: String?
+    package var country: String?
 
-    public init(housenumber: String? = nil, street: String? = nil, postcode: String? = nil,
+    package init(housenumber: String? = nil, street: String? = nil, postcode: String? = nil,
                 city: String? = nil, countryCode: String? = nil, state: String? = nil, country: String? = nil) {
         self.housenumber = housenumber
         self.street = street
@@ -81,7 +81,7 @@ public struct Address: Hashable, Sendable {
         self.country = country
     }
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         housenumber == nil && street == nil && postcode == nil && city == nil && countryCode == nil && state == nil
             && country == nil
     }
@@ -89,33 +89,33 @@ public struct Address: Hashable, Sendable {
     /// "street housenumber postcode city state country", the text the search index holds for the address,
     /// plus the street's extra normalized forms (`TextNormalizer.indexAlternatives`). Writers rebuild it
     /// from the `place` columns when they merge a record into a place: keep it a function of those only.
-    public var searchText: String {
+    package var searchText: String {
         let extra = street.map { TextNormalizer.indexAlternatives($0) } ?? []
         return ([street, housenumber, postcode, city, state, country].compactMap { $0 } + extra).joined(separator: " ")
     }
 }
 
 /// Everything written for one place: its row, names, geometry and index entries.
-public struct PlaceRecord: Sendable {
-    public var sourceRef: String
-    public var kind: PlaceKind
-    public var category: String?
-    public var name: String?
-    public var names: [PlaceName]
-    public var coordinate: Coordinate
+package struct PlaceRecord: Sendable {
+    package var sourceRef: String
+    package var kind: PlaceKind
+    package var category: String?
+    package var name: String?
+    package var names: [PlaceName]
+    package var coordinate: Coordinate
     /// Box of the whole place (its geometry), for the R*Tree.
-    public var boundingBox: BoundingBox
-    public var importance: Double
-    public var adminLevel: Int?
-    public var population: Int64?
-    public var address: Address
+    package var boundingBox: BoundingBox
+    package var importance: Double
+    package var adminLevel: Int?
+    package var population: Int64?
+    package var address: Address
     /// Display tags, in the order written to `place.tags` (JSON).
-    public var tags: [(key: String, value: String)]
-    public var geometry: Geometry?
+    package var tags: [(key: String, value: String)]
+    package var geometry: Geometry?
     /// IANA time zone id (`place.timezone`), when the source has one (GeoNames does).
-    public var timezone: String?
+    package var timezone: String?
 
-    public init(sourceRef: String, kind: PlaceKind, category: String?, name: String?, names: [PlaceName],
+    package init(sourceRef: String, kind: PlaceKind, category: String?, name: String?, names: [PlaceName],
                 coordinate: Coordinate, boundingBox: BoundingBox? = nil, importance: Double? = nil,
                 adminLevel: Int? = nil, population: Int64? = nil, address: Address = Address(),
                 tags: [(key: String, value: String)] = [], geometry: Geometry? = nil, timezone: String? = nil) {
@@ -136,18 +136,18 @@ public struct PlaceRecord: Sendable {
     }
 
     /// Whether this place's polygon contains other places (admin and place areas): those go into `area_rtree`.
-    public var isContainerArea: Bool {
+    package var isContainerArea: Bool {
         guard case .polygons? = geometry else { return false }
         return kind.rank < PlaceKind.street.rank
     }
 
     /// The names as one text for the search index: distinct names, separated so phrases do not run across them.
-    public var nameSearchText: String { Self.nameSearchText(names.lazy.map(\.name)) }
+    package var nameSearchText: String { Self.nameSearchText(names.lazy.map(\.name)) }
 
     /// Distinct names in order, joined by " ; ", then the extra forms `TextNormalizer.indexAlternatives`
     /// gives (ß→ss, ä→ae, abbreviations, …): the `name` text of `place_fts`. Writers rebuild it from
     /// `place_name` (rowid order) when they merge a record into a place, so it must stay a function of those.
-    public static func nameSearchText<S: Sequence<String>>(_ names: S) -> String {
+    package static func nameSearchText<S: Sequence<String>>(_ names: S) -> String {
         let distinct = distinctNames(names)
         var parts = distinct
         let extra = Set(distinct.flatMap(TextNormalizer.indexAlternatives))
@@ -157,12 +157,12 @@ public struct PlaceRecord: Sendable {
 
     /// `names` without repeats, in order. Names are equal when their UTF-8 bytes are (not Swift's canonical
     /// equivalence, which normalises every non-ASCII name and is several times slower).
-    public static func distinctNames<S: Sequence<String>>(_ names: S) -> [String] {
+    package static func distinctNames<S: Sequence<String>>(_ names: S) -> [String] {
         distinct(names) { $0 }
     }
 
     /// `names` without repeated names (compared as by `distinctNames`), the first of each kept.
-    public static func distinct(_ names: [PlaceName]) -> [PlaceName] { distinct(names, by: \.name) }
+    package static func distinct(_ names: [PlaceName]) -> [PlaceName] { distinct(names, by: \.name) }
 
     static func distinct<S: Sequence>(_ items: S, by name: (S.Element) -> String) -> [S.Element] {
         // Most places have a few names: compare those directly; hash only long lists.

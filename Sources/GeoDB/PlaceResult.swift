@@ -4,18 +4,23 @@ import GeoDBSQLite
 
 /// A place in a query answer.
 public struct PlaceResult: Codable, Sendable, Equatable {
+    /// `place.id` in this database.
     public var id: Int64
     /// The id in its source: OSM `n123`/`w45`/`r6`.
     public var sourceRef: String
+    /// `city`, `street`, `address`, `poi`, … (see `PlaceKind`).
     public var kind: String
     /// Raw source category, e.g. `amenity=cafe`.
     public var category: String?
     /// Taxonomy category, e.g. `cafe`.
     public var categoryID: String?
+    /// Display name; nil for most addresses.
     public var name: String?
     /// Name and address as one line: "Café Engel, Aleksanterinkatu 26, 00170 Helsinki".
     public var displayName: String
+    /// Latitude, degrees (exact to 1e-7).
     public var lat: Double
+    /// Longitude, degrees (exact to 1e-7).
     public var lon: Double
     /// Metres from the query point, when the query has one.
     public var distanceM: Double?
@@ -26,10 +31,11 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var tags: [String: String]
     /// The place's IANA time zone, when its source gives one (GeoNames does).
     public var timezone: String?
+    /// Population, when the source gives one.
     public var population: Int64?
-    /// Search only: the ranking score (higher first) and how the text matched
-    /// (exact / prefix / fuzzy / interpolated / fallback / coordinate).
+    /// Search only: the ranking score, higher first.
     public var score: Double?
+    /// Search only: how the text matched: exact, prefix, fuzzy, interpolated, fallback or coordinate.
     public var match: String?
 
     enum CodingKeys: String, CodingKey {
@@ -37,6 +43,7 @@ public struct PlaceResult: Codable, Sendable, Equatable {
              address, tags, timezone, population, score, match
     }
 
+    /// The position as a `Coordinate`.
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
 }
 

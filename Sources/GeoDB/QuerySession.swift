@@ -18,6 +18,7 @@ struct CategoryStatistics {
 /// print(try session.search("mannerheimintie").first?.name ?? "-")
 /// ```
 public final class QuerySession {
+    /// The database file.
     public let path: String
     let connection: Connection
     private var statements: [String: Statement] = [:]

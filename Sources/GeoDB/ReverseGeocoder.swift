@@ -35,6 +35,7 @@ public enum ReverseLevel: String, CaseIterable, Sendable, Codable {
 
 /// Options of a reverse query.
 public struct ReverseOptions: Sendable {
+    /// The granularity asked for; finer levels fall back to coarser ones when nothing is near.
     public var level = ReverseLevel.address
     /// Search radius in metres for the asked level (default `level.defaultRadius`); fallbacks look at least as far.
     public var radius: Double?
@@ -48,6 +49,7 @@ public struct ReverseOptions: Sendable {
 
 /// The answer to a reverse query.
 public struct ReverseResult: Codable, Sendable {
+    /// The place found, with `distanceM` from the query point and its hierarchy in `address`.
     public var place: PlaceResult
     /// Where the hierarchy (suburb, city, … in `place.address`) came from: `polygons` (containing boundaries),
     /// `nearest_place` (the nearest place of each rank), `address_tags` (the place's own addr:* tags).

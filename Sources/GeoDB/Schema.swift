@@ -2,15 +2,15 @@
 import GeoDBSQLite
 
 /// The geodb database schema. `Schema/*.sql` is its only definition.
-public enum Schema {
+package enum Schema {
     /// Bumped on any change a reader could notice (docs/SCHEMA.md, "Version policy").
-    public static let version: Int64 = 1
+    package static let version: Int64 = 1
 
     /// Files whose names start with "9" hold secondary indexes, created after the bulk load.
     static func isIndexFile(_ name: String) -> Bool { name.hasPrefix("9") }
 
     /// Creates every table of an empty database and records the schema version.
-    public static func createTables(in db: Connection) throws {
+    package static func createTables(in db: Connection) throws {
         for file in SchemaFiles.all where !isIndexFile(file.name) {
             try db.execute(file.sql)
         }
@@ -19,14 +19,14 @@ public enum Schema {
     }
 
     /// Creates the secondary indexes (after loading, which is faster than updating them per row).
-    public static func createIndexes(in db: Connection) throws {
+    package static func createIndexes(in db: Connection) throws {
         for file in SchemaFiles.all where isIndexFile(file.name) {
             try db.execute(file.sql)
         }
     }
 
     /// Throws unless `db` is a geodb database of this schema version.
-    public static func checkVersion(of db: Connection) throws {
+    package static func checkVersion(of db: Connection) throws {
         let hasMeta: Int64?
         do {
             hasMeta = try db.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")

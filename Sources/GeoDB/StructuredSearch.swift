@@ -5,12 +5,18 @@ import GeoDBSQLite
 
 /// Everything about one place (`geodb lookup`).
 public struct PlaceDetails: Codable, Sendable {
+    /// One name of the place (`place_name`).
     public struct Name: Codable, Sendable {
+        /// The name as written.
         public var name: String
+        /// `name`, `alt_name`, `old_name`, `official_name`, …
         public var type: String
+        /// Language of the name (`name:sv` → "sv"), when it has one.
         public var lang: String?
     }
+    /// The place, as queries return it.
     public var place: PlaceResult
+    /// Every name, own names first.
     public var names: [Name]
     /// The file the place came from.
     public var source: String

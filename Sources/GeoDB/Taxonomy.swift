@@ -4,9 +4,13 @@ import Foundation
 
 /// One category of the taxonomy.
 public struct Category: Sendable, Codable, Equatable {
+    /// Taxonomy id, e.g. `cafe`.
     public var id: String
+    /// Parent id; nil at the top.
     public var parent: String?
+    /// Human label.
     public var label: String
+    /// Other words that find it.
     public var synonyms: [String]
     /// OSM tags mapped to this category: `key=value`, or `key=*` for any value of the key.
     public var osmTags: [String]
@@ -22,6 +26,11 @@ public struct Taxonomy: Sendable {
     /// Bumped whenever Schema/categories.tsv changes; stored in `meta` as `taxonomy_version`.
     public static let version = 1
 
+    /// The taxonomy of `Schema/categories.tsv`, compiled in.
+    ///
+    /// ```swift
+    /// Taxonomy.standard.descendants(of: "food_and_drink")   // ["food_and_drink", "cafe", "restaurant", …]
+    /// ```
     public static let standard = Taxonomy(tsv: SchemaFiles.categoriesTSV)
 
     /// Categories in file order (parents before their children).
@@ -55,6 +64,7 @@ public struct Taxonomy: Sendable {
         self.words = words
     }
 
+    /// The category with this id.
     public func category(_ id: String) -> Category? { byID[id].map { categories[$0] } }
 
     /// The category and all its descendants.

@@ -6,7 +6,7 @@ import Foundation
 /// tokenizer (`unicode61 remove_diacritics 2`) folds case and most diacritics itself; the index also
 /// gets the forms it cannot produce (ß→ss, æ→ae, German ä→ae, words joined across apostrophes and
 /// hyphens, abbreviation equivalents), so a query normalized here finds them.
-public enum TextNormalizer {
+package enum TextNormalizer {
     /// Letters FTS5 leaves alone but people write without: folded here and indexed as alternatives.
     static let extraFolds: [Unicode.Scalar: String] = [
         "ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d",
@@ -30,7 +30,7 @@ public enum TextNormalizer {
     }()
 
     /// The folded words of `text`, in order.
-    public static func tokens(_ text: String) -> [String] {
+    package static func tokens(_ text: String) -> [String] {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(text) }
         let folded = fold(text)
         return folded.split { !$0.isLetter && !$0.isNumber }.map(String.init)
@@ -57,7 +57,7 @@ public enum TextNormalizer {
     }
 
     /// Lower-cased, diacritics removed, apostrophes dropped; other characters kept.
-    public static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var isASCII = true
@@ -77,14 +77,14 @@ public enum TextNormalizer {
     }
 
     /// Equivalent words for a query token: itself and its abbreviation group.
-    public static func variants(_ token: String) -> [String] {
+    package static func variants(_ token: String) -> [String] {
         [token] + (abbreviations[token] ?? [])
     }
 
     /// Extra words the full-text index needs for `name` beyond what FTS5 makes of it (empty for most names).
     /// Runs for every name imported (millions for GeoNames), so one pass over the scalars decides first
     /// whether any alternative can exist.
-    public static func indexAlternatives(_ name: String) -> [String] {
+    package static func indexAlternatives(_ name: String) -> [String] {
         var needsFolding = false, hasUmlaut = false, hasASCIILetter = false
         for scalar in name.unicodeScalars {
             switch scalar.value {

@@ -2,6 +2,7 @@
 // for Tools/bench.py. Usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]
 //                           geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]
 //                           geodb-bench nearest DATABASE LATLON_FILE [--answers FILE]
+//                           geodb-bench throughput DATABASE [--queries N] [--seconds S]
 import Foundation
 import GeoDB
 
@@ -23,6 +24,9 @@ do {
     case "search": report = try SearchBench.run(path: arguments[2], queries: queries, random: &random)
     case "reverse": report = try ReverseBench.run(path: arguments[2], queries: queries, random: &random)
     case "nearby": report = try NearbyBench.run(path: arguments[2], queries: queries, random: &random)
+    case "throughput":
+        report = try ThroughputBench.run(path: arguments[2], queries: queries,
+                                         seconds: option("--seconds").flatMap(Double.init) ?? 2, random: &random)
     case "nearest" where arguments.count >= 4:
         report = try NearestBench.run(path: arguments[2], pointsPath: arguments[3], answersPath: option("--answers"))
     case "timezone" where arguments.count >= 4:

@@ -2,6 +2,6 @@
 import GeoDB
 
 /// Receives finished places. The database writer is one; tests use a collecting fake.
-public protocol PlaceSink: AnyObject {
+package protocol PlaceSink: AnyObject {
     func add(_ place: PlaceRecord) throws
 }

@@ -91,7 +91,7 @@ public final class PlaceWriter: PlaceSink {
         return entries
     }
 
-    public func add(_ place: PlaceRecord) throws {
+    package func add(_ place: PlaceRecord) throws {
         if linksDuplicates, let match = linker.match(place, sourceID: sourceID) {
             try merge(place, into: match)
             return

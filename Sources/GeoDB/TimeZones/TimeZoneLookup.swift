@@ -18,6 +18,7 @@ public enum TimeZoneSource: String, Sendable, Codable {
 public struct TimeZoneMatch: Sendable, Equatable {
     /// IANA id, e.g. "Europe/Helsinki", "Etc/GMT+2".
     public var tzid: String
+    /// How the zone was found.
     public var source: TimeZoneSource
     /// Every zone whose polygons contain the point, in the order of the overlap rule, the answer first;
     /// empty when no polygon contains it.
@@ -28,16 +29,22 @@ public struct TimeZoneMatch: Sendable, Equatable {
 
 /// A point's zone and what its clock says at an instant.
 public struct TimeZoneAnswer: Sendable, Equatable {
+    /// IANA zone id, e.g. "Europe/Helsinki".
     public var tzid: String
+    /// How the zone was found.
     public var source: TimeZoneSource
+    /// Every zone whose polygons contain the point (overlaps), the chosen one first.
     public var candidates: [String]
+    /// For `.nearest`: metres to that zone.
     public var distanceMeters: Double?
     /// The instant the clock readings are for.
     public var date: Date
     /// Whether the system's tz database (Foundation's `TimeZone`) knows `tzid`. When it does not, the
     /// readings below are nil but the id is still the answer.
     public var knownToSystem: Bool
+    /// UTC offset at `date` in seconds (nil when the system tz database lacks the zone).
     public var utcOffsetSeconds: Int?
+    /// Whether daylight saving time is in effect at `date`.
     public var isDST: Bool?
     /// "EEST", "IST", "+0545": from the system tz database, else Foundation's ("GMT+3").
     public var abbreviation: String?
@@ -45,6 +52,7 @@ public struct TimeZoneAnswer: Sendable, Equatable {
     public var localTime: String?
     /// The next change of the zone's daylight saving time after `date`, when there is one.
     public var nextTransition: Date?
+    /// The offset after `nextTransition`.
     public var nextUTCOffsetSeconds: Int?
 
     /// The zone as a Foundation `TimeZone`, when the system knows it.
@@ -94,6 +102,7 @@ public final class TimeZoneLookup {
     private var polygonSet: ZonePolygonSet?
     private var clocks: [ZoneClock?]
 
+    /// A lookup on the database at `path`; throws when it holds no timezones.
     public convenience init(path: String, loading: Loading = .lazy) throws {
         try self.init(connection: QuerySession(path: path).connection, loading: loading)
     }

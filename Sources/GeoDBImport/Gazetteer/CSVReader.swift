@@ -138,7 +138,7 @@ public final class CSVReader {
         delimiter = options.delimiter
     }
 
-    public func read(into sink: PlaceSink) throws {
+    package func read(into sink: PlaceSink) throws {
         var line = 1
         var columns: CSVColumns?
         var atStart = true

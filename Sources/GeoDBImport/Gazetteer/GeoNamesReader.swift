@@ -70,7 +70,7 @@ public final class GeoNamesReader {
         badRows = BadRows(file: path, strict: strict)
     }
 
-    public func read(into sink: PlaceSink) throws {
+    package func read(into sink: PlaceSink) throws {
         var fields: [Range<Int>] = []
         fields.reserveCapacity(Self.columnCount + 1)
         let progress = { [self] (bytes: Int) in

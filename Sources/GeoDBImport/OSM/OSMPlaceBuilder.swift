@@ -32,7 +32,7 @@ public final class OSMPlaceBuilder: OSMHandler {
 
     /// `scratchDirectory` holds the (unlinked) scratch files for way node lists and street geometry;
     /// the output's directory keeps them on the same disk as the database.
-    public init(sink: PlaceSink, scratchDirectory: String = NSTemporaryDirectory()) throws {
+    package init(sink: PlaceSink, scratchDirectory: String = NSTemporaryDirectory()) throws {
         self.sink = sink
         wayRefs = WayRefStore(spill: try SpillFile(directory: scratchDirectory))
         streets = StreetCollector(spill: try SpillFile(directory: scratchDirectory))
