@@ -231,6 +231,16 @@ public final class GeoDatabase: Sendable {
     public func info(topCategories: Int = 15) async throws -> DatabaseInfo {
         try withSession { try $0.info(topCategories: topCategories) }
     }
+
+    /// The integrity checks of `geodb inspect --check`: SQLite, FTS5, R*Tree and geodb's own invariants.
+    /// FTS5's check runs as a command, so this opens the file read-write once; it changes nothing.
+    ///
+    /// ```swift
+    /// let problems = try db.check().filter { !$0.ok }
+    /// ```
+    public func check() throws -> [CheckResult] {
+        try IntegrityCheck.run(path: path)
+    }
 }
 
 /// The sessions of one database. A session is only ever used by the caller that took it out.

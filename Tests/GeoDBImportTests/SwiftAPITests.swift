@@ -90,6 +90,19 @@ import TestSupport
         #expect((0..<16).allSatisfy { counts[$0] == 2505 })
     }
 
+    @Test func queriesNeverWriteTheFile() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: try Self.database.get(), toPath: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let db = try GeoDatabase(path: path)
+        for round in 0..<20 { _ = try Self.mixedAnswers(db, round: round) }
+        _ = try db.info()
+        #expect(try db.check().allSatisfy(\.ok))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(scratch.contents() == ["copy.sqlite"])   // no journal or WAL files either
+    }
+
     @Test func immutableOpenAnswersTheSame() throws {
         let path = try Self.database.get()
         let immutable = try GeoDatabase(path: path, immutable: true)
