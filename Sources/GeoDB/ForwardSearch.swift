@@ -49,21 +49,33 @@ extension QuerySession {
         let query = ParsedQuery(text)
         guard !query.words.isEmpty || !query.numbers.isEmpty else { return [] }
 
-        var found = try rankedCandidates(query, words: query.words.map { [$0] }, options: options, match: nil)
+        var ranked = try rankedCandidates(query, words: query.words.map { [$0] }, options: options, match: nil)
         // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
-        if found.count < min(options.limit, 3) && !found.contains(where: { $0.match == "exact" }) {
+        // While the user is typing, prefix matches are enough to show: only none at all suggests a typo.
+        let tooFew = options.autocomplete ? ranked.isEmpty : ranked.count < min(options.limit, 3)
+        if tooFew && !ranked.contains(where: { $0.match == "exact" }) {
             let fuzzyWords = try query.words.map { try [$0] + similarTokens(to: $0) }
             if fuzzyWords.contains(where: { $0.count > 1 }) {
-                let seen = Set(found.map(\.id))
-                found += try rankedCandidates(query, words: fuzzyWords, options: options, match: "fuzzy")
+                let seen = Set(ranked.map(\.id))
+                ranked += try rankedCandidates(query, words: fuzzyWords, options: options, match: "fuzzy")
                     .filter { !seen.contains($0.id) }
             }
         }
-        // A house number the street does not have: the street (or an interpolated position), marked.
-        if !query.numbers.isEmpty && !found.contains(where: { $0.match == "exact" && $0.kind != "street" }) {
-            found += try numberFallback(query, options: options).filter { f in !found.contains { $0.id == f.id } }
+        ranked.sort { ($0.score, -$0.id) > ($1.score, -$1.id) }
+        // Full results only for those shown: reading a place (tags JSON and all) costs more than ranking it.
+        let shown = Dictionary(ranked.prefix(options.limit).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var found = try placeResults(ids: ranked.prefix(options.limit).map(\.id)).map { place in
+            var place = place
+            place.score = shown[place.id]?.score
+            place.match = shown[place.id]?.match
+            place.distanceM = shown[place.id]?.distanceM
+            return place
         }
-        found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
+        // A house number the street does not have: the street (or an interpolated position), marked.
+        if !query.numbers.isEmpty && !ranked.contains(where: { $0.match == "exact" && $0.kind != "street" }) {
+            found += try numberFallback(query, options: options).filter { f in !found.contains { $0.id == f.id } }
+            found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
+        }
         return try localized(Array(found.prefix(options.limit)), options: options)
     }
 
@@ -92,27 +104,40 @@ extension QuerySession {
             .map { var p = $0; p.match = "category"; return p }
     }
 
+    /// A place matching the text, scored: what ranking needs, without the rest of the place.
+    struct RankedCandidate {
+        var id: Int64
+        var kind: String
+        var score: Double
+        var match: String
+        var distanceM: Double?
+    }
+
     /// Candidates for the words (each a list of alternatives), ranked: exact > prefix > fuzzy, then importance,
     /// then nearness to `options.near`.
     func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions, match forced: String?)
-        throws -> [PlaceResult] {
+        throws -> [RankedCandidate] {
         var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
-        if let last = groups.indices.last, options.autocomplete, forced == nil {
-            groups[last] = groups[last].map { $0 + "*" }
-        }
         groups += query.numbers.map { [$0] }
-        guard let match = FTSQuery.groups(groups) else { return [] }
-        let candidates = try candidateIDs(match: match, options: options)
-        let importance = Dictionary(candidates.map { ($0.id, $0.importance) }, uniquingKeysWith: { a, _ in a })
-        let names = try normalizedNames(of: candidates.map(\.id), wanted: query.words.joined(separator: " "))
-        var results = try placeResults(ids: candidates.map(\.id))
+        var prefixGroups = groups
+        let typing = options.autocomplete && forced == nil && !words.isEmpty
+        if typing { prefixGroups[words.count - 1] = groups[words.count - 1].map { $0 + "*" } }
+        guard let match = FTSQuery.groups(prefixGroups) else { return [] }
+        let candidates = try candidateRows(match: match, options: options)
+        // Names decide exact matches: not needed when the class is forced. Only a place having every word
+        // whole can have a name equal to the query: while the user is still typing (the last word a prefix),
+        // that is few of the candidates, and only theirs are compared.
+        var compared = forced == nil ? candidates.map(\.id) : []
+        if typing, let whole = FTSQuery.groups(groups) {
+            let complete = Set(try candidateIDs(match: whole, options: options).map(\.id))
+            compared = compared.filter(complete.contains)
+        }
+        let names = try normalizedNames(of: compared, words: query.words)
         let wanted = query.words.joined(separator: " ")
-        for index in results.indices {
-            let place = results[index]
+        return candidates.map { place in
             let placeNames = names[place.id] ?? []
             // Words naming the place's own city or postcode are context ("…, Helsinki"), not its name.
-            let context = Set(TextNormalizer.tokens([place.address["city"], place.address["postcode"]]
-                .compactMap { $0 }.joined(separator: " ")))
+            let context = Set(TextNormalizer.tokens([place.city, place.postcode].compactMap { $0 }.joined(separator: " ")))
             let core = query.words.filter { !context.contains($0) }.joined(separator: " ")
             var matchClass: String
             if let forced {
@@ -125,29 +150,61 @@ extension QuerySession {
             var value: Double = ["exact": 30.0, "prefix": 20, "fuzzy": 10][matchClass] ?? 5
             if !query.numbers.isEmpty {
                 // An address whose number is the one asked for is the answer; other numbered matches rank lower.
-                let number = place.address["housenumber"].map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") }
+                let number = place.housenumber.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") }
                 if let number, query.numbers.contains(number) || query.numberText == number {
                     value += 12
                     if forced == nil { matchClass = "exact" }
-                } else if place.address["postcode"].map({ query.numbers.contains($0) }) == true {
+                } else if place.postcode.map({ query.numbers.contains($0) }) == true {
                     value += 4
                 }
             }
             value += place.kind == "street" && query.numbers.isEmpty ? 2 : 0
-            value += (importance[place.id] ?? 0) * 10
+            value += place.importance * 10
+            var distance: Double?
             if let near = options.near {
-                let distance = near.distance(to: place.coordinate)
-                results[index].distanceM = distance
-                value += 8 * exp(-distance / 5_000)
+                distance = near.distance(to: place.coordinate)
+                value += 8 * exp(-distance! / 5_000)
             }
-            results[index].score = (value * 1000).rounded() / 1000
-            results[index].match = matchClass
+            return RankedCandidate(id: place.id, kind: place.kind, score: (value * 1000).rounded() / 1000,
+                                   match: matchClass, distanceM: distance)
         }
-        return results
+    }
+
+    /// What ranking reads of a candidate place.
+    struct CandidateRow {
+        var id: Int64
+        var importance: Double
+        var kind: String
+        var housenumber: String?
+        var postcode: String?
+        var city: String?
+        var coordinate: Coordinate
+    }
+
+    /// `candidateIDs` with the columns ranking needs.
+    func candidateRows(match: String, options: SearchOptions, limit: Int = 200) throws -> [CandidateRow] {
+        let (filter, values) = candidateFilter(match: match, options: options)
+        return try cachedStatement("""
+            SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon
+            FROM place_fts f JOIN place p ON p.id = f.rowid
+            WHERE place_fts MATCH ?1\(filter) ORDER BY p.importance DESC, p.id LIMIT \(limit)
+            """).rows(values) {
+                CandidateRow(id: $0.int(0), importance: $0.double(1), kind: $0.text(2) ?? "", housenumber: $0.text(3),
+                             postcode: $0.text(4), city: $0.text(5), coordinate: Coordinate(lat: $0.double(6), lon: $0.double(7)))
+            }
     }
 
     /// Places whose index entry matches, most important first, with the options' filters in SQL.
     func candidateIDs(match: String, options: SearchOptions, limit: Int = 200) throws -> [(id: Int64, importance: Double)] {
+        let (filter, values) = candidateFilter(match: match, options: options)
+        return try cachedStatement("""
+            SELECT p.id, p.importance FROM place_fts f JOIN place p ON p.id = f.rowid
+            WHERE place_fts MATCH ?1\(filter) ORDER BY p.importance DESC, p.id LIMIT \(limit)
+            """).rows(values) { ($0.int(0), $0.double(1)) }
+    }
+
+    /// The SQL conditions of the options' filters (after `AND`) and the values they bind, the match first.
+    private func candidateFilter(match: String, options: SearchOptions) -> (String, [SQLiteValue]) {
         var conditions: [String] = []
         var values: [SQLiteValue] = [.text(match)]
         if let box = options.bbox {
@@ -174,18 +231,17 @@ extension QuerySession {
         case nil:
             break
         }
-        let filter = conditions.map { " AND " + $0 }.joined()
-        return try cachedStatement("""
-            SELECT p.id, p.importance FROM place_fts f JOIN place p ON p.id = f.rowid
-            WHERE place_fts MATCH ?1\(filter) ORDER BY p.importance DESC, p.id LIMIT \(limit)
-            """).rows(values) { ($0.int(0), $0.double(1)) }
+        return (conditions.map { " AND " + $0 }.joined(), values)
     }
 
-    /// Each place's names that could equal `wanted` (folded to the form queries are compared in). Names
-    /// whose length is far from the query's cannot fold to it and are not folded at all: places of a
-    /// gazetteer have dozens of alternate names.
-    func normalizedNames(of ids: [Int64], wanted: String) throws -> [Int64: Set<String>] {
+    /// Each place's names that could equal the query `words` (folded to the form queries are compared in).
+    /// Names whose length is far from the query's, or whose first letter cannot fold to a query word's,
+    /// are not folded at all: places of a gazetteer have dozens of alternate names.
+    func normalizedNames(of ids: [Int64], words: [String]) throws -> [Int64: Set<String>] {
         guard !ids.isEmpty else { return [:] }
+        let wanted = words.joined(separator: " ")
+        // The first letters of the query's words (a name may equal the query without its context words).
+        let firsts = words.compactMap(\.utf8.first)
         var names: [Int64: Set<String>] = [:]
         let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
         for (id, name) in try cachedStatement("""
@@ -194,6 +250,9 @@ extension QuerySession {
             UNION ALL SELECT id, street FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
             """).rows([.text(json), .integer(Int64(wanted.utf8.count / 2)), .integer(Int64(wanted.utf8.count * 3 + 8))],
                       { ($0.int(0), $0.text(1) ?? "") }) {
+            // Folding is the cost here (gazetteer places have dozens of names in many scripts): skip names
+            // whose first letter cannot fold to that of a query word.
+            if firsts.allSatisfy({ $0 < 0x80 }), !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts) { continue }
             names[id, default: []].insert(TextNormalizer.tokens(name).joined(separator: " "))
         }
         return names

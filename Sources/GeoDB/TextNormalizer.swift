@@ -56,6 +56,24 @@ package enum TextNormalizer {
         return words
     }
 
+    /// Whether the first word of `text` could fold to one starting with one of the ASCII letters or digits
+    /// `firsts`: false only when it certainly cannot, so callers skip folding names that cannot equal a
+    /// query. An ASCII first character must be one of `firsts` in any case; a non-ASCII one may fold to it unless it comes
+    /// from a script that never folds to ASCII (Greek, Cyrillic, Arabic, CJK, …: UTF-8 lead bytes from
+    /// 0xCC up, except 0xE1 (Latin Extended Additional), 0xE2 (punctuation) and 0xEF (fullwidth forms)).
+    static func mayFold(_ text: String, toWordStartingWithOneOf firsts: [UInt8]) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return firsts.contains(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): return firsts.contains(byte | 0x20)
+            case 0x80...0xCB, 0xE1, 0xE2, 0xEF: return true
+            case 0xCC...: return false
+            default: continue   // ASCII punctuation and spaces: not part of a word
+            }
+        }
+        return false
+    }
+
     /// Lower-cased, diacritics removed, apostrophes dropped; other characters kept.
     package static func fold(_ text: String) -> String {
         var out = ""

@@ -40,6 +40,9 @@ import TestSupport
         ("Helsingfors", false, "n1372477580", true, "exact"),              // by its Swedish name
         ("Mannerheimvägen", false, "w22906934", true, "exact"),
         ("Senaatintori", false, "r2919121", false, "exact"),               // a square (and its tram stops)
+        ("Pohjoisesplnadi", true, "w24336395", true, "fuzzy"),              // typing with a typo: nothing else matches
+        ("Pohjoisespl", true, "w24336395", true, "prefix"),
+        ("Helsinki Stockmann", false, "w122595241", false, "exact"),        // its city is context: the name is exact
     ]
 
     @Test(arguments: cases.indices) func knownQuery(index: Int) throws {

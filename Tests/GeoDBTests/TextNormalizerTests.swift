@@ -1,5 +1,5 @@
 // Normalization shared by the index and queries.
-import GeoDB
+@testable import GeoDB
 import Testing
 
 @Suite struct TextNormalizerTests {
@@ -24,5 +24,22 @@ import Testing
         #expect(TextNormalizer.indexAlternatives("Main Street").contains("st"))
         #expect(TextNormalizer.indexAlternatives("Mannerheimintie").isEmpty)
         #expect(Set(TextNormalizer.variants("st")).isSuperset(of: ["st", "street", "saint"]))
+    }
+
+    /// The prefilter never rejects a name that folds to a word starting with one of the letters.
+    @Test func firstLetterPrefilterIsNeverWrong() {
+        let names = ["Tokyo", "Tōkyō", "Tóquio", "Токио", "東京", "Ærøskøbing", "Øresund", "Łódź", "ßtraße", "'s-Hertogenbosch",
+                     "  Helsinki", "Ｔｏｋｙｏ", "Đà Nẵng", "Ḥalab", "Αθήνα", "", "--", "42nd Street", "ʼAin"]
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        for name in names {
+            let first = TextNormalizer.tokens(name).first?.utf8.first
+            for letter in letters where first == letter {
+                #expect(TextNormalizer.mayFold(name, toWordStartingWithOneOf: [letter]), "\(name) starts with \(letter)")
+            }
+        }
+        #expect(!TextNormalizer.mayFold("Токио", toWordStartingWithOneOf: Array("t".utf8)))
+        #expect(!TextNormalizer.mayFold("東京", toWordStartingWithOneOf: Array("t".utf8)))
+        #expect(!TextNormalizer.mayFold("Vienna", toWordStartingWithOneOf: Array("tw".utf8)))
+        #expect(TextNormalizer.mayFold("Wien", toWordStartingWithOneOf: Array("tw".utf8)))
     }
 }
