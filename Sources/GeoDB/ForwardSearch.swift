@@ -21,6 +21,10 @@ public struct SearchOptions: Sendable {
     public var categories: CategoryFilter?
     /// Show names in this language when the place has one (`name:xx`).
     public var language: String?
+    /// Fill each result's address with the neighbourhood, suburb, city, county, state and country around
+    /// it (from the areas containing it, else the nearest place of each rank), as reverse answers have
+    /// them. Costs a containment lookup per result: off for as-you-type queries, on in the CLI.
+    public var includeHierarchy = false
 
     public init() {}
 
@@ -76,7 +80,9 @@ extension QuerySession {
             found += try numberFallback(query, options: options).filter { f in !found.contains { $0.id == f.id } }
             found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
         }
-        return try localized(Array(found.prefix(options.limit)), options: options)
+        var shownResults = Array(found.prefix(options.limit))
+        if options.includeHierarchy { shownResults = try shownResults.map(withHierarchy) }
+        return try localized(shownResults, options: options)
     }
 
     /// "cafe near Senaatintori", "pharmacies near Stockmann": the places of a category within 1 km of the

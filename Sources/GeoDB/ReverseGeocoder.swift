@@ -281,6 +281,22 @@ extension QuerySession {
         return (result, result.isEmpty ? "address_tags" : "nearest_place")
     }
 
+    /// `place` with the neighbourhood … country around it where its own columns say nothing, as reverse
+    /// answers have them; an area gets only the levels above its own.
+    func withHierarchy(_ place: PlaceResult) throws -> PlaceResult {
+        let levels = ["neighbourhood", "suburb", "city", "county", "state", "country"]
+        let own = Self.hierarchyKey(place.kind).flatMap { levels.firstIndex(of: $0) } ?? -1
+        let above = Set(levels[(own + 1)...]).subtracting(place.address.keys)
+        guard !above.isEmpty else { return place }
+        var result = place
+        for (key, value) in try hierarchy(at: place.coordinate, needed: above).0
+        where result.address[key] == nil && (above.contains(key) || (own < 0 && key != "country")) {
+            result.address[key] = value
+        }
+        result.displayName = Self.displayName(name: result.name, address: result.address)
+        return result
+    }
+
     static func hierarchyKey(_ kind: String) -> String? {
         switch kind {
         case "neighbourhood", "quarter": return "neighbourhood"

@@ -139,7 +139,7 @@ extension QuerySession {
             id = try cachedStatement("SELECT id FROM place WHERE source_ref = ?1 ORDER BY id LIMIT 1")
                 .rows([.text(reference)]) { $0.int(0) }.first
         }
-        guard let id, let place = try placeResults(ids: [id]).first else {
+        guard let id, let place = try placeResults(ids: [id]).first.map(withHierarchy) else {
             throw GeoDBError(.invalidArgument, "no place '\(reference)' in \(path)", remedy: "give a place id or a source id such as n123")
         }
         let names = try cachedStatement("SELECT name, type, lang FROM place_name WHERE place_id = ?1 ORDER BY rowid")

@@ -90,6 +90,7 @@ extension GeoDBCommand {
             options.kinds = kind.flatMap(GeoDBCommand.Nearby.list)
             options.categories = try category.map { try CategoryFilter.resolve(GeoDBCommand.Nearby.list($0)) }
             options.language = lang
+            options.includeHierarchy = true   // one process per query: the lookup cost does not matter here
             let results: [PlaceResult]
             if let text {
                 results = try db.search(text, options: options)

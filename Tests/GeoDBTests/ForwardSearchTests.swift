@@ -64,6 +64,22 @@ import TestSupport
         #expect(street.name == "Mannerheimvägen" && street.sourceRef == "w22906934")
     }
 
+    @Test func hierarchyFillsTheAddressWhenAsked() throws {
+        var options = SearchOptions()
+        options.limit = 1
+        let plain = try #require(try db.search("Stockmann", options: options).first)
+        #expect(plain.address["suburb"] == nil && plain.address["street"] == "Aleksanterinkatu")
+        options.includeHierarchy = true
+        let detailed = try #require(try db.search("Stockmann", options: options).first)
+        #expect(detailed.id == plain.id)
+        #expect(detailed.address["suburb"] == "Kluuvi" && detailed.address["street"] == "Aleksanterinkatu")
+        #expect(try db.lookup("w122595241").place.address["suburb"] == "Kluuvi")
+        // An area gets only the levels above its own: a suburb is not its own suburb.
+        options.kinds = ["suburb"]
+        let suburb = try #require(try db.search("Kluuvi", options: options).first)
+        #expect(suburb.address["suburb"] == nil)
+    }
+
     @Test func numberNotOnTheStreetFallsBackToTheStreetMarked() throws {
         let results = try search("Aleksanterinkatu 999")
         #expect(results.first?.kind == "street" && results.first?.match == "fallback")
