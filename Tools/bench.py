@@ -143,11 +143,19 @@ def query_databases(files):
 
 
 def bench_queries(dbs, queries):
-    """geodb-bench per database: search, reverse and nearby latencies with their hit rates."""
+    """geodb-bench per database: search, reverse and nearby latencies with their hit rates; and the whole
+    `geodb search` process (start, open, query, print) as a shell script would run it."""
     results = {}
     for label, path in dbs.items():
         results[label] = {kind: json.loads(run([GEODB_BENCH, kind, path, "--queries", str(queries)]).stdout)
                           for kind in ["search", "reverse", "nearby"]}
+        times = []
+        for _ in range(21):
+            start = time.perf_counter()
+            run([GEODB, "search", path, "Mannerheimintie", "--limit", "5"])
+            times.append((time.perf_counter() - start) * 1e6)
+        times.sort()
+        results[label]["process"] = {"search": {"p50_us": times[10], "p95_us": times[19], "p99_us": times[20]}}
     return results
 
 
@@ -177,6 +185,7 @@ def query_table(results):
     rows = [("forward search (full)", "search", "full", "≤ 1000 / – / ≤ 10000"),
             ("autocomplete", "search", "autocomplete", "≤ 500"),
             ("SQLite FTS5 alone, same words", "search", "sqlite_fts_only", ""),
+            ("whole `geodb search` process (21 runs)", "process", "search", ""),
             ("reverse (address level, random points)", "reverse", "random_points", "≤ 100"),
             ("reverse (street level)", "reverse", "street_level", ""),
             ("nearby 500 m, common category", "nearby", "common_500m", "≤ 500"),

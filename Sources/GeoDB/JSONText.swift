@@ -40,4 +40,62 @@ package enum JSONText {
     package static func array(_ values: [String]) -> String {
         "[" + values.map(quoted).joined(separator: ",") + "]"
     }
+
+    /// Decodes a flat JSON object of string values (what `object` writes), or nil for anything else.
+    /// Foundation's JSONSerialization costs microseconds per call; results decode tags on every query.
+    package static func stringObject(_ text: String) -> [String: String]? {
+        var bytes = Array(text.utf8)[...]
+        func skipSpace() { while let b = bytes.first, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { bytes.removeFirst() } }
+        func expect(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard bytes.first == byte else { return false }
+            bytes.removeFirst()
+            return true
+        }
+        func string() -> String? {
+            guard expect(UInt8(ascii: "\"")) else { return nil }
+            var out: [UInt8] = []
+            while let b = bytes.popFirst() {
+                switch b {
+                case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard let e = bytes.popFirst() else { return nil }
+                    switch e {
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "b"): out.append(0x08)
+                    case UInt8(ascii: "f"): out.append(0x0C)
+                    case UInt8(ascii: "u"):
+                        guard var scalar = hex4() else { return nil }
+                        if (0xD800..<0xDC00).contains(scalar) {   // a surrogate pair
+                            guard bytes.popFirst() == UInt8(ascii: "\\"), bytes.popFirst() == UInt8(ascii: "u"),
+                                  let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let unicode = Unicode.Scalar(scalar) else { return nil }
+                        out += Array(String(Character(unicode)).utf8)
+                    default: out.append(e)   // \" \\ \/
+                    }
+                default: out.append(b)
+                }
+            }
+            return nil
+        }
+        func hex4() -> UInt32? {
+            guard bytes.count >= 4, let value = UInt32(String(decoding: bytes.prefix(4), as: UTF8.self), radix: 16) else { return nil }
+            bytes.removeFirst(4)
+            return value
+        }
+        guard expect(UInt8(ascii: "{")) else { return nil }
+        var object: [String: String] = [:]
+        if expect(UInt8(ascii: "}")) { return object }
+        repeat {
+            guard let key = string(), expect(UInt8(ascii: ":")), let value = string() else { return nil }
+            object[key] = value
+        } while expect(UInt8(ascii: ","))
+        guard expect(UInt8(ascii: "}")) else { return nil }
+        skipSpace()
+        return bytes.isEmpty ? object : nil
+    }
 }

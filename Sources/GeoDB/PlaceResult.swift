@@ -96,10 +96,12 @@ extension QuerySession {
         return parts.joined(separator: ", ")
     }
 
+    /// The `tags` column: geodb writes a flat object of strings; anything else another writer put there
+    /// is read with Foundation's parser (values that are not strings are dropped).
     static func decodeTags(_ json: String?) -> [String: String] {
-        guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String] else {
-            return [:]
-        }
-        return object
+        guard let json else { return [:] }
+        if let object = JSONText.stringObject(json) { return object }
+        let any = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
+        return any.compactMapValues { $0 as? String }
     }
 }

@@ -108,6 +108,13 @@ import TestSupport
             let expected = all.map { ($0.id, point.distance(to: $0.coordinate)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
             #expect(got?.place.id == expected?.0, "\(point): got \(got?.place.name ?? "nothing"), expected place \(expected?.0 ?? 0)")
         }
+        // The five nearest, in order (ties by id), within 30 km.
+        for point in points.prefix(60) {
+            let got = try answer(point.lat, point.lon, level: .city, radius: 30_000, limit: 5, in: cities).map(\.place.id)
+            let expected = all.map { ($0.id, point.distance(to: $0.coordinate)) }.filter { $0.1 <= 30_000 }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(5).map(\.0)
+            #expect(got == Array(expected), "\(point)")
+        }
         let vienna = try #require(try answer(48.2, 16.37, level: .city, in: cities).first)
         #expect(vienna.place.name == "Vienna" && vienna.place.address["country"] == "Austria")
         #expect(vienna.place.timezone == "Europe/Vienna")

@@ -1,0 +1,32 @@
+// The tags column's JSON: what JSONText writes, its own decoder reads back, and agrees with Foundation's.
+import Foundation
+@testable import GeoDB
+import Testing
+
+@Suite struct JSONTextTests {
+    @Test func writtenObjectsDecodeToTheSamePairs() {
+        let values = ["plain", "", "quote \" and backslash \\", "line\nbreak\ttab\r", "\u{1}\u{1f}", "Töölö 東京 🚲",
+                      "slash / and unicode \u{2028}", String(repeating: "x", count: 5_000)]
+        for (index, value) in values.enumerated() {
+            let pairs = [(key: "k\(index)", value: value), (key: "opening_hours", value: "Mo-Fr 08:00-16:00")]
+            let text = JSONText.object(pairs)
+            #expect(JSONText.stringObject(text) == Dictionary(uniqueKeysWithValues: pairs.map { ($0.key, $0.value) }), "\(value)")
+        }
+    }
+
+    @Test func agreesWithFoundationOnEscapesAndSpacing() throws {
+        for text in [#"{}"#, #" { "a" : "b" , "c":"\u00e4\ud83d\udeb2\/\b\f" } "#, #"{"empty":""}"#] {
+            let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
+            #expect(JSONText.stringObject(text) == foundation, "\(text)")
+        }
+    }
+
+    @Test func anythingElseIsNil() {
+        for text in ["", "[]", #"{"a":1}"#, #"{"a":"b""#, #"{"a":"b"} x"#, #"{"a":"\ud800"}"#, #"{"a":"\u12"}"#, "{'a':'b'}",
+                     #"{"a" "b"}"#, #"{"a":"b",}"#] {
+            #expect(JSONText.stringObject(text) == nil, "\(text)")
+        }
+        // Values that are not strings: the tags decoder falls back to Foundation and keeps the strings.
+        #expect(QuerySession.decodeTags(#"{"a":1,"b":"c"}"#) == ["b": "c"])
+    }
+}
