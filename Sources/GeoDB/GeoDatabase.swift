@@ -34,14 +34,17 @@ public final class GeoDatabase: Sendable {
         pool = SessionPool(first: try QuerySession(path: path, immutable: immutable))
     }
 
-    /// Runs `body` with a session of its own: several queries on one connection, or a session's own API
-    /// (`TimeZoneLookup` for millions of lookups). Do not keep the session beyond `body`.
+    /// Runs `body` with a session of its own, in one read transaction: several queries on one connection
+    /// and one snapshot of the file, or a session's own API (`TimeZoneLookup` for millions of lookups).
+    /// Do not keep the session beyond `body`.
     ///
     /// ```swift
     /// let zones = try db.withSession { session in try points.map { try session.timeZones()?.tzid(at: $0) } }
     /// ```
     public func withSession<T>(_ body: (QuerySession) throws -> T) throws -> T {
-        try pool.withSession(open: { try QuerySession(path: path, immutable: immutable) }, body)
+        try pool.withSession(open: { try QuerySession(path: path, immutable: immutable) }) { session in
+            try session.inReadTransaction { try body(session) }
+        }
     }
 
     // MARK: forward search

@@ -58,12 +58,14 @@ extension QuerySession {
     /// Full results for place ids, in the order given; `distances` fills `distanceM`.
     func placeResults(ids: [Int64], distances: [Int64: Double] = [:]) throws -> [PlaceResult] {
         guard !ids.isEmpty else { return [] }
+        // One place (the usual reverse answer): a plain key lookup, without json_each's virtual table.
+        let single = ids.count == 1
         let statement = try cachedStatement("""
             SELECT \(Self.resultColumns) FROM place p LEFT JOIN place_category pc ON pc.place_id = p.id
-            WHERE p.id IN (SELECT value FROM json_each(?1))
+            WHERE \(single ? "p.id = ?1" : "p.id IN (SELECT value FROM json_each(?1))")
             """)
-        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        let rows = try statement.rows([.text(json)]) { row -> PlaceResult in
+        let key: SQLiteValue = single ? .integer(ids[0]) : .text("[" + ids.map(String.init).joined(separator: ",") + "]")
+        let rows = try statement.rows([key]) { row -> PlaceResult in
             var result = Self.placeResult(row)
             result.distanceM = distances[result.id]
             return result

@@ -254,7 +254,7 @@ extension QuerySession {
     func hierarchy(at point: Coordinate, needed: Set<String>) throws -> ([String: String], String) {
         var result: [String: String] = [:]
         let p7 = Point7(point)
-        let areas = try cachedStatement("""
+        let areas = !hasAreas ? [] : try cachedStatement("""
             SELECT p.kind, p.name, p.country_code, p.postcode, g.geometry, p.rank FROM area_rtree a JOIN place p ON p.id = a.id
             JOIN place_geometry g ON g.place_id = p.id
             WHERE a.min_lon <= ?1 AND a.max_lon >= ?1 AND a.min_lat <= ?2 AND a.max_lat >= ?2 ORDER BY p.rank DESC, p.id

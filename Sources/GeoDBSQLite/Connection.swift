@@ -99,6 +99,9 @@ public final class Connection {
     /// The rowid of the most recent successful INSERT.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// False inside a transaction (after BEGIN), true otherwise.
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 

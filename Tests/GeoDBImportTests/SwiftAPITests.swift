@@ -122,6 +122,9 @@ import TestSupport
             _ = try db.search("x", options: options)
         }
         #expect(badLimit?.code == .invalidArgument)
+        // A failed call leaves its session clean for the next (no transaction left open).
+        #expect(try db.search("Stockmann").first?.name == "Stockmann")
+        #expect(try db.withSession { session in try session.inReadTransaction { try session.search("Stockmann").count } } > 0)
     }
 }
 
