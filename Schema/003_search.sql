@@ -9,5 +9,6 @@ CREATE VIRTUAL TABLE place_fts USING fts5(
 );
 
 -- Distinct words (4 to 32 letters) of the name index with how many places use them, indexed by trigrams:
--- finds words a typo or two away from a query word (`token MATCH 'espl'` is a substring search).
-CREATE VIRTUAL TABLE search_token USING fts5(token, places UNINDEXED, tokenize = 'trigram');
+-- finds words a typo or two away from a query word. Only which words hold a trigram is kept (detail =
+-- none: no positions), so a lookup ANDs single trigrams (`"esp" AND "spl"`) and checks the words found.
+CREATE VIRTUAL TABLE search_token USING fts5(token, places UNINDEXED, tokenize = 'trigram', detail = none);

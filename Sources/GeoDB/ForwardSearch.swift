@@ -280,7 +280,13 @@ extension QuerySession {
             pieces.append(piece)
             start = end
         }
-        let match = Array(Set(pieces)).sorted().map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " OR ")
+        // Each piece as its trigrams, all required (the index keeps no positions, so no phrases): a superset
+        // of the words holding the piece, narrowed by the edit distance below.
+        let match = Array(Set(pieces)).sorted().map { piece in
+            let letters = Array(piece)
+            let trigrams = Set((0...(letters.count - 3)).map { String(letters[$0..<($0 + 3)]) }).sorted()
+            return "(" + trigrams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ") + ")"
+        }.joined(separator: " OR ")
         let candidates = try cachedStatement("SELECT token, places FROM search_token WHERE search_token MATCH ?1 LIMIT 2000")
             .rows([.text(match)]) { ($0.text(0) ?? "", $0.int(1)) }
         return candidates.filter { $0.0 != word && Taxonomy.editDistance($0.0, word, limit: edits) <= edits }

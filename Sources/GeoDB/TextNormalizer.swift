@@ -74,6 +74,26 @@ package enum TextNormalizer {
         return false
     }
 
+    /// The lower-cased words of `text` made of ASCII letters and digits only; words with other letters
+    /// (e.g. "Café") are left out whole, not cut into ASCII pieces.
+    static func asciiWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var word: [UInt8] = [], foreign = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte | 0x20)
+            case 0x80...: foreign = true
+            default:
+                if !word.isEmpty && !foreign { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+                foreign = false
+            }
+        }
+        if !word.isEmpty && !foreign { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
+    }
+
     /// Lower-cased, diacritics removed, apostrophes dropped; other characters kept.
     package static func fold(_ text: String) -> String {
         var out = ""
@@ -114,6 +134,8 @@ package enum TextNormalizer {
             }
         }
         guard needsFolding || hasUmlaut || hasASCIILetter else { return [] }
+        // Only abbreviations to look for (most names): its ASCII words suffice, without folding the rest.
+        guard needsFolding || hasUmlaut else { return asciiWords(name).flatMap { abbreviations[$0] ?? [] } }
         var extra: [String] = []
         let words = tokens(name)
         if needsFolding {

@@ -24,7 +24,11 @@ public final class Connection {
     /// The file this connection opened.
     public let path: String
 
+    /// Process-wide SQLite settings, applied once before the first connection opens.
+    private static let configured: Void = { _ = geodb_sqlite_disable_memstatus() }()
+
     public init(path: String, mode: Mode) throws {
+        Self.configured
         var flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var filename = path
         switch mode {

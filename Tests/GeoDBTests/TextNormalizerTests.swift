@@ -23,6 +23,10 @@ import Testing
         #expect(TextNormalizer.indexAlternatives("Helsinki-Vantaa").contains("helsinkivantaa"))
         #expect(TextNormalizer.indexAlternatives("Main Street").contains("st"))
         #expect(TextNormalizer.indexAlternatives("Mannerheimintie").isEmpty)
+        // Abbreviations in names with other letters: whole ASCII words only, never pieces of "Café".
+        #expect(Set(TextNormalizer.indexAlternatives("Café St Laurent")).isSuperset(of: ["street", "saint"]))
+        #expect(TextNormalizer.asciiWords("Café St. Laurent 12b") == ["st", "laurent", "12b"])
+        #expect(!TextNormalizer.indexAlternatives("Sté Anne").contains("street"))
         #expect(Set(TextNormalizer.variants("st")).isSuperset(of: ["st", "street", "saint"]))
     }
 
