@@ -33,6 +33,7 @@ package enum TextNormalizer {
     package static func tokens(_ text: String) -> [String] {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(text) }
         let folded = fold(text)
+        if folded.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(folded) }   // Latin names, folded
         return folded.split { !$0.isLetter && !$0.isNumber }.map(String.init)
     }
 
@@ -98,20 +99,30 @@ package enum TextNormalizer {
     package static func fold(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        var isASCII = true
+        var folded = true   // no scalar left for Foundation
         for scalar in text.unicodeScalars {
             if scalar == "'" || scalar == "’" || scalar == "`" || scalar == "ʼ" { continue }
             if scalar.isASCII {
-                out.unicodeScalars.append(scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar)
+                let value = UInt8(scalar.value)
+                out.unicodeScalars.append(Unicode.Scalar(value >= 0x41 && value <= 0x5A ? value | 0x20 : value))
             } else if let replacement = extraFolds[scalar] {
                 out += replacement
+            } else if latinFoldRange.contains(scalar.value) {
+                out += latinFolds[Int(scalar.value - latinFoldRange.lowerBound)]
             } else {
-                isASCII = false
+                folded = false
                 out.unicodeScalars.append(scalar)
             }
         }
-        if isASCII { return out }
+        if folded { return out }
         return out.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// Latin letters with diacritics (Latin-1 Supplement, Latin Extended-A and -B), folded once by
+    /// Foundation: most non-ASCII names need nothing else, and a Foundation call per name costs microseconds.
+    static let latinFoldRange: ClosedRange<UInt32> = 0xC0...0x24F
+    static let latinFolds: [String] = latinFoldRange.map { value in
+        Unicode.Scalar(value).map { String($0).folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil) } ?? ""
     }
 
     /// Equivalent words for a query token: itself and its abbreviation group.
