@@ -279,13 +279,16 @@ private final class SessionPool: @unchecked Sendable {
 
     private func take(open: () throws -> QuerySession) throws -> QuerySession {
         condition.lock()
-        defer { condition.unlock() }
         while true {
-            if let session = idle.popLast() { return session }
+            if let session = idle.popLast() {
+                condition.unlock()
+                return session
+            }
             if fileNumber == Self.fileNumber(of: path) { break }
             condition.wait()
         }
-        return try open()
+        condition.unlock()
+        return try open()   // outside the lock: others keep returning and taking sessions meanwhile
     }
 
     /// The file's inode number: it changes when another file is renamed over the path.

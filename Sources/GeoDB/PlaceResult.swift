@@ -6,7 +6,8 @@ import GeoDBSQLite
 public struct PlaceResult: Codable, Sendable, Equatable {
     /// `place.id` in this database.
     public var id: Int64
-    /// The id in its source: OSM `n123`/`w45`/`r6`.
+    /// The id in its source, qualified so it names one record across sources: OSM `n123`/`w45`/`r6`,
+    /// GeoNames `geonames:658225`, CSV `csv:<file name>:<id or line>`. `lookup` takes it back.
     public var sourceRef: String
     /// `city`, `street`, `address`, `poi`, … (see `PlaceKind`).
     public var kind: String
@@ -48,12 +49,19 @@ public struct PlaceResult: Codable, Sendable, Equatable {
 }
 
 extension QuerySession {
-    /// The columns `placeResults(ids:)` reads, in order.
+    /// The columns `placeResults(ids:)` reads, in order (with `resultJoins`).
     static let resultColumns = """
-        p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
+        p.id, \(qualifiedSourceRef), p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
         p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population
         """
     static let resultColumnCount = 18
+    /// The tables `resultColumns` read besides `place p`.
+    static let resultJoins = "LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id"
+    /// `PlaceResult.sourceRef` from `place.source_ref` and the source's format and file name.
+    static let qualifiedSourceRef = """
+        CASE s.format WHEN 'geonames' THEN 'geonames:' || p.source_ref WHEN 'csv' THEN 'csv:' || s.name || ':' || p.source_ref \
+        ELSE p.source_ref END
+        """
 
     /// Full results for place ids, in the order given; `distances` fills `distanceM`.
     func placeResults(ids: [Int64], distances: [Int64: Double] = [:]) throws -> [PlaceResult] {
@@ -61,7 +69,7 @@ extension QuerySession {
         // One place (the usual reverse answer): a plain key lookup, without json_each's virtual table.
         let single = ids.count == 1
         let statement = try cachedStatement("""
-            SELECT \(Self.resultColumns) FROM place p LEFT JOIN place_category pc ON pc.place_id = p.id
+            SELECT \(Self.resultColumns) FROM place p \(Self.resultJoins)
             WHERE \(single ? "p.id = ?1" : "p.id IN (SELECT value FROM json_each(?1))")
             """)
         let key: SQLiteValue = single ? .integer(ids[0]) : .text("[" + ids.map(String.init).joined(separator: ",") + "]")

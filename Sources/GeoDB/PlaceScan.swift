@@ -50,8 +50,7 @@ extension QuerySession {
         }
         let geometry = selection.withGeometry ? "g.geometry" : "NULL"
         let statement = try connection.prepare("""
-            SELECT \(Self.resultColumns), \(geometry) FROM place p
-            LEFT JOIN place_category pc ON pc.place_id = p.id
+            SELECT \(Self.resultColumns), \(geometry) FROM place p \(Self.resultJoins)
             \(selection.withGeometry ? "LEFT JOIN place_geometry g ON g.place_id = p.id" : "")
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             ORDER BY p.id

@@ -136,11 +136,23 @@ extension QuerySession {
         if let number = Int64(reference) {
             id = number
         } else {
-            id = try cachedStatement("SELECT id FROM place WHERE source_ref = ?1 ORDER BY id LIMIT 1")
-                .rows([.text(reference)]) { $0.int(0) }.first
+            // A source id as results give it: "n123", "geonames:658225", "csv:stores.csv:17".
+            var ref = reference, format: String?, file: String?
+            if reference.hasPrefix("geonames:") {
+                (format, ref) = ("geonames", String(reference.dropFirst("geonames:".count)))
+            } else if reference.hasPrefix("csv:"), let colon = reference.lastIndex(of: ":"),
+                      colon > reference.index(reference.startIndex, offsetBy: 3) {
+                format = "csv"
+                file = String(reference[reference.index(reference.startIndex, offsetBy: 4)..<colon])
+                ref = String(reference[reference.index(after: colon)...])
+            }
+            id = try cachedStatement("""
+                SELECT p.id FROM place p JOIN source s ON s.id = p.source_id
+                WHERE p.source_ref = ?1 AND (?2 IS NULL OR s.format = ?2) AND (?3 IS NULL OR s.name = ?3) ORDER BY p.id LIMIT 1
+                """).rows([.text(ref), format.map(SQLiteValue.text) ?? .null, file.map(SQLiteValue.text) ?? .null]) { $0.int(0) }.first
         }
         guard let id, let place = try placeResults(ids: [id]).first.map(withHierarchy) else {
-            throw GeoDBError(.invalidArgument, "no place '\(reference)' in \(path)", remedy: "give a place id or a source id such as n123")
+            throw GeoDBError(.invalidArgument, "no place '\(reference)' in \(path)", remedy: "give a place id or a source id such as n123, geonames:658225 or csv:stores.csv:17")
         }
         let names = try cachedStatement("SELECT name, type, lang FROM place_name WHERE place_id = ?1 ORDER BY rowid")
             .rows([.integer(id)]) { PlaceDetails.Name(name: $0.text(0) ?? "", type: $0.text(1) ?? "", lang: $0.text(2)) }

@@ -108,7 +108,7 @@ protocol ExportWriter {
 enum ExportField {
     /// (name, value) of each field the place has.
     static func values(_ place: PlaceResult) -> [(String, String)] {
-        var fields: [(String, String)] = [("id", String(place.id)), ("source_ref", place.sourceRef), ("kind", place.kind)]
+        var fields: [(String, String)] = [("id", String(place.id)), ("source_id", place.sourceRef), ("kind", place.kind)]
         for (key, value) in [("category", place.category), ("category_id", place.categoryID), ("name", place.name)] {
             if let value { fields.append((key, value)) }
         }

@@ -121,7 +121,7 @@ extension GeoDBCommand {
         @Argument(help: "The database file.")
         var database: String
 
-        @Argument(help: "The place: its id (42) or its source id (n123, w45, r6).")
+        @Argument(help: "The place: its id (42) or its source id (n123, w45, r6, geonames:658225, csv:stores.csv:17).")
         var place: String
 
         @Flag(help: "Print JSON.")

@@ -10,6 +10,26 @@ import TestSupport
 @Suite struct SeveralSourcesTests {
     static let settlements = "('city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood', 'locality')"
 
+    /// Results name their record unambiguously across sources, and lookup takes that name back.
+    @Test func sourceIDsAreQualifiedAndLookupTakesThem() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("sources.sqlite")
+        _ = try Importer.run(inputs: [TestPaths.sampleData("helsinki.osm.pbf"), TestPaths.sampleData("cities15000.txt"),
+                                      TestPaths.fixture("csv/stores.csv")], output: path)
+        let db = try GeoDatabase(path: path)
+        var cities = SearchOptions()
+        cities.kinds = ["city"]
+        let vienna = try #require(try db.search("Vienna", options: cities).first)
+        #expect(vienna.sourceRef == "geonames:2761369")
+        let store = try #require(try db.search("K-Market Kamppi").first)
+        #expect(store.sourceRef == "csv:stores.csv:2")   // its id column is store_id, not recognised: the line
+        for place in [vienna, store, try #require(try db.search("Stockmann").first)] {
+            #expect(try db.lookup(place.sourceRef).place.id == place.id, "\(place.sourceRef)")
+        }
+        #expect(throws: GeoDBError.self) { try db.lookup("geonames:0") }
+        #expect(throws: GeoDBError.self) { try db.lookup("csv:other.csv:2") }
+    }
+
     @Test func osmComesFirstAndCountsAddUp() throws {
         let db = try SharedImport.combined.get()
         #expect(db.summary.sources.map(\.format) == [.osmPBF, .geonames])
