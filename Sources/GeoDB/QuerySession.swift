@@ -27,6 +27,11 @@ public final class QuerySession {
     var kindPointCache: [String: [(id: Int64, coordinate: Coordinate)]?] = [:]
     /// Grids of the points of place kinds with many members, for nearest-place lookups.
     var kindGridCache: [String: PointGrid] = [:]
+    /// Nearest-place queries per kind set so far (the grid is built once they are many).
+    var kindGridUses: [String: Int] = [:]
+    /// Whether the database has `idx_place_kind` (files written before it was added do not).
+    lazy var hasKindIndex = (try? connection.scalarInt(
+        "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'idx_place_kind'")) != nil
     /// Whether `area_rtree` has rows (a gazetteer-only database has none: no containment queries then).
     lazy var hasAreas = (try? connection.scalarInt("SELECT 1 FROM area_rtree LIMIT 1")) != nil
     /// The timezone lookup of this session: nil until first used, then `.some(nil)` when the database has none.

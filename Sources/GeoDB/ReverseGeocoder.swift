@@ -161,16 +161,21 @@ extension QuerySession {
         return try streets(point, radius: radius, limit: limit)
     }
 
+    /// Streets whose box meets ?1…?4 (min lon, min lat, max lon, max lat), with their geometry. CROSS JOIN
+    /// keeps the R*Tree the outer loop: with a gazetteer beside a city, SQLite's planner otherwise scanned
+    /// every geometry and probed the R*Tree per row (measured: 500 µs instead of 50 per reverse query).
+    static let streetsInBoxSQL = """
+        SELECT p.id, p.category, g.geometry FROM place_rtree r CROSS JOIN place p ON p.id = r.id
+        CROSS JOIN place_geometry g ON g.place_id = p.id
+        WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND p.kind = 'street'
+        """
+
     private func streets(_ point: Coordinate, radius: Double, limit: Int) throws -> [(id: Int64, distance: Double, interpolated: String?)] {
         var found: [(id: Int64, distance: Double, rankDistance: Double)] = []
         let minor: Set<String> = ["highway=footway", "highway=path", "highway=cycleway", "highway=steps", "highway=service",
                                   "highway=track", "highway=bridleway", "highway=pedestrian"]
         for box in Self.boxes(around: point, radius: radius) {
-            let rows = try cachedStatement("""
-                SELECT p.id, p.category, g.geometry FROM place_rtree r JOIN place p ON p.id = r.id
-                JOIN place_geometry g ON g.place_id = p.id
-                WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND p.kind = 'street'
-                """).rows(Self.boxValues(box)) { ($0.int(0), $0.text(1) ?? "", $0.blob(2).flatMap(Geometry.init(encoded:))) }
+            let rows = try cachedStatement(Self.streetsInBoxSQL).rows(Self.boxValues(box)) { ($0.int(0), $0.text(1) ?? "", $0.blob(2).flatMap(Geometry.init(encoded:))) }
             for (id, category, geometry) in rows {
                 guard let geometry else { continue }
                 let distance = Self.distance(point, to: geometry)
@@ -189,9 +194,14 @@ extension QuerySession {
             return Array(points.map { ($0.id, point.distance(to: $0.coordinate)) }.filter { $0.1 <= radius }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit))
         }
-        // Many places of these kinds (a gazetteer's towns): an in-memory grid of their points, built once.
+        // Many places of these kinds (a gazetteer's towns): an in-memory grid of their points, built once
+        // this session has asked often enough to pay for it (a one-shot CLI query would not).
         if let kinds {
-            return try pointGrid(kinds).nearest(point, radius: radius, limit: limit)
+            let key = kinds.sorted().joined(separator: ",")
+            kindGridUses[key, default: 0] += 1
+            if kindGridCache[key] != nil || kindGridUses[key, default: 0] > Self.gridAfterQueries {
+                return try pointGrid(kinds).nearest(point, radius: radius, limit: limit)
+            }
         }
         let kindJSON = kinds.map(JSONText.array)
         func within(_ r: Double) throws -> [(id: Int64, distance: Double)] {
@@ -199,8 +209,9 @@ extension QuerySession {
             for box in Self.boxes(around: point, radius: r) {
                 let filter = kindJSON == nil ? "p.name IS NOT NULL" : "p.kind IN (SELECT value FROM json_each(?5))"
                 let values = Self.boxValues(box) + (kindJSON.map { [SQLiteValue.text($0)] } ?? [])
+                // The R*Tree first (CROSS JOIN), never the kind index: kinds this common make it the worse start.
                 for (id, at) in try cachedStatement("""
-                    SELECT p.id, p.lat, p.lon FROM place_rtree r JOIN place p ON p.id = r.id
+                    SELECT p.id, p.lat, p.lon FROM place_rtree r CROSS JOIN place p ON p.id = r.id
                     WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND \(filter)
                     """).rows(values, { ($0.int(0), Coordinate(lat: $0.double(1), lon: $0.double(2))) }) {
                     let distance = point.distance(to: at)
@@ -221,6 +232,9 @@ extension QuerySession {
         }
     }
 
+    /// Nearest-place queries of one kind set answered from the R*Tree before its grid is built.
+    static let gridAfterQueries = 32
+
     /// A grid of the points of all places of these kinds (cached; 24 bytes per place).
     func pointGrid(_ kinds: [String]) throws -> PointGrid {
         let key = kinds.sorted().joined(separator: ",")
@@ -238,11 +252,16 @@ extension QuerySession {
         let key = kinds.sorted().joined(separator: ",")
         if let cached = kindPointCache[key] { return cached }
         let json = JSONText.array(kinds)
-        let count = try cachedStatement("SELECT count(*) FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
-            .rows([.text(json)]) { $0.int(0) }.first ?? 0
+        // Counting stops past the limit: a gazetteer has hundreds of thousands of villages.
+        let count = try cachedStatement("""
+            SELECT count(*) FROM (SELECT 1 FROM place WHERE kind IN (SELECT value FROM json_each(?1)) LIMIT 501)
+            """).rows([.text(json)]) { $0.int(0) }.first ?? 0
         var points: [(id: Int64, coordinate: Coordinate)]?
         if count <= 500 {
-            points = try cachedStatement("SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
+            // Few rows of many: the kind index, which the planner's per-kind average (tens of thousands in a
+            // gazetteer) would otherwise pass over for a scan of every place.
+            let index = hasKindIndex ? "INDEXED BY idx_place_kind" : ""
+            points = try cachedStatement("SELECT id, lat, lon FROM place \(index) WHERE kind IN (SELECT value FROM json_each(?1))")
                 .rows([.text(json)]) { ($0.int(0), Coordinate(lat: $0.double(1), lon: $0.double(2))) }
         }
         kindPointCache[key] = .some(points)
@@ -255,8 +274,8 @@ extension QuerySession {
         var result: [String: String] = [:]
         let p7 = Point7(point)
         let areas = !hasAreas ? [] : try cachedStatement("""
-            SELECT p.kind, p.name, p.country_code, p.postcode, g.geometry, p.rank FROM area_rtree a JOIN place p ON p.id = a.id
-            JOIN place_geometry g ON g.place_id = p.id
+            SELECT p.kind, p.name, p.country_code, p.postcode, g.geometry, p.rank FROM area_rtree a CROSS JOIN place p ON p.id = a.id
+            CROSS JOIN place_geometry g ON g.place_id = p.id
             WHERE a.min_lon <= ?1 AND a.max_lon >= ?1 AND a.min_lat <= ?2 AND a.max_lat >= ?2 ORDER BY p.rank DESC, p.id
             """).rows([.real(point.lon), .real(point.lat)]) { ($0.text(0) ?? "", $0.text(1), $0.text(2), $0.text(3),
                                                               $0.blob(4).flatMap(Geometry.init(encoded:))) }

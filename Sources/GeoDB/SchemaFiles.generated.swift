@@ -160,6 +160,8 @@ CREATE TABLE place_category (
 CREATE INDEX IF NOT EXISTS idx_place_name_place_id ON place_name(place_id);
 CREATE INDEX IF NOT EXISTS idx_place_source_id_source_ref ON place(source_id, source_ref);
 CREATE INDEX IF NOT EXISTS idx_place_category ON place(category);
+-- The places of a kind (the nearest suburb, city, state of a point): without it, a scan of every place.
+CREATE INDEX IF NOT EXISTS idx_place_kind ON place(kind);
 CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);
 CREATE INDEX IF NOT EXISTS idx_place_link_source_id_source_ref ON place_link(source_id, source_ref);
 """#),

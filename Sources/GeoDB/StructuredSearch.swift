@@ -108,7 +108,7 @@ extension QuerySession {
               let box = Geometry.lineStrings(lines).boundingBox else { return [] }
         let margin = 0.0002
         let others = try cachedStatement("""
-            SELECT p.id FROM place_rtree r JOIN place p ON p.id = r.id
+            SELECT p.id FROM place_rtree r CROSS JOIN place p ON p.id = r.id
             WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND p.kind = 'street' AND p.id <> ?5
             """).rows([.real(box.minLon - margin), .real(box.minLat - margin), .real(box.maxLon + margin),
                        .real(box.maxLat + margin), .integer(target.id)]) { $0.int(0) }

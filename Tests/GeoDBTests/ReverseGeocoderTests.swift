@@ -87,6 +87,17 @@ import TestSupport
         }
     }
 
+    /// With a gazetteer beside the city (few geometries, many places), the street search still starts
+    /// from the R*Tree, never from a scan of all geometries.
+    @Test func streetSearchStartsFromTheRTree() throws {
+        let session = try QuerySession(path: try TestDatabases.combined())
+        let plan = try session.connection.prepare("EXPLAIN QUERY PLAN " + QuerySession.streetsInBoxSQL)
+            .rows([.real(24.9), .real(60.1), .real(25.0), .real(60.2)]) { $0.text(3) ?? "" }
+        #expect(plan.first?.hasPrefix("SCAN r VIRTUAL TABLE") == true, "\(plan)")
+        #expect(!plan.contains("SCAN g"), "\(plan)")
+        #expect(session.hasKindIndex)   // rare kinds (the nearest suburb, county) are read through it
+    }
+
     /// GeoNames only: the nearest populated place by great-circle distance, for random points over the
     /// whole sphere and points at the antimeridian and the poles, equals a brute-force haversine scan.
     @Test func geonamesNearestPlaceEqualsBruteForce() throws {
