@@ -132,6 +132,9 @@ enum NearestBench {
         options.level = .city
         options.radius = 20_000_000
         let stats = try Measure.latencies(points) { _ = try db.reverse(at: $0, options: options) }
+        // The same on a file opened immutable (no file locking: what an app shipping the file can do).
+        let shipped = try GeoDatabase(path: path, immutable: true)
+        let immutableStats = try Measure.latencies(points) { _ = try shipped.reverse(at: $0, options: options) }
         if let answersPath {
             let lines = try points.map { point -> String in
                 guard let place = try db.reverse(at: point, options: options).first?.place else { return "" }
@@ -139,6 +142,6 @@ enum NearestBench {
             }
             try (lines.joined(separator: "\n") + "\n").write(toFile: answersPath, atomically: true, encoding: .utf8)
         }
-        return ["single": stats, "points": points.count]
+        return ["single": stats, "single_immutable": immutableStats, "points": points.count]
     }
 }

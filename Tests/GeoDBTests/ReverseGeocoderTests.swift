@@ -109,7 +109,7 @@ import TestSupport
         var points = [Coordinate(lat: 0, lon: 180), Coordinate(lat: -17.7, lon: -179.9), Coordinate(lat: -17.7, lon: 179.9),
                       Coordinate(lat: 65.5, lon: -180), Coordinate(lat: 89.99, lon: 0), Coordinate(lat: -89.99, lon: 45),
                       Coordinate(lat: 48.2, lon: 16.37), Coordinate(lat: 60.17, lon: 24.94)]
-        for _ in 0..<400 {
+        for _ in 0..<2_000 {
             // Uniform on the sphere: latitude from the arcsine of a uniform number.
             points.append(Coordinate(lat: asin(Double.random(in: -1...1, using: &random)) * 180 / .pi,
                                      lon: Double.random(in: -180...180, using: &random)))
