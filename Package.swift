@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "GeoDBExport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBImport"]),
         // The command-line tool: argument parsing and output formatting only.
         .executableTarget(name: "geodb", dependencies: [
-            "GeoDB", "GeoDBImport", "GeoDBExport",
+            "GeoDBSQLite", "GeoDB", "GeoDBImport", "GeoDBExport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.

@@ -96,7 +96,9 @@ public struct BoundingBox: Hashable, Sendable, Codable {
 
     /// Whether the point lies inside or on the edge (boxes across the antimeridian included).
     public func contains(_ coordinate: Coordinate) -> Bool {
-        (minLat...maxLat).contains(coordinate.lat) && (minLon...maxLon).contains(coordinate.lon)
+        guard coordinate.lat >= minLat && coordinate.lat <= maxLat else { return false }
+        return minLon <= maxLon ? coordinate.lon >= minLon && coordinate.lon <= maxLon
+            : coordinate.lon >= minLon || coordinate.lon <= maxLon
     }
 
     /// The middle of the box.

@@ -187,7 +187,8 @@ extension QuerySession {
         var coordinate: Coordinate
     }
 
-    /// `candidateIDs` with the columns ranking needs.
+    /// Places whose index entry matches, most important first, with the options' filters in SQL, and the
+    /// columns ranking needs.
     func candidateRows(match: String, options: SearchOptions, limit: Int = 200) throws -> [CandidateRow] {
         let (filter, values) = candidateFilter(match: match, options: options)
         return try cachedStatement("""
@@ -200,13 +201,9 @@ extension QuerySession {
             }
     }
 
-    /// Places whose index entry matches, most important first, with the options' filters in SQL.
+    /// `candidateRows`' ids and importance.
     func candidateIDs(match: String, options: SearchOptions, limit: Int = 200) throws -> [(id: Int64, importance: Double)] {
-        let (filter, values) = candidateFilter(match: match, options: options)
-        return try cachedStatement("""
-            SELECT p.id, p.importance FROM place_fts f JOIN place p ON p.id = f.rowid
-            WHERE place_fts MATCH ?1\(filter) ORDER BY p.importance DESC, p.id LIMIT \(limit)
-            """).rows(values) { ($0.int(0), $0.double(1)) }
+        try candidateRows(match: match, options: options, limit: limit).map { ($0.id, $0.importance) }
     }
 
     /// The SQL conditions of the options' filters (after `AND`) and the values they bind, the match first.
@@ -268,24 +265,25 @@ extension QuerySession {
     /// Found through the trigram index on `search_token`: with k edits allowed, one of k+1 pieces of the
     /// word survives intact, so the pieces' substring matches hold every candidate.
     func similarTokens(to word: String) throws -> [String] {
-        let letters = Array(word)
-        guard letters.count >= 4, !word.allSatisfy(\.isNumber) else { return [] }
-        let edits = letters.count >= 8 ? 2 : 1
+        guard word.count >= 4, !word.allSatisfy(\.isNumber) else { return [] }
+        let edits = word.count >= 8 ? 2 : 1
+        // Pieces and trigrams in Unicode scalars, as FTS5's trigram tokenizer counts: a piece of three
+        // Characters can be more scalars (Devanagari), which FTS5 would take as a phrase and refuse.
+        let letters = Array(word.unicodeScalars)
         let pieceLength = max(3, letters.count / (edits + 1))
-        var pieces: [String] = []
+        var pieces: [[Unicode.Scalar]] = []
         var start = 0
         while start < letters.count {
             let end = min(letters.count, start + pieceLength)
-            let piece = String(letters[max(0, min(start, letters.count - 3))..<max(end, min(letters.count, start + 3))])
-            pieces.append(piece)
+            pieces.append(Array(letters[max(0, min(start, letters.count - 3))..<max(end, min(letters.count, start + 3))]))
             start = end
         }
         // Each piece as its trigrams, all required (the index keeps no positions, so no phrases): a superset
         // of the words holding the piece, narrowed by the edit distance below.
-        let match = Array(Set(pieces)).sorted().map { piece in
-            let letters = Array(piece)
-            let trigrams = Set((0...(letters.count - 3)).map { String(letters[$0..<($0 + 3)]) }).sorted()
-            return "(" + trigrams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ") + ")"
+        let match = Set(pieces.map { piece in
+            Set((0...(piece.count - 3)).map { String(String.UnicodeScalarView(piece[$0..<($0 + 3)])) }).sorted()
+        }).sorted { $0.joined() < $1.joined() }.map { trigrams in
+            "(" + trigrams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ") + ")"
         }.joined(separator: " OR ")
         let candidates = try cachedStatement("SELECT token, places FROM search_token WHERE search_token MATCH ?1 LIMIT 2000")
             .rows([.text(match)]) { ($0.text(0) ?? "", $0.int(1)) }

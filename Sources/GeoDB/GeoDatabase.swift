@@ -36,7 +36,8 @@ public final class GeoDatabase: Sendable {
 
     /// Runs `body` with a session of its own, in one read transaction: several queries on one connection
     /// and one snapshot of the file, or a session's own API (`TimeZoneLookup` for millions of lookups).
-    /// Do not keep the session beyond `body`.
+    /// Do not keep the session beyond `body`, and query through it, not through `self`, inside `body`:
+    /// after the file has been replaced no new session opens, so a nested call could wait for this one.
     ///
     /// ```swift
     /// let zones = try db.withSession { session in try points.map { try session.timeZones()?.tzid(at: $0) } }
@@ -112,7 +113,8 @@ public final class GeoDatabase: Sendable {
         try withSession { try $0.crossings(of: street, town: town, options: options) }
     }
 
-    /// Everything about one place, by id (`1234`) or source reference (`n123`, `w45`, `r6`, a geonameid).
+    /// Everything about one place, by id (`1234`) or the `sourceRef` results carry (`n123`, `w45`, `r6`,
+    /// `geonames:658225`, `csv:stores.csv:17`).
     ///
     /// ```swift
     /// let details = try db.lookup("w8143233")
@@ -252,7 +254,8 @@ public final class GeoDatabase: Sendable {
 /// been replaced (a new import renamed over it), callers wait for a session on the old file instead, so
 /// one `GeoDatabase` never mixes answers from two files.
 private final class SessionPool: @unchecked Sendable {
-    /// More idle sessions than this are closed when returned: a burst of callers does not pin memory.
+    /// More idle sessions than this are closed when returned. Each keeps its own caches (prepared
+    /// statements, point grids, the timezone lookup), so this bounds what a burst of callers leaves behind.
     private static let maxIdle = max(4, ProcessInfo.processInfo.activeProcessorCount)
     private let condition = NSCondition()
     private var idle: [QuerySession]

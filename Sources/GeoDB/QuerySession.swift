@@ -29,9 +29,6 @@ public final class QuerySession {
     var kindGridCache: [String: PointGrid] = [:]
     /// Nearest-place queries per kind set so far (the grid is built once they are many).
     var kindGridUses: [String: Int] = [:]
-    /// Whether the database has `idx_place_kind` (files written before it was added do not).
-    lazy var hasKindIndex = (try? connection.scalarInt(
-        "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'idx_place_kind'")) != nil
     /// Whether `area_rtree` has rows (a gazetteer-only database has none: no containment queries then).
     lazy var hasAreas = (try? connection.scalarInt("SELECT 1 FROM area_rtree LIMIT 1")) != nil
     /// The timezone lookup of this session: nil until first used, then `.some(nil)` when the database has none.
@@ -85,7 +82,10 @@ public final class QuerySession {
     public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         guard connection.isAutocommit else { return try body() }
         try cachedStatement("BEGIN").run()
-        defer { if !connection.isAutocommit { try? cachedStatement("COMMIT").run() } }
+        defer {
+            // A read transaction must not outlive the call (it would pin this session to one snapshot).
+            if !connection.isAutocommit, (try? cachedStatement("COMMIT").run()) == nil { try? connection.execute("ROLLBACK") }
+        }
         return try body()
     }
 

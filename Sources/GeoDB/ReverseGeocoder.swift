@@ -197,7 +197,7 @@ extension QuerySession {
         // Many places of these kinds (a gazetteer's towns): an in-memory grid of their points, built once
         // this session has asked often enough to pay for it (a one-shot CLI query would not).
         if let kinds {
-            let key = kinds.sorted().joined(separator: ",")
+            let key = Self.cacheKey(kinds)
             kindGridUses[key, default: 0] += 1
             if kindGridCache[key] != nil || kindGridUses[key, default: 0] > Self.gridAfterQueries {
                 return try pointGrid(kinds).nearest(point, radius: radius, limit: limit)
@@ -232,12 +232,15 @@ extension QuerySession {
         }
     }
 
+    /// The key of a set of kinds in the per-kind caches.
+    static func cacheKey(_ kinds: [String]) -> String { kinds.sorted().joined(separator: ",") }
+
     /// Nearest-place queries of one kind set answered from the R*Tree before its grid is built.
     static let gridAfterQueries = 32
 
     /// A grid of the points of all places of these kinds (cached; 24 bytes per place).
     func pointGrid(_ kinds: [String]) throws -> PointGrid {
-        let key = kinds.sorted().joined(separator: ",")
+        let key = Self.cacheKey(kinds)
         if let grid = kindGridCache[key] { return grid }
         let json = JSONText.array(kinds)
         let points = try cachedStatement("SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))")
@@ -249,7 +252,7 @@ extension QuerySession {
 
     /// The points of all places of these kinds when there are at most 500 of them (cached), else nil.
     func pointsOfKinds(_ kinds: [String]) throws -> [(id: Int64, coordinate: Coordinate)]? {
-        let key = kinds.sorted().joined(separator: ",")
+        let key = Self.cacheKey(kinds)
         if let cached = kindPointCache[key] { return cached }
         let json = JSONText.array(kinds)
         // Counting stops past the limit: a gazetteer has hundreds of thousands of villages.
@@ -260,8 +263,9 @@ extension QuerySession {
         if count <= 500 {
             // Few rows of many: the kind index, which the planner's per-kind average (tens of thousands in a
             // gazetteer) would otherwise pass over for a scan of every place.
-            let index = hasKindIndex ? "INDEXED BY idx_place_kind" : ""
-            points = try cachedStatement("SELECT id, lat, lon FROM place \(index) WHERE kind IN (SELECT value FROM json_each(?1))")
+            points = try cachedStatement("""
+                SELECT id, lat, lon FROM place INDEXED BY idx_place_kind WHERE kind IN (SELECT value FROM json_each(?1))
+                """)
                 .rows([.text(json)]) { ($0.int(0), Coordinate(lat: $0.double(1), lon: $0.double(2))) }
         }
         kindPointCache[key] = .some(points)

@@ -34,7 +34,7 @@ enum ThroughputBench {
             default: return .timezone(point)
             }
         }
-        let cafe = try CategoryFilter.resolve(["food_and_drink"])
+        let foodAndDrink = try CategoryFilter.resolve(["food_and_drink"])
         @Sendable func answer(_ query: Query) throws {
             switch query {
             case .search(let text, let autocomplete):
@@ -42,7 +42,7 @@ enum ThroughputBench {
                 options.autocomplete = autocomplete
                 _ = try db.search(text, options: options)
             case .reverse(let point): _ = try db.reverse(at: point)
-            case .nearby(let point): _ = try db.places(near: point, radius: 500, filter: cafe)
+            case .nearby(let point): _ = try db.places(near: point, radius: 500, filter: foodAndDrink)
             case .timezone(let point): _ = try db.timeZone(at: point)
             }
         }

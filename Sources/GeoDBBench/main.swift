@@ -5,7 +5,9 @@
 //                           geodb-bench throughput DATABASE [--queries N] [--seconds S]
 import Foundation
 import GeoDB
+import GeoDBSQLite
 
+Connection.disableMemoryStatistics()
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]\n       geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]\n".utf8))

@@ -9,6 +9,7 @@ struct CSVExportWriter: ExportWriter {
     /// Column of each tag key; a key that is also a field name is written as `tag:key`.
     private let tagColumns: [String: Int]
     static let fields = ["id", "name", "kind", "category", "lat", "lon"] + ExportField.addressKeys + ["timezone", "population"]
+    static let latColumn = fields.firstIndex(of: "lat")!, lonColumn = fields.firstIndex(of: "lon")!
 
     init(_ out: ByteOutput, tagKeys: [String]) {
         self.out = out
@@ -25,8 +26,8 @@ struct CSVExportWriter: ExportWriter {
         var row = [String](repeating: "", count: columns.count)
         let values = Dictionary(ExportField.values(place), uniquingKeysWith: { a, _ in a })
         for (index, field) in Self.fields.enumerated() { row[index] = values[field] ?? "" }
-        row[4] = DecimalText.degrees(place.lat)
-        row[5] = DecimalText.degrees(place.lon)
+        row[Self.latColumn] = DecimalText.degrees(place.lat)
+        row[Self.lonColumn] = DecimalText.degrees(place.lon)
         for (key, value) in place.tags { if let index = tagColumns[key] { row[index] = value } }
         try out.write(row.map(Self.quoted).joined(separator: ",") + "\r\n")
     }

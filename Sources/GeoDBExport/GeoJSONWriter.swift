@@ -38,14 +38,23 @@ struct GeoJSONWriter: ExportWriter {
         try out.flush()
     }
 
-    /// A LineString/MultiLineString or Polygon/MultiPolygon; rings closed by repeating their first point.
+    /// A LineString/MultiLineString or Polygon/MultiPolygon; rings closed by repeating their first point
+    /// and turned by RFC 7946's right-hand rule (outer rings counterclockwise, holes clockwise): the
+    /// database keeps rings as the source drew them.
     static func geometry(_ geometry: Geometry) -> String {
         func position(_ p: Point7) -> String {
             let c = p.coordinate
             return "[" + DecimalText.degrees(c.lon) + "," + DecimalText.degrees(c.lat) + "]"
         }
         func line(_ points: [Point7]) -> String { "[" + points.map(position).joined(separator: ",") + "]" }
-        func polygon(_ rings: [[Point7]]) -> String { "[" + rings.map { line($0 + $0.prefix(1)) }.joined(separator: ",") + "]" }
+        func ring(_ points: [Point7], outer: Bool) -> String {
+            let counterclockwise = PolygonMath.doubleSignedArea(points) > 0
+            let turned = counterclockwise == outer ? points : points.reversed()
+            return line(turned + turned.prefix(1))
+        }
+        func polygon(_ rings: [[Point7]]) -> String {
+            "[" + rings.enumerated().map { ring($1, outer: $0 == 0) }.joined(separator: ",") + "]"
+        }
         switch geometry {
         case .lineStrings(let lines) where lines.count == 1:
             return "{\"type\":\"LineString\",\"coordinates\":" + line(lines[0]) + "}"

@@ -56,10 +56,7 @@ final class GeoPackageWriter: ExportWriter {
     func write(_ place: PlaceResult, geometry: Geometry?) throws {
         guard let insert else { preconditionFailure("begin() first") }
         let box = geometry?.boundingBox ?? BoundingBox(place.coordinate)
-        if extent == nil { extent = box } else {
-            extent!.extend(Coordinate(lat: box.minLat, lon: box.minLon))
-            extent!.extend(Coordinate(lat: box.maxLat, lon: box.maxLon))
-        }
+        extent = extent.map { var all = $0; all.extend(box); return all } ?? box
         let fields = Dictionary(ExportField.values(place), uniquingKeysWith: { a, _ in a })
         var values: [SQLiteValue] = [.integer(place.id), .blob(Self.geometryBlob(place, geometry))]
         values += Self.textColumns.map { fields[$0].map(SQLiteValue.text) ?? .null }

@@ -11,7 +11,7 @@ extension GeoDBCommand {
             abstract: "Write the places of a database as GeoJSON, CSV or a GeoPackage.",
             discussion: """
                 To standard output without --output (GeoJSON and CSV). Places are written in id order with
-                their fields (id, source_ref, kind, category, category_id, name, address, timezone, population)
+                their fields (id, source_id, kind, category, category_id, name, address, timezone, population)
                 and tags; --geometry full writes streets as lines and areas as polygons instead of points.
                 A CSV export imports again with `geodb import FILE.csv`. A file output is written to a temporary
                 file and renamed into place when complete.

@@ -58,6 +58,28 @@ import TestSupport
         let lines = streets.stdout.split(separator: "\n")
         #expect(lines.count == 99)
         #expect(lines.allSatisfy { $0.contains("\"kind\":\"street\"") && $0.contains("LineString") })
+        // Polygons follow RFC 7946's right-hand rule: outer rings counterclockwise, holes clockwise.
+        let areas = try runGeodb(["export", db, "--ndjson", "--geometry", "full", "--kind", "suburb,neighbourhood"])
+        var rings = 0
+        for line in areas.stdout.split(separator: "\n") {
+            let feature = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let geometry = try #require(feature["geometry"] as? [String: Any])
+            let polygons: [[[[Double]]]]
+            switch geometry["type"] as? String {
+            case "Polygon": polygons = [try #require(geometry["coordinates"] as? [[[Double]]])]
+            case "MultiPolygon": polygons = try #require(geometry["coordinates"] as? [[[[Double]]]])
+            default: continue
+            }
+            for polygon in polygons {
+                for (index, ring) in polygon.enumerated() {
+                    let area = zip(ring, ring.dropFirst()).reduce(0.0) { $0 + $1.0[0] * $1.1[1] - $1.1[0] * $1.0[1] }
+                    #expect(index == 0 ? area > 0 : area < 0, "ring \(index) of \(feature["id"] ?? "")")
+                    #expect(ring.first == ring.last)
+                    rings += 1
+                }
+            }
+        }
+        #expect(rings > 5)
         let cafes = try runGeodb(["export", db, "--ndjson", "--category", "cafe"]).stdout.split(separator: "\n")
         let nearby = try GeoDatabase(path: db).places(in: BoundingBox(minLat: -90, minLon: -180, maxLat: 90, maxLon: 180),
                                                       filter: try .resolve(["cafe"]), limit: 1000)

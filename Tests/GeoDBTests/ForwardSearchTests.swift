@@ -64,6 +64,15 @@ import TestSupport
         #expect(street.name == "Mannerheimvägen" && street.sourceRef == "w22906934")
     }
 
+    /// Typo search cuts words into trigrams of Unicode scalars, as FTS5 does: a Devanagari word, whose
+    /// letters are several scalars each, once made FTS5 refuse the query as a phrase.
+    @Test func typoSearchInScriptsWithCombiningLetters() throws {
+        for text in ["कोलकत", "कोलकाताा", "ประเทศไทย", "Ελλάδαα"] {
+            _ = try search(text)
+            _ = try search(text, autocomplete: true)
+        }
+    }
+
     @Test func hierarchyFillsTheAddressWhenAsked() throws {
         var options = SearchOptions()
         options.limit = 1

@@ -55,4 +55,12 @@ import Testing
         // A degree of latitude on the mean sphere.
         #expect(abs(Coordinate(lat: 0, lon: 0).distance(to: Coordinate(lat: 1, lon: 0)) - 111_195) < 1)
     }
+
+    @Test func boxesAcrossTheAntimeridianContainBothSides() {
+        let box = BoundingBox(minLat: -20, minLon: 170, maxLat: -10, maxLon: -170)
+        #expect(box.contains(Coordinate(lat: -15, lon: 179.5)) && box.contains(Coordinate(lat: -15, lon: -179.5)))
+        #expect(box.contains(Coordinate(lat: -15, lon: 180)) && box.contains(Coordinate(lat: -10, lon: -170)))
+        #expect(!box.contains(Coordinate(lat: -15, lon: 0)) && !box.contains(Coordinate(lat: -25, lon: 179.5)))
+        #expect(!BoundingBox(minLat: 0, minLon: 10, maxLat: 1, maxLon: 11).contains(Coordinate(lat: 0.5, lon: 12)))
+    }
 }

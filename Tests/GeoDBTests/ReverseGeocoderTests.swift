@@ -95,7 +95,6 @@ import TestSupport
             .rows([.real(24.9), .real(60.1), .real(25.0), .real(60.2)]) { $0.text(3) ?? "" }
         #expect(plan.first?.hasPrefix("SCAN r VIRTUAL TABLE") == true, "\(plan)")
         #expect(!plan.contains("SCAN g"), "\(plan)")
-        #expect(session.hasKindIndex)   // rare kinds (the nearest suburb, county) are read through it
     }
 
     /// GeoNames only: the nearest populated place by great-circle distance, for random points over the
