@@ -31,7 +31,10 @@ public final class GeoDatabase: Sendable {
     public init(path: String, immutable: Bool = false) throws {
         self.path = path
         self.immutable = immutable
-        pool = SessionPool(first: try QuerySession(path: path, immutable: immutable))
+        // The file's identity before opening: if it is replaced in between, the pool never opens a second
+        // session, rather than a second file.
+        let fileNumber = SessionPool.fileNumber(of: path)
+        pool = SessionPool(first: try QuerySession(path: path, immutable: immutable), fileNumber: fileNumber)
     }
 
     /// Runs `body` with a session of its own, in one read transaction: several queries on one connection
@@ -262,10 +265,10 @@ private final class SessionPool: @unchecked Sendable {
     private let path: String
     private let fileNumber: Int?
 
-    init(first: QuerySession) {
+    init(first: QuerySession, fileNumber: Int?) {
         idle = [first]
         path = first.path
-        fileNumber = Self.fileNumber(of: first.path)
+        self.fileNumber = fileNumber
     }
 
     func withSession<T>(open: () throws -> QuerySession, _ body: (QuerySession) throws -> T) throws -> T {
@@ -295,7 +298,7 @@ private final class SessionPool: @unchecked Sendable {
     }
 
     /// The file's inode number: it changes when another file is renamed over the path.
-    private static func fileNumber(of path: String) -> Int? {
+    static func fileNumber(of path: String) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? Int
     }
 }
