@@ -10,11 +10,11 @@ extension GeoDBCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the places of a database as GeoJSON, CSV or a GeoPackage.",
             discussion: """
-                To standard output without --output (GeoJSON and CSV). Places are written in id order with
-                their fields (id, source_id, kind, category, category_id, name, address, timezone, population)
-                and tags; --geometry full writes streets as lines and areas as polygons instead of points.
-                A CSV export imports again with `geodb import FILE.csv`. A file output is written to a temporary
-                file and renamed into place when complete.
+                To standard output without --output (GeoJSON and CSV). Places are written in id order with \
+                their fields (id, source_id, kind, category, category_id, name, address, timezone, population) \
+                and tags; --geometry full writes streets as lines and areas as polygons instead of points. \
+                A CSV export imports again as the same places with `geodb import FILE.csv --keep-unnamed`. \
+                A file output is written to a temporary file and renamed into place when complete.
                 """)
 
         @Argument(help: "The database file.")

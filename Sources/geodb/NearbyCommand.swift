@@ -8,9 +8,9 @@ extension GeoDBCommand {
         static let configuration = CommandConfiguration(
             abstract: "Places of a category around a point (--radius) or in a box (--bbox), nearest first, paged.",
             discussion: """
-                Categories: a taxonomy id (cafe), a parent (food_and_drink: all its children), a synonym (coffee)
-                or a raw OSM tag (amenity=cafe). Several, comma-separated, are an OR. Without --category: every
-                named POI. Distances are great-circle metres. --limit is at most 1000; --after takes the cursor
+                Categories: a taxonomy id (cafe), a parent (food_and_drink: all its children), a synonym (coffee) \
+                or a raw OSM tag (amenity=cafe). Several, comma-separated, are an OR. Without --category: every \
+                named POI. Distances are great-circle metres. --limit is at most 1000; --after takes the cursor \
                 a previous page printed.
                 """)
 

@@ -13,9 +13,9 @@ extension GeoDBCommand {
             discussion: """
                 The database needs timezone boundaries: geodb import timezones.geojson -o tz.sqlite.
                 Negative coordinates are written as they are: geodb timezone tz.sqlite -44.0 -176.5.
-                Where no polygon contains the point, the nearest zone within 12 nautical miles answers, else
+                Where no polygon contains the point, the nearest zone within 12 nautical miles answers, else \
                 the nautical zone of the longitude (Etc/GMT±N). Where zones overlap, the smallest polygon wins.
-                --batch reads CSV with lat and lon columns (a header naming them, or the first two columns)
+                --batch reads CSV with lat and lon columns (a header naming them, or the first two columns) \
                 and writes one CSV row per point.
                 """)
 
