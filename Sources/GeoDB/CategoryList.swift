@@ -1,6 +1,10 @@
 // `geodb categories`: the taxonomy stored in a database, with how many places each category has.
 
 /// A category with its place counts.
+///
+/// ```swift
+/// let cafes = try db.categories().first { $0.id == "cafe" }?.places
+/// ```
 public struct CategoryCount: Codable, Sendable {
     /// Taxonomy id, e.g. `cafe`.
     public var id: String
@@ -22,6 +26,10 @@ public struct CategoryCount: Codable, Sendable {
 
 extension QuerySession {
     /// The database's taxonomy in tree order (each parent followed by its children).
+    ///
+    /// ```swift
+    /// for c in try session.categories() where c.depth == 0 { print(c.id, c.placesWithChildren) }
+    /// ```
     public func categories() throws -> [CategoryCount] {
         let rows = try connection.prepare("SELECT id, parent, label, synonyms, osm_tags, place_count FROM category")
             .rows { row in

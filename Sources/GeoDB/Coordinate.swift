@@ -2,6 +2,10 @@
 import Foundation
 
 /// A WGS 84 position in degrees.
+///
+/// ```swift
+/// let helsinki = Coordinate(lat: 60.1699, lon: 24.9384)
+/// ```
 public struct Coordinate: Hashable, Sendable, Codable {
     /// Latitude in degrees, -90…90.
     public var lat: Double
@@ -9,6 +13,10 @@ public struct Coordinate: Hashable, Sendable, Codable {
     public var lon: Double
 
     /// A position in WGS 84 degrees: `Coordinate(lat: 60.1699, lon: 24.9384)`.
+    ///
+    /// ```swift
+    /// let point = Coordinate(lat: -44.0, lon: -176.5)
+    /// ```
     public init(lat: Double, lon: Double) {
         self.lat = lat
         self.lon = lon
@@ -18,6 +26,10 @@ public struct Coordinate: Hashable, Sendable, Codable {
     public var isValid: Bool { (-90...90).contains(lat) && (-180...180).contains(lon) }
 
     /// Great-circle distance in metres (haversine on the mean Earth radius).
+    ///
+    /// ```swift
+    /// let metres = helsinki.distance(to: Coordinate(lat: 59.437, lon: 24.7536))   // ≈ 80 km to Tallinn
+    /// ```
     public func distance(to other: Coordinate) -> Double {
         let toRadians = Double.pi / 180
         let dLat = (other.lat - lat) * toRadians
@@ -32,6 +44,10 @@ public struct Coordinate: Hashable, Sendable, Codable {
 }
 
 /// A position in units of 1e-7 degree, as OSM stores it: exact, compact and cheap to compare.
+///
+/// ```swift
+/// let p = Point7(Coordinate(lat: 60.1699, lon: 24.9384))   // lat 601699000, lon 249384000
+/// ```
 public struct Point7: Hashable, Sendable {
     /// Latitude in 1e-7 degrees.
     public var lat: Int32
@@ -39,12 +55,20 @@ public struct Point7: Hashable, Sendable {
     public var lon: Int32
 
     /// A position in 1e-7 degrees: `Point7(lat: 601_699_000, lon: 249_384_000)`.
+    ///
+    /// ```swift
+    /// let p = Point7(lat: 601_699_000, lon: 249_384_000)
+    /// ```
     public init(lat: Int32, lon: Int32) {
         self.lat = lat
         self.lon = lon
     }
 
     /// Rounds degrees to the nearest 1e-7; callers check `Coordinate.isValid` first.
+    ///
+    /// ```swift
+    /// let p = Point7(helsinki)
+    /// ```
     public init(_ coordinate: Coordinate) {
         self.lat = Int32((coordinate.lat * 1e7).rounded())
         self.lon = Int32((coordinate.lon * 1e7).rounded())
@@ -55,6 +79,10 @@ public struct Point7: Hashable, Sendable {
 }
 
 /// A latitude/longitude box in degrees.
+///
+/// ```swift
+/// let centre = BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96)
+/// ```
 public struct BoundingBox: Hashable, Sendable, Codable {
     /// Southern edge, degrees.
     public var minLat: Double
@@ -66,6 +94,10 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     public var maxLon: Double
 
     /// A box: `BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96)`.
+    ///
+    /// ```swift
+    /// let fiji = BoundingBox(minLat: -21, minLon: 176, maxLat: -12, maxLon: -178)   // across 180°
+    /// ```
     public init(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
         self.minLat = minLat
         self.minLon = minLon
@@ -74,6 +106,10 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     }
 
     /// The box of one point.
+    ///
+    /// ```swift
+    /// var box = BoundingBox(helsinki); box.extend(tallinn)
+    /// ```
     public init(_ coordinate: Coordinate) {
         self.init(minLat: coordinate.lat, minLon: coordinate.lon, maxLat: coordinate.lat, maxLon: coordinate.lon)
     }
@@ -95,6 +131,10 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     }
 
     /// Whether the point lies inside or on the edge (boxes across the antimeridian included).
+    ///
+    /// ```swift
+    /// fiji.contains(Coordinate(lat: -17.7, lon: 179.9))   // true
+    /// ```
     public func contains(_ coordinate: Coordinate) -> Bool {
         guard coordinate.lat >= minLat && coordinate.lat <= maxLat else { return false }
         return minLon <= maxLon ? coordinate.lon >= minLon && coordinate.lon <= maxLon

@@ -3,8 +3,17 @@ import Foundation
 import GeoDBSQLite
 
 /// A summary of one database, like `osmium fileinfo` for a geodb file.
+///
+/// ```swift
+/// let info = try db.info()
+/// print(info.placeCount, info.sources.map(\.name))
+/// ```
 public struct DatabaseInfo: Codable, Sendable {
     /// One imported file (`source` table).
+    ///
+    /// ```swift
+    /// for s in try db.info().sources { print(s.name, s.format, s.placeCount) }
+    /// ```
     public struct Source: Codable, Sendable {
         /// `source.id`.
         public var id: Int64
@@ -31,6 +40,10 @@ public struct DatabaseInfo: Codable, Sendable {
     }
 
     /// A name with a number of places.
+    ///
+    /// ```swift
+    /// let streets = try db.info().kinds.first { $0.name == "street" }?.count
+    /// ```
     public struct Count: Codable, Sendable {
         /// A kind or category.
         public var name: String
@@ -39,6 +52,10 @@ public struct DatabaseInfo: Codable, Sendable {
     }
 
     /// Bytes a table and its indexes take in the file.
+    ///
+    /// ```swift
+    /// let biggest = try db.info().tables.max { $0.bytes < $1.bytes }?.name
+    /// ```
     public struct TableSize: Codable, Sendable {
         /// Table name.
         public var name: String
@@ -84,6 +101,10 @@ public struct DatabaseInfo: Codable, Sendable {
 
 extension QuerySession {
     /// Summarises the database; `topCategories` limits the category list.
+    ///
+    /// ```swift
+    /// print(try session.info(topCategories: 5).categories.map(\.name))
+    /// ```
     public func info(topCategories: Int = 15) throws -> DatabaseInfo {
         let db = connection
         let meta = Dictionary(try db.prepare("SELECT key, value FROM meta").rows { ($0.text(0) ?? "", $0.text(1) ?? "") },

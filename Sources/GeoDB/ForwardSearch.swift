@@ -4,6 +4,13 @@ import Foundation
 import GeoDBSQLite
 
 /// Options of a free-text search.
+///
+/// ```swift
+/// var options = SearchOptions()
+/// options.limit = 5
+/// options.near = Coordinate(lat: 60.168, lon: 24.941)
+/// let hits = try db.search("Stockmann", options: options)
+/// ```
 public struct SearchOptions: Sendable {
     /// Results to return, 1…`maxLimit`.
     public var limit = 10
@@ -26,6 +33,9 @@ public struct SearchOptions: Sendable {
     /// them. Costs a containment lookup per result: off for as-you-type queries, on in the CLI.
     public var includeHierarchy = false
 
+    /// ```swift
+    /// var options = SearchOptions()
+    /// ```
     public init() {}
 
     /// Largest `limit` accepted.

@@ -8,8 +8,9 @@ import Foundation
 ///
 /// ```swift
 /// let db = try GeoDatabase(path: "helsinki.sqlite")
-/// let hits = try db.search("mannerheimintie")                    // forward search
-/// let here = try await db.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545))
+/// let hits = try db.search("mannerheimintie")                            // forward search
+/// let here = try db.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545))  // reverse
+/// // In async code the same calls take `await`: try await db.search("mannerheimintie")
 /// ```
 ///
 /// Queries never write. A database replaced by a new import (atomic rename) while it is open keeps
@@ -66,6 +67,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `search(_:options:)` for async code.
+    ///
+    /// ```swift
+    /// let hits = try await db.search("mannerheimintie")
+    /// ```
     public func search(_ text: String, options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
         try withSession { try $0.search(text, options: options) }
     }
@@ -81,6 +86,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `structuredSearch(street:housenumber:city:postcode:options:)` for async code.
+    ///
+    /// ```swift
+    /// let hits = try await db.structuredSearch(street: "Aleksanterinkatu", housenumber: "52", city: nil, postcode: nil)
+    /// ```
     public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                                  options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
         try withSession { try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options) }
@@ -97,6 +106,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `hierarchical(town:street:housenumber:options:)` for async code.
+    ///
+    /// ```swift
+    /// let streets = try await db.hierarchical(town: "Helsinki", street: "Manner")
+    /// ```
     public func hierarchical(town: String, street: String? = nil, housenumber: String? = nil,
                              options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
         try withSession { try $0.hierarchical(town: town, street: street, housenumber: housenumber, options: options) }
@@ -112,6 +125,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `crossings(of:town:options:)` for async code.
+    ///
+    /// ```swift
+    /// let corners = try await db.crossings(of: "Mannerheimintie")
+    /// ```
     public func crossings(of street: String, town: String? = nil, options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
         try withSession { try $0.crossings(of: street, town: town, options: options) }
     }
@@ -127,6 +144,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `lookup(_:)` for async code.
+    ///
+    /// ```swift
+    /// let details = try await db.lookup("geonames:658225")
+    /// ```
     public func lookup(_ reference: String) async throws -> PlaceDetails {
         try withSession { try $0.lookup(reference) }
     }
@@ -145,6 +166,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `reverse(at:options:)` for async code.
+    ///
+    /// ```swift
+    /// let here = try await db.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545))
+    /// ```
     public func reverse(at point: Coordinate, options: ReverseOptions = ReverseOptions()) async throws -> [ReverseResult] {
         try withSession { try $0.reverse(at: point, options: options) }
     }
@@ -164,6 +189,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `places(near:radius:filter:name:limit:after:)` for async code.
+    ///
+    /// ```swift
+    /// let page = try await db.places(near: Coordinate(lat: 60.1699, lon: 24.9384), radius: 500)
+    /// ```
     public func places(near center: Coordinate, radius: Double, filter: CategoryFilter = .anyNamedPOI,
                        name: String? = nil, limit: Int = 10, after cursor: String? = nil) async throws -> PlacePage {
         try withSession { try $0.places(near: center, radius: radius, filter: filter, name: name, limit: limit, after: cursor) }
@@ -182,6 +211,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `places(in:near:filter:name:limit:after:)` for async code.
+    ///
+    /// ```swift
+    /// let page = try await db.places(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96))
+    /// ```
     public func places(in box: BoundingBox, near: Coordinate? = nil, filter: CategoryFilter = .anyNamedPOI,
                        name: String? = nil, limit: Int = 10, after cursor: String? = nil) async throws -> PlacePage {
         try withSession { try $0.places(in: box, near: near, filter: filter, name: name, limit: limit, after: cursor) }
@@ -197,6 +230,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `categories()` for async code.
+    ///
+    /// ```swift
+    /// let taxonomy = try await db.categories()
+    /// ```
     public func categories() async throws -> [CategoryCount] {
         try withSession { try $0.categories() }
     }
@@ -220,6 +257,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `timeZone(at:date:)` for async code.
+    ///
+    /// ```swift
+    /// let zone = try await db.timeZone(at: Coordinate(lat: 35.68, lon: 139.65))   // Asia/Tokyo
+    /// ```
     public func timeZone(at point: Coordinate, date: Date = Date()) async throws -> TimeZoneAnswer {
         try withSession { try $0.requiredTimeZones().timeZone(at: point, date: date) }
     }
@@ -236,6 +277,10 @@ public final class GeoDatabase: Sendable {
     }
 
     /// `info(topCategories:)` for async code.
+    ///
+    /// ```swift
+    /// let count = try await db.info().placeCount
+    /// ```
     public func info(topCategories: Int = 15) async throws -> DatabaseInfo {
         try withSession { try $0.info(topCategories: topCategories) }
     }

@@ -1,6 +1,10 @@
 // Line and polygon geometry of places, and its compact blob encoding (docs/SCHEMA.md, "Geometry blobs").
 
 /// The geometry stored in `place_geometry.geometry`.
+///
+/// ```swift
+/// if case .lineStrings(let lines)? = geometry { print(lines.count, "lines") }
+/// ```
 public enum Geometry: Equatable, Sendable {
     /// One or more lines (the ways of a street, an interpolation line).
     case lineStrings([[Point7]])
@@ -34,6 +38,10 @@ public enum Geometry: Equatable, Sendable {
 
     /// The blob encoding: a type byte, then part counts as unsigned LEB128 varints, each count followed
     /// by its points as zigzag varint deltas (lon, then lat, in 1e-7 degree) from the previous point.
+    ///
+    /// ```swift
+    /// let blob = Geometry.lineStrings([[Point7(lat: 200_000_000, lon: 100_000_000), Point7(lat: 180_000_000, lon: 110_000_000)]]).encoded()
+    /// ```
     public func encoded() -> [UInt8] {
         var writer = GeometryWriter()
         switch self {
@@ -53,6 +61,10 @@ public enum Geometry: Equatable, Sendable {
     }
 
     /// Decodes a blob written by `encoded()`; nil when the bytes are not a valid geometry.
+    ///
+    /// ```swift
+    /// let geometry = Geometry(encoded: [0x01, 0x01, 0x02, 0x14, 0x28, 0x02, 0x03])   // one line, two points
+    /// ```
     public init?(encoded bytes: [UInt8]) {
         var reader = GeometryReader(bytes: bytes)
         guard let type = reader.byte().flatMap(TypeCode.init(rawValue:)) else { return nil }

@@ -3,6 +3,10 @@ import Foundation
 import GeoDBSQLite
 
 /// One check and its outcome.
+///
+/// ```swift
+/// for r in try db.check() where !r.ok { print(r.name, r.detail) }
+/// ```
 public struct CheckResult: Codable, Sendable {
     /// What was checked, e.g. "fts5 integrity-check".
     public var name: String
@@ -20,6 +24,10 @@ public struct CheckResult: Codable, Sendable {
 public enum IntegrityCheck {
     /// Runs every check on the database at `path`. FTS5's integrity check is an INSERT command, so the
     /// file is opened read-write; nothing is changed (the check runs in a transaction that is rolled back).
+    ///
+    /// ```swift
+    /// let ok = try IntegrityCheck.run(path: "helsinki.sqlite").allSatisfy(\.ok)
+    /// ```
     public static func run(path: String) throws -> [CheckResult] {
         _ = try QuerySession(path: path)   // exists, is geodb, right version
         let db = try Connection(path: path, mode: .readWrite)

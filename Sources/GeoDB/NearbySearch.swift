@@ -3,6 +3,10 @@ import Foundation
 import GeoDBSQLite
 
 /// What to look for: taxonomy categories (with their descendants), a raw OSM tag, or every named POI.
+///
+/// ```swift
+/// let food = try CategoryFilter.resolve(["food_and_drink"])   // .categories([cafe, restaurant, …])
+/// ```
 public enum CategoryFilter: Equatable, Sendable {
     case anyNamedPOI
     case categories([String])
@@ -10,6 +14,10 @@ public enum CategoryFilter: Equatable, Sendable {
 
     /// Resolves user words (`cafe`, `food_and_drink`, `coffee`, `amenity=cafe`); several are an OR.
     /// Throws for an unknown word, with close matches.
+    ///
+    /// ```swift
+    /// let filter = try CategoryFilter.resolve(["coffee", "pharmacy"])   // cafes or pharmacies
+    /// ```
     public static func resolve(_ words: [String], taxonomy: Taxonomy = .standard) throws -> CategoryFilter {
         guard !words.isEmpty else { return .anyNamedPOI }
         var ids: [String] = []
@@ -32,6 +40,11 @@ public enum CategoryFilter: Equatable, Sendable {
 }
 
 /// One page of a nearby or in-box search.
+///
+/// ```swift
+/// var page = try db.places(near: here, radius: 500, limit: 20)
+/// while let next = page.nextCursor { page = try db.places(near: here, radius: 500, limit: 20, after: next) }
+/// ```
 public struct PlacePage: Codable, Sendable {
     /// The places of this page, nearest first.
     public var places: [PlaceResult]
@@ -92,6 +105,10 @@ extension QuerySession {
 
     /// Places matching `filter` inside `box` (degrees; min > max longitude crosses the antimeridian),
     /// nearest to `near` (default: the box's centre) first.
+    ///
+    /// ```swift
+    /// let page = try session.places(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96))
+    /// ```
     public func places(in box: BoundingBox, near: Coordinate? = nil, filter: CategoryFilter = .anyNamedPOI,
                        name: String? = nil, limit: Int = 10, after cursor: String? = nil) throws -> PlacePage {
         guard Coordinate(lat: box.minLat, lon: box.minLon).isValid, Coordinate(lat: box.maxLat, lon: box.maxLon).isValid,
@@ -232,10 +249,10 @@ extension QuerySession {
 }
 
 /// Builds FTS5 MATCH expressions from user text without ever passing its syntax through.
-public enum FTSQuery {
+package enum FTSQuery {
     /// `col: "tok1"* "tok2"*` for the words of `text` (letters and digits only; quotes escaped),
     /// or nil when the text has no words.
-    public static func allPrefixes(_ text: String, column: String) -> String? {
+    package static func allPrefixes(_ text: String, column: String) -> String? {
         let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }.prefix(16)
         guard !words.isEmpty else { return nil }
         return "\(column): " + words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")

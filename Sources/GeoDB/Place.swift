@@ -1,6 +1,10 @@
 // What a place is: its kind, its names, its address; the record importers write and queries read.
 
 /// The kind of a place (`place.kind`). The raw value is what the database stores.
+///
+/// ```swift
+/// let isAreaOrSettlement = (PlaceKind(rawValue: result.kind)?.rank ?? 30) <= 20
+/// ```
 public enum PlaceKind: String, CaseIterable, Sendable, Codable {
     case country, state, county, city, town, village, hamlet, suburb, neighbourhood, locality, island, square
     case postcode, street, address, interpolation, poi, boundary

@@ -3,6 +3,11 @@ import Foundation
 import GeoDBSQLite
 
 /// A place in a query answer.
+///
+/// ```swift
+/// let first = try db.search("Stockmann").first
+/// print(first?.displayName ?? "", first?.sourceRef ?? "")   // "Stockmann, Aleksanterinkatu 52, 00100 Helsinki" w122595241
+/// ```
 public struct PlaceResult: Codable, Sendable, Equatable {
     /// `place.id` in this database.
     public var id: Int64

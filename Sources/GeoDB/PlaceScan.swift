@@ -3,6 +3,12 @@
 import GeoDBSQLite
 
 /// Which places a scan visits; empty fields select everything.
+///
+/// ```swift
+/// var selection = PlaceSelection()
+/// selection.categories = try .resolve(["pharmacy"])
+/// selection.bbox = BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96)
+/// ```
 public struct PlaceSelection: Sendable {
     /// Only these kinds (`city`, `street`, `poi`, …).
     public var kinds: [String] = []
@@ -13,6 +19,9 @@ public struct PlaceSelection: Sendable {
     /// Also read each place's line or polygon geometry, when it has one.
     public var withGeometry = false
 
+    /// ```swift
+    /// var selection = PlaceSelection()
+    /// ```
     public init() {}
 }
 
@@ -63,6 +72,10 @@ extension QuerySession {
     }
 
     /// Every tag key used by some place, sorted (the columns of a CSV export).
+    ///
+    /// ```swift
+    /// let keys = try session.tagKeys()   // ["brand", "cuisine", "opening_hours", …]
+    /// ```
     public func tagKeys() throws -> [String] {
         try connection.prepare("SELECT DISTINCT j.key FROM place p, json_each(p.tags) j ORDER BY 1").rows { $0.text(0) ?? "" }
     }

@@ -35,6 +35,10 @@ public final class QuerySession {
     private var timeZoneLookupCache: TimeZoneLookup??
 
     /// Opens `path` read-only. `immutable` promises the file never changes while open (no locking).
+    ///
+    /// ```swift
+    /// let session = try QuerySession(path: "world.sqlite", immutable: true)
+    /// ```
     public init(path: String, immutable: Bool = false) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw GeoDBError(.fileNotFound, "\(path): no such file")
@@ -52,6 +56,10 @@ public final class QuerySession {
 
     /// This session's timezone lookup (created on first use, then kept: it caches), or nil when the
     /// database holds no timezones.
+    ///
+    /// ```swift
+    /// let tzid = try session.timeZones()?.tzid(at: Coordinate(lat: 60.17, lon: 24.94))
+    /// ```
     public func timeZones() throws -> TimeZoneLookup? {
         if let timeZoneLookupCache { return timeZoneLookupCache }
         let lookup = hasTimeZones ? try TimeZoneLookup(connection: connection) : nil

@@ -4,6 +4,11 @@ import Foundation
 import GeoDBSQLite
 
 /// The granularity a reverse query answers at.
+///
+/// ```swift
+/// var options = ReverseOptions()
+/// options.level = .city
+/// ```
 public enum ReverseLevel: String, CaseIterable, Sendable, Codable {
     case address, street, poi, suburb, city, state, country
 
@@ -34,6 +39,13 @@ public enum ReverseLevel: String, CaseIterable, Sendable, Codable {
 }
 
 /// Options of a reverse query.
+///
+/// ```swift
+/// var options = ReverseOptions()
+/// options.level = .street
+/// options.limit = 3
+/// options.includeTimeZone = true
+/// ```
 public struct ReverseOptions: Sendable {
     /// The granularity asked for; finer levels fall back to coarser ones when nothing is near.
     public var level = ReverseLevel.address
@@ -44,10 +56,18 @@ public struct ReverseOptions: Sendable {
     /// Each answer carries the IANA zone of the query point (when the database has timezones).
     public var includeTimeZone = false
 
+    /// ```swift
+    /// var options = ReverseOptions()
+    /// ```
     public init() {}
 }
 
 /// The answer to a reverse query.
+///
+/// ```swift
+/// let r = try db.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545)).first
+/// print(r?.place.address["suburb"] ?? "", r?.hierarchySource ?? "")
+/// ```
 public struct ReverseResult: Codable, Sendable {
     /// The place found, with `distanceM` from the query point and its hierarchy in `address`.
     public var place: PlaceResult

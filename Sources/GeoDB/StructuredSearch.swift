@@ -4,8 +4,17 @@ import Foundation
 import GeoDBSQLite
 
 /// Everything about one place (`geodb lookup`).
+///
+/// ```swift
+/// let details = try db.lookup("w122595241")
+/// print(details.names.map(\.name), details.geometry ?? "point")
+/// ```
 public struct PlaceDetails: Codable, Sendable {
     /// One name of the place (`place_name`).
+    ///
+    /// ```swift
+    /// let swedish = details.names.first { $0.lang == "sv" }?.name
+    /// ```
     public struct Name: Codable, Sendable {
         /// The name as written.
         public var name: String
@@ -31,6 +40,10 @@ extension QuerySession {
                                               "suburb": 3_000, "neighbourhood": 1_500]
 
     /// An address from its parts: the exact address, else an interpolated position, else the street.
+    ///
+    /// ```swift
+    /// let hits = try session.structuredSearch(street: "Mannerheimintie", housenumber: "9", city: "Helsinki", postcode: nil)
+    /// ```
     public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                                  options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
         if let street, let housenumber {
@@ -59,6 +72,10 @@ extension QuerySession {
     /// Town → street → house number, each step scoped by the one before and answering name fragments:
     /// towns named like `town` by importance; with `street`, streets in the best such town; with
     /// `housenumber` too, the numbers on that street starting with it.
+    ///
+    /// ```swift
+    /// let streets = try session.hierarchical(town: "Helsinki", street: "Manner")
+    /// ```
     public func hierarchical(town: String, street: String? = nil, housenumber: String? = nil,
                              options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
         let towns = try self.towns(town, options: options)
@@ -97,6 +114,10 @@ extension QuerySession {
     }
 
     /// Streets crossing `street` (in `town` when given), each at its crossing point.
+    ///
+    /// ```swift
+    /// let corners = try session.crossings(of: "Mannerheimintie")
+    /// ```
     public func crossings(of street: String, town: String? = nil, options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
         var streetOptions = options
         streetOptions.kinds = ["street"]
@@ -131,6 +152,10 @@ extension QuerySession {
     }
 
     /// Everything about the place with this id (`42`) or source id (`n123`).
+    ///
+    /// ```swift
+    /// let details = try session.lookup("n319515045")
+    /// ```
     public func lookup(_ reference: String) throws -> PlaceDetails {
         let id: Int64?
         if let number = Int64(reference) {

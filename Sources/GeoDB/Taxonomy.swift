@@ -3,6 +3,10 @@
 import Foundation
 
 /// One category of the taxonomy.
+///
+/// ```swift
+/// let cafe = Taxonomy.standard.category("cafe")   // parent food_and_drink
+/// ```
 public struct Category: Sendable, Codable, Equatable {
     /// Taxonomy id, e.g. `cafe`.
     public var id: String
@@ -20,7 +24,7 @@ public struct Category: Sendable, Codable, Equatable {
 ///
 /// ```swift
 /// let t = Taxonomy.standard
-/// t.resolve("coffee")   // .categories(["cafe"])
+/// let coffee = try t.resolve("coffee")   // .categories(["cafe"])
 /// ```
 public struct Taxonomy: Sendable {
     /// Bumped whenever Schema/categories.tsv changes; stored in `meta` as `taxonomy_version`.
@@ -65,9 +69,17 @@ public struct Taxonomy: Sendable {
     }
 
     /// The category with this id.
+    ///
+    /// ```swift
+    /// let label = Taxonomy.standard.category("atm")?.label
+    /// ```
     public func category(_ id: String) -> Category? { byID[id].map { categories[$0] } }
 
     /// The category and all its descendants.
+    ///
+    /// ```swift
+    /// let all = Taxonomy.standard.descendants(of: "money")   // ["money", "atm", "bank", …]
+    /// ```
     public func descendants(of id: String) -> [String] {
         var result = [id]
         var index = 0
@@ -82,6 +94,10 @@ public struct Taxonomy: Sendable {
     public var wordIndex: [String: String] { words }
 
     /// What a user's category word means.
+    ///
+    /// ```swift
+    /// if case .categories(let ids) = try Taxonomy.standard.resolve("coffee") { print(ids) }   // ["cafe"]
+    /// ```
     public enum Resolution: Equatable, Sendable {
         /// Taxonomy categories (the named one and its descendants).
         case categories([String])
@@ -91,6 +107,10 @@ public struct Taxonomy: Sendable {
 
     /// Resolves an id (`cafe`), a parent (`food_and_drink`), a synonym (`coffee`) or a raw tag
     /// (`amenity=cafe`); throws with close matches when nothing fits.
+    ///
+    /// ```swift
+    /// let resolution = try Taxonomy.standard.resolve("Coffee shop")
+    /// ```
     public func resolve(_ text: String) throws -> Resolution {
         let word = text.trimmingCharacters(in: .whitespaces)
         if word.contains("=") { return .rawTag(word) }

@@ -6,6 +6,11 @@ import GeoDB
 import GeoDBImport
 
 /// The file formats `geodb export` writes.
+///
+/// ```swift
+/// var options = ExportOptions()
+/// options.format = .gpkg
+/// ```
 public enum ExportFormat: String, CaseIterable, Sendable {
     /// RFC 7946 GeoJSON: a FeatureCollection, or newline-delimited features (`ExportOptions.newlineDelimited`).
     case geojson
@@ -16,6 +21,13 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 /// What to export and how.
+///
+/// ```swift
+/// var options = ExportOptions()
+/// options.format = .geojson
+/// options.newlineDelimited = true
+/// options.selection.kinds = ["street"]
+/// ```
 public struct ExportOptions: Sendable {
     public var format = ExportFormat.geojson
     /// GeoJSON only: one Feature per line (GeoJSONSeq / ndjson) instead of a FeatureCollection.
@@ -25,10 +37,18 @@ public struct ExportOptions: Sendable {
     /// Replace an existing output file.
     public var force = false
 
+    /// ```swift
+    /// var options = ExportOptions()
+    /// ```
     public init() {}
 }
 
 /// What an export wrote.
+///
+/// ```swift
+/// let summary = try Exporter.run(database: "h.sqlite", output: "h.csv", options: options)
+/// print(summary.places)
+/// ```
 public struct ExportSummary: Sendable {
     public var places = 0
     /// Places written with a line or polygon geometry instead of their point.
@@ -36,6 +56,10 @@ public struct ExportSummary: Sendable {
 }
 
 /// Writes the places of a database in one of the `ExportFormat`s.
+///
+/// ```swift
+/// _ = try Exporter.run(database: "helsinki.sqlite", output: nil, options: ExportOptions())   // GeoJSON to stdout
+/// ```
 public enum Exporter {
     /// Exports the places of `database` selected by `options` to `output`, or to standard output when it is
     /// nil (GeoJSON and CSV only).

@@ -5,6 +5,10 @@ import Foundation
 import GeoDBSQLite
 
 /// How a point's zone was found.
+///
+/// ```swift
+/// if try db.timeZone(at: point).source == .ocean { /* open sea */ }
+/// ```
 public enum TimeZoneSource: String, Sendable, Codable {
     /// A polygon of the zone contains the point.
     case polygon
@@ -15,6 +19,10 @@ public enum TimeZoneSource: String, Sendable, Codable {
 }
 
 /// The zone at a point, without clock readings.
+///
+/// ```swift
+/// let match = try lookup.zone(at: Coordinate(lat: 43.8, lon: 87.6))   // Asia/Urumqi, candidates [Urumqi, Shanghai]
+/// ```
 public struct TimeZoneMatch: Sendable, Equatable {
     /// IANA id, e.g. "Europe/Helsinki", "Etc/GMT+2".
     public var tzid: String
@@ -28,6 +36,11 @@ public struct TimeZoneMatch: Sendable, Equatable {
 }
 
 /// A point's zone and what its clock says at an instant.
+///
+/// ```swift
+/// let answer = try db.timeZone(at: Coordinate(lat: -44.0, lon: -176.5))
+/// print(answer.tzid, answer.utcOffsetSeconds ?? 0, answer.isDST ?? false)   // Pacific/Chatham …
+/// ```
 public struct TimeZoneAnswer: Sendable, Equatable {
     /// IANA zone id, e.g. "Europe/Helsinki".
     public var tzid: String
@@ -75,6 +88,10 @@ public struct TimeZoneAnswer: Sendable, Equatable {
 /// It caches what it reads (grid cells, decoded polygons, clocks). Not thread-safe: one per thread.
 public final class TimeZoneLookup {
     /// When to read the grid and polygons.
+    ///
+    /// ```swift
+    /// let lookup = try TimeZoneLookup(path: "tz.sqlite", loading: .eager)   // many lookups ahead
+    /// ```
     public enum Loading: Sendable {
         /// On first use, per 1° cell for the grid and per polygon (a few lookups, fast start).
         case lazy
@@ -103,6 +120,10 @@ public final class TimeZoneLookup {
     private var clocks: [ZoneClock?]
 
     /// A lookup on the database at `path`; throws when it holds no timezones.
+    ///
+    /// ```swift
+    /// let lookup = try TimeZoneLookup(path: "tz.sqlite")
+    /// ```
     public convenience init(path: String, loading: Loading = .lazy) throws {
         try self.init(connection: QuerySession(path: path).connection, loading: loading)
     }
@@ -157,11 +178,19 @@ public final class TimeZoneLookup {
     // MARK: answers
 
     /// The IANA id of the zone at a point: the fastest question (no candidates, no clock).
+    ///
+    /// ```swift
+    /// let id = try lookup.tzid(at: Coordinate(lat: 40.71, lon: -74.0))   // America/New_York
+    /// ```
     public func tzid(at coordinate: Coordinate) throws -> String {
         zoneIDs[Int(try find(Self.point(Self.checked(coordinate))).zone)]
     }
 
     /// The zone at a point, how it was found, and every zone whose polygons contain it.
+    ///
+    /// ```swift
+    /// let candidates = try lookup.zone(at: point).candidates
+    /// ```
     public func zone(at coordinate: Coordinate) throws -> TimeZoneMatch {
         try match(coordinate).match
     }
@@ -179,6 +208,10 @@ public final class TimeZoneLookup {
     }
 
     /// The zone at a point and its clock at `date`: offset, daylight saving time, abbreviation, local time.
+    ///
+    /// ```swift
+    /// let summer = try lookup.timeZone(at: point, date: ISO8601DateFormatter().date(from: "2026-07-01T12:00:00Z")!)
+    /// ```
     public func timeZone(at coordinate: Coordinate, date: Date = Date()) throws -> TimeZoneAnswer {
         let (match, index) = try self.match(coordinate)
         let clock = clocks[index] ?? ZoneClock(tzid: match.tzid)
