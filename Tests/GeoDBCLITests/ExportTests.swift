@@ -93,6 +93,23 @@ import TestSupport
         }
     }
 
+    /// A box across the antimeridian (min lon > max lon) selects both sides, as nearby does.
+    @Test func boxAcrossTheAntimeridian() throws {
+        let db = try TestDatabases.synthetic()
+        let result = try runGeodb(["export", db, "--format", "csv", "--bbox", "179.95,-0.05,-179.95,0.05"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.stdout.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let lons = rows.compactMap { Double($0[5]) }
+        #expect(lons.count == rows.count && lons.contains { $0 > 179.95 } && lons.contains { $0 < -179.95 })
+        #expect(lons.allSatisfy { $0 >= 179.95 || $0 <= -179.95 })
+        #expect(rows.compactMap { Double($0[4]) }.allSatisfy { abs($0) <= 0.05 })
+        let inBox = try GeoDatabase(path: db).places(in: BoundingBox(minLat: -0.05, minLon: 179.95, maxLat: 0.05, maxLon: -179.95),
+                                                     filter: .categories(Taxonomy.standard.descendants(of: "food_and_drink")
+                                                         + Taxonomy.standard.descendants(of: "money")
+                                                         + Taxonomy.standard.descendants(of: "health")), limit: 1000)
+        #expect(rows.count >= inBox.places.count && !rows.isEmpty)
+    }
+
     @Test func badArgumentsAndExistingOutput() throws {
         let scratch = try ScratchDirectory()
         let db = try Self.database.get(), output = scratch.path("out.geojson")
