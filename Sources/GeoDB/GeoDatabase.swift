@@ -22,9 +22,9 @@ public final class GeoDatabase: Sendable {
     public let immutable: Bool
     private let pool: SessionPool
 
-    /// Opens `path` read-only; checks that it is a geodb database of this schema version.
-    /// `immutable: true` promises the file never changes while open (no locking, slightly faster);
-    /// only for files nobody writes, e.g. one shipped inside an app bundle.
+    /// Opens `path` read-only; checks that it is a geodb database of this schema version. Its sessions
+    /// keep SQLite's shared lock while open (see `QuerySession.init`). `immutable: true` promises the file
+    /// never changes while open (no locking at all); only for files nobody writes, e.g. in an app bundle.
     ///
     /// ```swift
     /// let db = try GeoDatabase(path: "world.sqlite", immutable: true)

@@ -34,7 +34,11 @@ public final class QuerySession {
     /// The timezone lookup of this session: nil until first used, then `.some(nil)` when the database has none.
     private var timeZoneLookupCache: TimeZoneLookup??
 
-    /// Opens `path` read-only. `immutable` promises the file never changes while open (no locking).
+    /// Opens `path` read-only. The session keeps SQLite's shared lock on the file from its first read until
+    /// it closes (`locking_mode = EXCLUSIVE`): no lock and file check per query (measured: a third of a
+    /// nearest-place query). Other readers are unaffected and geodb never writes a database in place (a
+    /// new import is renamed over it), but a program that updates the file in place waits until the
+    /// session closes. `immutable` promises the file never changes while open (no locking at all).
     ///
     /// ```swift
     /// let session = try QuerySession(path: "world.sqlite", immutable: true)
@@ -49,9 +53,9 @@ public final class QuerySession {
         } catch let error as SQLiteError {
             throw GeoDBError(.notAGeoDatabase, "\(path): cannot open: \(error.message)")
         }
-        try Schema.checkVersion(of: connection)
         // Memory-mapped reads: no read() system call and copy per page for a file that is only read.
-        try connection.execute("PRAGMA mmap_size = 1073741824")
+        try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = 1073741824")
+        try Schema.checkVersion(of: connection)
     }
 
     /// This session's timezone lookup (created on first use, then kept: it caches), or nil when the

@@ -4,6 +4,7 @@
 import Foundation
 import GeoDB
 import GeoDBImport
+import GeoDBSQLite
 import Testing
 import TestSupport
 
@@ -101,6 +102,24 @@ import TestSupport
         #expect(try db.check().allSatisfy(\.ok))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(scratch.contents() == ["copy.sqlite"])   // no journal or WAL files either
+    }
+
+    /// Sessions keep their shared lock while open: other readers share the file, a program writing it in
+    /// place waits until the readers are gone (geodb itself never does: imports are renamed into place).
+    @Test func sessionsKeepTheirSharedLock() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("locked.sqlite")
+        try FileManager.default.copyItem(atPath: try Self.database.get(), toPath: path)
+        let update = "UPDATE meta SET value = value WHERE key = 'generator'"
+        do {
+            let db = try GeoDatabase(path: path), other = try GeoDatabase(path: path)
+            #expect(try db.search("Stockmann").first?.name == "Stockmann")
+            #expect(try other.search("Stockmann").first?.name == "Stockmann")
+            let writer = try Connection(path: path, mode: .readWrite)
+            #expect(throws: SQLiteError.self) { try writer.execute(update) }
+            withExtendedLifetime((db, other)) {}
+        }
+        try Connection(path: path, mode: .readWrite).execute(update)
     }
 
     @Test func immutableOpenAnswersTheSame() throws {
