@@ -41,6 +41,20 @@ package enum JSONText {
         "[" + values.map(quoted).joined(separator: ",") + "]"
     }
 
+    /// The byte a one-letter JSON escape stands for (`n` after a backslash is a line feed), or nil when the
+    /// letter is no JSON escape (`u`, four hex digits, is read by the caller).
+    package static func unescaped(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return letter
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        default: return nil
+        }
+    }
+
     /// Decodes a flat JSON object of string values (what `object` writes), or nil for anything else.
     /// Foundation's JSONSerialization costs microseconds per call; results decode tags on every query.
     package static func stringObject(_ text: String) -> [String: String]? {
@@ -61,11 +75,6 @@ package enum JSONText {
                 case UInt8(ascii: "\\"):
                     guard let e = bytes.popFirst() else { return nil }
                     switch e {
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
                     case UInt8(ascii: "u"):
                         guard var scalar = hex4() else { return nil }
                         if (0xD800..<0xDC00).contains(scalar) {   // a surrogate pair
@@ -75,7 +84,9 @@ package enum JSONText {
                         }
                         guard let unicode = Unicode.Scalar(scalar) else { return nil }
                         out += Array(String(Character(unicode)).utf8)
-                    default: out.append(e)   // \" \\ \/
+                    default:
+                        guard let byte = unescaped(e) else { return nil }
+                        out.append(byte)
                     }
                 default: out.append(b)
                 }

@@ -1,19 +1,6 @@
 // Timing helpers: run a closure per query after a warm-up, report percentiles in microseconds.
 import Foundation
 
-/// A small deterministic random generator, so every run asks the same queries.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum Measure {
     /// Runs `body` once per item (after one untimed pass over the first tenth as warm-up) and returns
     /// p50/p95/p99/mean in µs and queries per second. Count hits in a separate pass, not in `body`.

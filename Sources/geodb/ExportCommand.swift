@@ -59,8 +59,8 @@ extension GeoDBCommand {
             options.format = ExportFormat(rawValue: format) ?? .geojson
             options.newlineDelimited = ndjson
             options.force = force
-            options.selection.kinds = kind.map(Nearby.list) ?? []
-            options.selection.categories = try category.map { try CategoryFilter.resolve(Nearby.list($0)) }
+            options.selection.kinds = kind.map(CommaList.items) ?? []
+            options.selection.categories = try category.map { try CategoryFilter.resolve(CommaList.items($0)) }
             options.selection.bbox = try bbox.map { try BoxArgument.parse($0) }
             options.selection.withGeometry = geometry == "full"
             if output != nil { InterruptCleanup.install() }

@@ -56,14 +56,11 @@ extension GeoDBCommand {
 
         func run() throws {
             let db = try GeoDatabase(path: database)
-            let filter = try CategoryFilter.resolve(category.map(Self.list) ?? [])
+            let filter = try CategoryFilter.resolve(category.map(CommaList.items) ?? [])
             let page: PlacePage
             if let bbox {
                 let box = try BoxArgument.parse(bbox)
-                let center = try near.map { text -> Coordinate in
-                    let c = try Self.numbers(text, count: 2, what: "--near")
-                    return Coordinate(lat: c[0], lon: c[1])
-                }
+                let center = try near.map { try NearArgument.parse($0) }
                 page = try db.places(in: box, near: center, filter: filter, name: name, limit: limit, after: after)
             } else {
                 page = try db.places(near: try PointArgument.parse(position, command: "nearby"), radius: radius,
@@ -81,17 +78,6 @@ extension GeoDBCommand {
             if let next = page.nextCursor { print("more: --after \(next)") }
         }
 
-        static func list(_ text: String) -> [String] {
-            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
-
-        static func numbers(_ text: String, count: Int, what: String) throws -> [Double] {
-            let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard values.count == count else {
-                throw ValidationError("\(what) needs \(count) comma-separated numbers, got '\(text)'")
-            }
-            return values
-        }
     }
 
     struct Categories: ParsableCommand {

@@ -81,14 +81,11 @@ extension GeoDBCommand {
             var options = SearchOptions()
             options.limit = limit
             options.autocomplete = autocomplete
-            options.near = try near.map { text in
-                let v = try GeoDBCommand.Nearby.numbers(text, count: 2, what: "--near")
-                return Coordinate(lat: v[0], lon: v[1])
-            }
+            options.near = try near.map { try NearArgument.parse($0) }
             options.bbox = try bbox.map { try BoxArgument.parse($0) }
             options.countryCode = country
-            options.kinds = kind.flatMap(GeoDBCommand.Nearby.list)
-            options.categories = try category.map { try CategoryFilter.resolve(GeoDBCommand.Nearby.list($0)) }
+            options.kinds = kind.flatMap(CommaList.items)
+            options.categories = try category.map { try CategoryFilter.resolve(CommaList.items($0)) }
             options.language = lang
             options.includeHierarchy = true   // one process per query: the lookup cost does not matter here
             let results: [PlaceResult]

@@ -70,7 +70,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         let path = try Self.helsinki.get()
         let db = try GeoDatabase(path: path)
         let all = try scanPlaces(path)
-        var random = SeededGenerator(seed: 42)
+        var random = SplitMix(seed: 42)
         for round in 0..<40 {
             let center = Coordinate(lat: Double.random(in: 60.160...60.183, using: &random),
                                     lon: Double.random(in: 24.930...24.958, using: &random))
@@ -90,7 +90,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         let path = try Self.helsinki.get()
         let db = try GeoDatabase(path: path)
         let all = try scanPlaces(path)
-        var random = SeededGenerator(seed: 7)
+        var random = SplitMix(seed: 7)
         for round in 0..<30 {
             let lat = Double.random(in: 60.160...60.178, using: &random), lon = Double.random(in: 24.930...24.952, using: &random)
             let box = BoundingBox(minLat: lat, minLon: lon, maxLat: lat + Double.random(in: 0.001...0.01, using: &random),
@@ -109,7 +109,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         let db = try GeoDatabase(path: path)
         let all = try scanPlaces(path)
         #expect(all.count == 600)
-        var random = SeededGenerator(seed: 3)
+        var random = SplitMix(seed: 3)
         let centers = [Coordinate(lat: 0, lon: 179.999), Coordinate(lat: 0.01, lon: -179.995), Coordinate(lat: -16.5, lon: 180),
                        Coordinate(lat: 89.99, lon: 10), Coordinate(lat: -89.995, lon: -170), Coordinate(lat: 65, lon: -180)]
         for (round, center) in centers.enumerated() {
@@ -194,18 +194,5 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         for name in ["\"", "*", "NEAR(a b)", "-x", "a OR b", "(", "^"] {
             _ = try db.places(near: point, radius: 1000, name: name)
         }
-    }
-}
-
-/// A small deterministic random generator, so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

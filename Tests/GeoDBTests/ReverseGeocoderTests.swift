@@ -104,7 +104,7 @@ import TestSupport
         let cities = try GeoDatabase(path: path)
         let all = try scanPlaces(path).filter { ["city", "town", "village", "hamlet"].contains($0.kind) }
         #expect(all.count > 30_000)
-        var random = SeededGenerator(seed: 5)
+        var random = SplitMix(seed: 5)
         var points = [Coordinate(lat: 0, lon: 180), Coordinate(lat: -17.7, lon: -179.9), Coordinate(lat: -17.7, lon: 179.9),
                       Coordinate(lat: 65.5, lon: -180), Coordinate(lat: 89.99, lon: 0), Coordinate(lat: -89.99, lon: 45),
                       Coordinate(lat: 48.2, lon: 16.37), Coordinate(lat: 60.17, lon: 24.94)]

@@ -170,13 +170,11 @@ private struct GeoJSONScanner {
         guard fill() else { throw error("the file ends inside a string (truncated?)") }
         let b = buffer[pos]
         pos += 1
+        if let byte = JSONText.unescaped(b) {
+            bytes.append(byte)
+            return
+        }
         switch b {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(b)
-        case UInt8(ascii: "b"): bytes.append(0x08)
-        case UInt8(ascii: "f"): bytes.append(0x0c)
-        case UInt8(ascii: "n"): bytes.append(0x0a)
-        case UInt8(ascii: "r"): bytes.append(0x0d)
-        case UInt8(ascii: "t"): bytes.append(0x09)
         case UInt8(ascii: "u"):
             var scalar = try hex4()
             if (0xd800..<0xdc00).contains(scalar) {
