@@ -8,7 +8,24 @@ CREATE VIRTUAL TABLE place_fts USING fts5(
     prefix = '2 3'
 );
 
--- Distinct words (4 to 32 letters) of the name index with how many places use them, indexed by trigrams:
--- finds words a typo or two away from a query word. Only which words hold a trigram is kept (detail =
--- none: no positions), so a lookup ANDs single trigrams (`"esp" AND "spl"`) and checks the words found.
-CREATE VIRTUAL TABLE search_token USING fts5(token, places UNINDEXED, tokenize = 'trigram', detail = none);
+-- Distinct words (4 to 32 letters) of the name index with how many places use them: the vocabulary
+-- typo-tolerant search draws from. id is search_token's rowid.
+CREATE TABLE search_word (
+    id     INTEGER PRIMARY KEY,
+    token  TEXT NOT NULL,
+    places INTEGER NOT NULL
+);
+
+-- search_word's tokens indexed by trigrams: finds words a typo or two away from a query word. The text
+-- stays in search_word (external content); only which words hold a trigram is kept (detail = none: no
+-- positions; columnsize = 0: no sizes), so a lookup ANDs single trigrams (`"esp" AND "spl"`) and checks
+-- the words found.
+CREATE VIRTUAL TABLE search_token USING fts5(
+    token,
+    places UNINDEXED,
+    content = 'search_word',
+    content_rowid = 'id',
+    tokenize = 'trigram',
+    detail = none,
+    columnsize = 0
+);

@@ -52,11 +52,14 @@ public enum IntegrityCheck {
             let n = try db.prepare("PRAGMA foreign_key_check").rows { _ in 1 }.count
             return n == 0 ? nil : "\(n) rows point at missing places or sources"
         }
-        check("fts5 integrity-check") {
-            try db.execute("BEGIN")
-            defer { try? db.execute("ROLLBACK") }
-            try db.execute("INSERT INTO place_fts(place_fts) VALUES ('integrity-check')")
-            return nil
+        // search_token's check also compares its index with its content, search_word.
+        for table in ["place_fts", "search_token"] {
+            check("fts5 integrity-check(\(table))") {
+                try db.execute("BEGIN")
+                defer { try? db.execute("ROLLBACK") }
+                try db.execute("INSERT INTO \(table)(\(table)) VALUES ('integrity-check')")
+                return nil
+            }
         }
         for table in ["place_rtree", "area_rtree"] {
             check("rtreecheck(\(table))") {

@@ -4,7 +4,7 @@ import GeoDBSQLite
 /// The geodb database schema. `Schema/*.sql` is its only definition.
 package enum Schema {
     /// Bumped on any change a reader could notice (docs/SCHEMA.md, "Version policy").
-    package static let version: Int64 = 2
+    package static let version: Int64 = 3
 
     /// Files whose names start with "9" hold secondary indexes, created after the bulk load.
     static func isIndexFile(_ name: String) -> Bool { name.hasPrefix("9") }
@@ -16,6 +16,14 @@ package enum Schema {
         }
         try db.execute("PRAGMA user_version = \(version)")
         try db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)").run([.text(String(version))])
+    }
+
+    /// Creates the search tables only (`place_fts`, `search_word`, `search_token`), in a scratch database
+    /// where an import builds them (`FullTextBuilder`).
+    package static func createSearchTables(in db: Connection) throws {
+        for file in SchemaFiles.all where file.name.hasSuffix("_search.sql") {
+            try db.execute(file.sql)
+        }
     }
 
     /// Creates the secondary indexes (after loading, which is faster than updating them per row).

@@ -101,9 +101,10 @@ public enum Importer {
                 PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
                 """)
             if !options.append { try Schema.createTables(in: db) }
-            try FullTextMerging.defer(in: db)
+            let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + TemporaryOutput.fullTextSuffix,
+                                               cacheMiB: options.cacheMiB)
             try db.execute("BEGIN")
-            let writer = try PlaceWriter(db: db, rtreeBuild: options.rtreeBuild)
+            let writer = try PlaceWriter(db: db, fullText: fullText, rtreeBuild: options.rtreeBuild)
             if options.append && options.linkDuplicates && plan.sources.contains(where: { $0.format.isGazetteer }) {
                 try writer.loadLinkCandidates()
             }
@@ -134,13 +135,12 @@ public enum Importer {
             try writeMeta(db: db, writer: writer, appending: options.append)
             progress?(ImportProgress(phase: "optimizing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
-            try db.execute("INSERT INTO place_fts(place_fts) VALUES ('optimize')")
-            // The vocabulary is read from the optimized index: one segment to walk instead of many.
-            try SearchTokenBuilder.build(in: db)
-            try db.execute("INSERT INTO search_token(search_token) VALUES ('optimize'); ANALYZE;")
-            try FullTextMerging.restore(in: db)
-            clock.lap("optimize")
-            // A fresh build has no free pages except those FTS optimize released; VACUUM only when they matter.
+            try writer.installFullText()
+            clock.lap("search tables")
+            try db.execute("ANALYZE")
+            clock.lap("analyze")
+            // A fresh build has no free pages; an append has those of the search tables it replaced.
+            // VACUUM only when they matter.
             let pages = try db.scalarInt("PRAGMA page_count") ?? 0
             let free = try db.scalarInt("PRAGMA freelist_count") ?? 0
             if free * 20 > pages { try db.execute("VACUUM") }
@@ -265,6 +265,8 @@ public final class TemporaryOutput {
     public let path: String
     public let output: String
     private var committed = false
+    /// Appended to `path` for the scratch database of the search tables (`FullTextBuilder`).
+    static let fullTextSuffix = "-fulltext"
 
     public init(for output: String) {
         self.output = output
@@ -300,25 +302,8 @@ public final class TemporaryOutput {
     public func discard() {
         InterruptCleanup.unregister()
         guard !committed else { return }
-        for suffix in ["", "-journal", "-wal", "-shm", ".xml"] { unlink(path + suffix) }
-    }
-}
-
-/// FTS5 merges index segments as rows arrive (automerge) and in bursts when levels fill (crisismerge):
-/// work that the final 'optimize' redoes. During an import both wait; the defaults come back after, for
-/// whoever writes the file next. Measured on cities500 (1.2 M names): FTS insert + optimize 3.4 → 2.4 s.
-enum FullTextMerging {
-    static let tables = ["place_fts", "search_token"]
-
-    static func `defer`(in db: Connection) throws {
-        for table in tables {
-            try db.execute("INSERT INTO \(table)(\(table), rank) VALUES ('automerge', 0); INSERT INTO \(table)(\(table), rank) VALUES ('crisismerge', 64)")
-        }
-    }
-
-    static func restore(in db: Connection) throws {
-        for table in tables {
-            try db.execute("INSERT INTO \(table)(\(table), rank) VALUES ('automerge', 4); INSERT INTO \(table)(\(table), rank) VALUES ('crisismerge', 16)")
+        for suffix in ["", "-journal", "-wal", "-shm", ".xml", Self.fullTextSuffix, Self.fullTextSuffix + "-journal"] {
+            unlink(path + suffix)
         }
     }
 }

@@ -1,17 +1,25 @@
-// Removes an import's temporary file when the process is interrupted (Ctrl-C, SIGTERM).
+// Removes an import's temporary files when the process is interrupted (Ctrl-C, SIGTERM).
 import Foundation
 
-/// Holds the one temporary path of the running import; a signal handler unlinks it and exits.
-/// Only async-signal-safe calls (unlink, _exit) run in the handler, on a path copied ahead of time.
+/// Holds the temporary paths of the running import; a signal handler unlinks them and exits.
+/// Only async-signal-safe calls (unlink, _exit) run in the handler, on paths copied ahead of time into
+/// storage the handler reads without Swift reference counting.
 public enum InterruptCleanup {
-    nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
-    nonisolated(unsafe) private static var journalPath: UnsafeMutablePointer<CChar>?
+    /// The temporary file and the scratch database of the search tables, each with its rollback journal.
+    static let suffixes = ["", "-journal", TemporaryOutput.fullTextSuffix, TemporaryOutput.fullTextSuffix + "-journal"]
+    private static let slots = 4   // suffixes.count, as a constant the handler can read
+    nonisolated(unsafe) private static let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slots)
+        paths.initialize(repeating: nil, count: slots)
+        return paths
+    }()
     nonisolated(unsafe) private static var installed = false
 
     /// Installs handlers for SIGINT, SIGTERM and SIGHUP; call once from a command-line program.
     public static func install() {
         guard !installed else { return }
         installed = true
+        _ = paths   // initialized here, not in the handler
         // A parent may start us with these signals blocked (some process launchers do): unblock them.
         var set = sigset_t()
         sigemptyset(&set)
@@ -19,8 +27,7 @@ public enum InterruptCleanup {
         sigprocmask(SIG_UNBLOCK, &set, nil)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber) { number in
-                if let path = InterruptCleanup.path { unlink(path) }
-                if let journal = InterruptCleanup.journalPath { unlink(journal) }
+                for i in 0..<InterruptCleanup.slots { if let path = InterruptCleanup.paths[i] { unlink(path) } }
                 _exit(128 + number)
             }
         }
@@ -28,15 +35,15 @@ public enum InterruptCleanup {
 
     static func register(_ temporary: String) {
         unregister()
-        path = strdup(temporary)
-        journalPath = strdup(temporary + "-journal")
+        precondition(suffixes.count == slots)
+        for (i, suffix) in suffixes.enumerated() { paths[i] = strdup(temporary + suffix) }
     }
 
     static func unregister() {
-        let old = path, oldJournal = journalPath
-        path = nil
-        journalPath = nil
-        free(old)
-        free(oldJournal)
+        for i in 0..<slots {
+            let old = paths[i]
+            paths[i] = nil
+            free(old)
+        }
     }
 }

@@ -24,7 +24,7 @@ public final class PlaceWriter: PlaceSink {
     /// Names waiting for `insertNameBatch`, in order: one multi-row INSERT costs far less than as many
     /// single ones (GeoNames places have ~5 names, the biggest cities hundreds).
     private var pendingNames: [(placeID: Int64, name: PlaceName)] = []
-    private let insertFTS: Statement
+    private let fullText: FullTextBuilder
     private let insertGeometry: Statement
     private let insertPlaceRTree: Statement
     private let insertAreaRTree: Statement
@@ -53,9 +53,13 @@ public final class PlaceWriter: PlaceSink {
     public var keepsLinkCandidates = false
     public private(set) var boundingBox: BoundingBox?
 
-    /// Starts writing into `db`, inside an open transaction the writer commits in batches.
-    public init(db: Connection, rtreeBuild: RTreeBuild = .packed) throws {
+    /// Starts writing into `db`, inside an open transaction the writer commits in batches. The search
+    /// tables are built beside it by `fullText` (by default one started here, while `db` is not yet in a
+    /// transaction); call `installFullText()` at the end.
+    init(db: Connection, fullText: FullTextBuilder? = nil, rtreeBuild: RTreeBuild = .packed) throws {
         self.db = db
+        self.fullText = try fullText ?? FullTextBuilder(output: db, scratchPath: db.path + TemporaryOutput.fullTextSuffix,
+                                                                   cacheMiB: 16)
         self.rtreeBuild = rtreeBuild
         insertPlace = try db.prepare("""
             INSERT INTO place(id, source_id, source_ref, kind, category, name, lat, lon, rank, importance,
@@ -70,7 +74,6 @@ public final class PlaceWriter: PlaceSink {
         insertNameBatch = try db.prepare("INSERT OR FAIL INTO place_name(place_id, name, type, lang) VALUES "
             + Array(repeating: "(?, ?, ?, ?)", count: Self.nameBatchSize).joined(separator: ", "))
         pendingNames.reserveCapacity(Self.nameBatchSize)
-        insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")
         insertGeometry = try db.prepare("INSERT INTO place_geometry(place_id, geometry) VALUES (?, ?)")
         insertPlaceRTree = try db.prepare("INSERT INTO place_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
         insertAreaRTree = try db.prepare("INSERT INTO area_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
@@ -124,7 +127,7 @@ public final class PlaceWriter: PlaceSink {
         p.reset()
 
         try insertNames(place.names, of: id)
-        try insertFTS(id: id, names: place.nameSearchText, address: place.address.searchText)
+        try fullText.insert(id: id, name: place.nameSearchText, address: place.address.searchText)
         if keepsLinkCandidates, LinkRule.group(place.kind) != nil, !place.names.isEmpty {
             linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate,
                                   names: PlaceRecord.distinctNames(place.names.lazy.map(\.name))))
@@ -184,21 +187,12 @@ public final class PlaceWriter: PlaceSink {
         statement.reset()
     }
 
-    private func insertFTS(id: Int64, names: String, address: String) throws {
-        try insertFTS.bind(1, id)
-        try insertFTS.bind(2, names)
-        try insertFTS.bind(3, address)
-        try insertFTS.step()
-        insertFTS.reset()
-    }
-
     // MARK: linking records of several sources
 
     /// Statements only merging needs, prepared on first use.
     private struct MergeStatements {
         let selectAddress: Statement
         let update: Statement
-        let deleteFTS: Statement
         let insertLink: Statement
 
         init(db: Connection) throws {
@@ -209,8 +203,6 @@ public final class PlaceWriter: PlaceSink {
                                  population = coalesce(population, ?), importance = max(importance, ?)
                 WHERE id = ?
                 """)
-            // Contentless FTS5 forgets a row only when told the exact text it indexed.
-            deleteFTS = try db.prepare("INSERT INTO place_fts(place_fts, rowid, name, address) VALUES ('delete', ?, ?, ?)")
             insertLink = try db.prepare("INSERT INTO place_link(place_id, source_id, source_ref, distance_m) VALUES (?, ?, ?, ?)")
         }
     }
@@ -271,9 +263,8 @@ public final class PlaceWriter: PlaceSink {
         try insertNames(added, of: target.id)
         linker.setNames(names, at: match.index)
 
-        try statements.deleteFTS.run([.integer(target.id), .text(PlaceRecord.nameSearchText(target.names)),
-                                      .text(old.searchText)])
-        try insertFTS(id: target.id, names: PlaceRecord.nameSearchText(names), address: address.searchText)
+        try fullText.delete(id: target.id, name: PlaceRecord.nameSearchText(target.names), address: old.searchText)
+        try fullText.insert(id: target.id, name: PlaceRecord.nameSearchText(names), address: address.searchText)
         try statements.update.run([
             place.address.state.map { .text($0) } ?? .null, place.address.country.map { .text($0) } ?? .null,
             place.address.countryCode.map { .text($0) } ?? .null, place.timezone.map { .text($0) } ?? .null,
@@ -294,11 +285,18 @@ public final class PlaceWriter: PlaceSink {
         }
     }
 
-    /// Builds the packed R*Trees (when packing); call once after the last place.
+    /// Builds the packed R*Trees (when packing) while the search tables are completed in the background;
+    /// call once after the last place.
     public func finish() throws {
         try flushNames()
+        try fullText.complete()
         guard rtreeBuild == .packed else { return }
         try RTreeBulkLoader.load(placeBoxes, into: "place_rtree", db: db)
         try RTreeBulkLoader.load(areaBoxes, into: "area_rtree", db: db)
+    }
+
+    /// Puts the finished search tables into the database; after `finish()`, outside a transaction.
+    public func installFullText() throws {
+        try fullText.install(into: db)
     }
 }

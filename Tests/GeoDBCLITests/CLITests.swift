@@ -21,7 +21,7 @@ import TestSupport
         let json = try runGeodb(["inspect", db, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["place_count"] as? Int == 2505)
-        #expect(object["schema_version"] as? Int == 2)
+        #expect(object["schema_version"] as? Int == 3)
         #expect((object["sources"] as? [[String: Any]])?.first?["name"] as? String == "helsinki.osm.pbf")
 
         #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "2505\n")

@@ -107,7 +107,20 @@ import TestSupport
             return .text(String(n))
         } })
         #expect(try IntegrityCheck.run(path: path).filter { !$0.ok }.map(\.name) == [])
+        // The search tables, carried into the append's scratch database and back, index the same words
+        // in the same places as one import of both files.
+        #expect(try indexedWords(path) == indexedWords(db.path))
+        let vocabulary = "SELECT token, places FROM search_word ORDER BY token"
+        #expect(try query(path, vocabulary) == query(db.path, vocabulary))
+        #expect(try query(path, "SELECT count(*) FROM search_word") != [[.integer(0)]])
         #expect(scratch.contents() == ["appended.sqlite"])
+    }
+
+    /// Every word of `place_fts` with the places holding it and how often.
+    private func indexedWords(_ path: String) throws -> [[SQLiteValue]] {
+        let db = try Connection(path: path, mode: .readOnly())
+        try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'row')")
+        return try db.prepare("SELECT term, doc, cnt FROM v ORDER BY term").rows { [$0.value(0), $0.value(1), $0.value(2)] }
     }
 
     @Test func withoutLinkingBothStay() throws {

@@ -1,0 +1,92 @@
+// Moves work to a thread of its own, in order, so that it overlaps with the caller's.
+import Foundation
+
+/// A FIFO of items that one thread of its own hands to `handle`, in the order sent. Items travel in
+/// batches (one lock round trip per batch) through a bounded queue: a producer that runs ahead waits.
+/// `handle` runs only on the worker thread; the caller must not touch what it uses until `drain()`.
+final class BackgroundWorker<Item>: @unchecked Sendable {
+    // @unchecked: `batch` belongs to the producing thread; `queue`, `failure` and `closed` are guarded by
+    // `condition`; `handle` runs only on the worker thread.
+    private let handle: (Item) throws -> Void
+    private let condition = NSCondition()
+    private var queue: [[Item]] = []
+    private var failure: Error?
+    private var closed = false
+    private var batch: [Item] = []
+    private let batchSize: Int
+    private let finished = DispatchSemaphore(value: 0)
+    /// The worker thread has ended and `drain()` has seen it (producer thread only).
+    private var ended = false
+
+    static var maxQueuedBatches: Int { 8 }
+
+    init(name: String, batchSize: Int = 256, handle: @escaping (Item) throws -> Void) {
+        self.handle = handle
+        self.batchSize = batchSize
+        batch.reserveCapacity(batchSize)
+        let thread = Thread { [self] in consume() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Queues `item`; throws the worker's error if it has failed.
+    func send(_ item: Item) throws {
+        batch.append(item)
+        if batch.count >= batchSize { try flush() }
+    }
+
+    /// Hands the items sent so far to the worker without waiting for them.
+    func flush() throws {
+        guard !batch.isEmpty else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= Self.maxQueuedBatches && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        queue.append(batch)
+        batch = []
+        batch.reserveCapacity(batchSize)
+        condition.broadcast()
+    }
+
+    /// Waits until every item sent is handled and the thread has ended; rethrows the worker's error.
+    /// Nothing may be sent after it; calling it again returns at once (rethrowing the same error).
+    func drain() throws {
+        if !ended {
+            try? flush()   // fails only when the worker has failed: then its error is thrown below
+            condition.lock()
+            closed = true
+            condition.broadcast()
+            condition.unlock()
+            finished.wait()
+            ended = true
+        }
+        condition.lock()
+        defer { condition.unlock() }
+        if let failure { throw failure }
+    }
+
+    private func consume() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !closed { condition.wait() }
+            if queue.isEmpty {
+                condition.unlock()
+                break
+            }
+            let next = queue.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            do {
+                for item in next { try handle(item) }
+            } catch {
+                condition.lock()
+                failure = error
+                queue.removeAll()
+                condition.broadcast()
+                condition.unlock()
+                break
+            }
+        }
+        finished.signal()
+    }
+}
