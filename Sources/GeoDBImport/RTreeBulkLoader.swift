@@ -9,17 +9,31 @@ import GeoDBSQLite
 /// Boxes to index, as the rtree stores them: 32-bit floats rounded outwards.
 struct RTreeEntries {
     typealias Box = (minX: Float, maxX: Float, minY: Float, maxY: Float)
-    let ids = ChunkedArray<Int64>()
+    /// Ids as runs of consecutive ones (places get consecutive ids: one run per import), so an entry
+    /// costs its 16-byte box alone.
+    private let runs = ChunkedArray<(first: Int64, count: Int)>()
     let boxes = ChunkedArray<Box>()
 
-    var count: Int { ids.count }
+    var count: Int { boxes.count }
+
+    /// The ids in entry order.
+    var ids: [Int64] {
+        var ids: [Int64] = []
+        ids.reserveCapacity(count)
+        for i in 0..<runs.count { ids += (0..<runs[i].count).map { runs[i].first + Int64($0) } }
+        return ids
+    }
 
     func append(id: Int64, _ box: BoundingBox) {
         append(id: id, (Self.down(box.minLon), Self.up(box.maxLon), Self.down(box.minLat), Self.up(box.maxLat)))
     }
 
     func append(id: Int64, _ box: Box) {
-        ids.append(id)
+        if let last = runs.last, last.first + Int64(last.count) == id {
+            runs[runs.count - 1].count += 1
+        } else {
+            runs.append((id, 1))
+        }
         boxes.append(box)
     }
 
@@ -52,7 +66,7 @@ enum RTreeBulkLoader {
         }
 
         // Level 0 cells are the entries; each level packs the cells below into nodes until one remains.
-        var cells = (0..<entries.count).map { Cell(id: entries.ids[$0], box: entries.boxes[$0]) }
+        var cells = zip(entries.ids, 0..<entries.count).map { Cell(id: $0, box: entries.boxes[$1]) }
         var levels: [[[Cell]]] = []
         repeat {
             let nodes = pack(cells, capacity: capacity)

@@ -23,19 +23,20 @@ public final class OSMPlaceBuilder: OSMHandler {
     private let nodes = NodeLocationStore()
     private let wayRefs: WayRefStore
     private var streets: StreetCollector
-    private var addressNodes = AddressNodeIndex()
+    private let addressNodes: AddressNodeIndex
     private var interpolations: [(wayID: Int64, refs: [Int64], points: [Point7], tags: OSMTags)] = []
     private var nodesSealed = false
     private var waysSealed = false
     public private(set) var stats = OSMBuildStats()
     public private(set) var fileHeader = OSMHeader()
 
-    /// `scratchDirectory` holds the (unlinked) scratch files for way node lists and street geometry;
-    /// the output's directory keeps them on the same disk as the database.
+    /// `scratchDirectory` holds the (unlinked) scratch files for way node lists, street geometry and
+    /// address node texts; the output's directory keeps them on the same disk as the database.
     package init(sink: PlaceSink, scratchDirectory: String = NSTemporaryDirectory()) throws {
         self.sink = sink
         wayRefs = WayRefStore(spill: try SpillFile(directory: scratchDirectory))
         streets = StreetCollector(spill: try SpillFile(directory: scratchDirectory))
+        addressNodes = AddressNodeIndex(spill: try SpillFile(directory: scratchDirectory))
     }
 
     public func header(_ header: OSMHeader) throws { fileHeader = header }
@@ -44,7 +45,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         nodes.append(id: id, lat7: lat7, lon7: lon7)
         guard !tags.isEmpty else { return }
         if let number = tags["addr:housenumber"] {
-            addressNodes.add(id: id, housenumber: number, street: tags["addr:street"] ?? tags["addr:place"],
+            try addressNodes.add(id: id, housenumber: number, street: tags["addr:street"] ?? tags["addr:place"],
                              postcode: tags["addr:postcode"])
         }
         guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: false) else { return }
@@ -204,8 +205,8 @@ public final class OSMPlaceBuilder: OSMHandler {
 
     private func emitInterpolations() throws {
         for item in interpolations {
-            guard let first = item.refs.first.flatMap({ addressNodes.lookup($0) }),
-                  let last = item.refs.last.flatMap({ addressNodes.lookup($0) }) else {
+            guard let firstRef = item.refs.first, let lastRef = item.refs.last,
+                  let first = try addressNodes.lookup(firstRef), let last = try addressNodes.lookup(lastRef) else {
                 stats.interpolationsSkipped += 1
                 continue
             }

@@ -69,7 +69,7 @@ final class SpillFile {
 /// An append-only array in fixed-size chunks: growing it never copies or doubles a buffer, so its
 /// memory is the element size times the count, plus one chunk.
 final class ChunkedArray<Element> {
-    private static var shift: Int { 16 }
+    private static var shift: Int { 12 }
     private static var chunkSize: Int { 1 << shift }
     private var chunks: [UnsafeMutablePointer<Element>] = []
     private(set) var count = 0

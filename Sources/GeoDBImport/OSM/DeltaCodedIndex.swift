@@ -1,0 +1,168 @@
+// An id-sorted table of two integers per id, delta-coded in small groups: the import's node and way stores.
+
+/// Id → two integers (a node's lat/lon, a way's file position/length), for ids appended in ascending
+/// order (`seal()` sorts them otherwise, once, needing a plain copy of 24 bytes per entry for that moment).
+/// Entries are kept in groups of 32: the first of a group whole (id, both values and where the group's
+/// bytes start: 32 bytes, 1 byte per entry), the other 31 as varints of their id gap and zigzag steps of
+/// both values from the entry before. OSM objects with neighbouring ids were mostly mapped together, so
+/// gaps and steps are small: a node takes about 7 bytes with the chunks' slack where a 32-bit id offset
+/// and packed coordinates took 12. A lookup finds the group by binary search and decodes at most 31
+/// entries; it first continues from where the last lookup ended, since a way's next node usually follows.
+final class DeltaCodedIndex {
+    static let groupSize = 32
+
+    private struct Head {
+        var id: Int64
+        var a: Int64
+        var b: Int64
+        /// Where the group's varints start in `bytes`.
+        var position: Int
+    }
+
+    /// A decoded entry and where the next one's varints start; the lookup cursor.
+    private struct Cursor {
+        var group: Int
+        var index: Int
+        var id: Int64
+        var a: Int64
+        var b: Int64
+        var position: Int
+    }
+
+    private var heads = ChunkedArray<Head>()
+    private var bytes = ByteChunks()
+    private var last = (id: Int64.min, a: Int64(0), b: Int64(0))
+    private var cursor: Cursor?
+    private(set) var count = 0
+    private var isSorted = true
+
+    /// Bytes held, for reporting.
+    var memoryBytes: Int { heads.memoryBytes + bytes.memoryBytes }
+
+    func append(id: Int64, _ a: Int64, _ b: Int64) {
+        if id <= last.id { isSorted = false }
+        if count % Self.groupSize == 0 {
+            // A group's varints (at most 31 × 3 × 10 bytes) never straddle two chunks of `bytes`.
+            bytes.reserve(Self.groupSize * 30)
+            heads.append(Head(id: id, a: a, b: b, position: bytes.count))
+        } else {
+            bytes.appendVarint(UInt64(bitPattern: id &- last.id))
+            bytes.appendVarint(Self.zigzag(a &- last.a))
+            bytes.appendVarint(Self.zigzag(b &- last.b))
+        }
+        last = (id, a, b)
+        count += 1
+    }
+
+    /// Makes lookups possible; sorts first when ids came out of order.
+    func seal() {
+        guard !isSorted else { return }
+        var entries: [(id: Int64, a: Int64, b: Int64)] = []
+        entries.reserveCapacity(count)
+        forEach { entries.append(($0, $1, $2)) }
+        entries.sort { $0.id < $1.id }
+        heads = ChunkedArray()
+        bytes = ByteChunks()
+        count = 0
+        last.id = .min
+        cursor = nil
+        for entry in entries { append(id: entry.id, entry.a, entry.b) }
+        isSorted = true
+    }
+
+    /// The values stored for `id`, or nil when there are none.
+    func lookup(_ id: Int64) -> (Int64, Int64)? {
+        var c: Cursor
+        if let current = cursor, current.id <= id, current.group + 1 == heads.count || heads[current.group + 1].id > id {
+            c = current   // ahead of the last lookup, in its group
+        } else {
+            // The last group whose first id is <= id.
+            let group = heads.lowerBound(id &+ 1) { $0.id } - 1
+            guard group >= 0 else { return nil }
+            let head = heads[group]
+            c = Cursor(group: group, index: 0, id: head.id, a: head.a, b: head.b, position: head.position)
+        }
+        let size = c.group + 1 == heads.count ? count - c.group * Self.groupSize : Self.groupSize
+        while c.id < id && c.index + 1 < size {
+            c.id &+= Int64(bitPattern: bytes.readVarint(at: &c.position))
+            c.a &+= Self.unzigzag(bytes.readVarint(at: &c.position))
+            c.b &+= Self.unzigzag(bytes.readVarint(at: &c.position))
+            c.index += 1
+        }
+        cursor = c
+        return c.id == id ? (c.a, c.b) : nil
+    }
+
+    /// Every entry in storage order.
+    private func forEach(_ body: (Int64, Int64, Int64) -> Void) {
+        for group in 0..<heads.count {
+            let head = heads[group]
+            var id = head.id, a = head.a, b = head.b, position = head.position
+            body(id, a, b)
+            for _ in 1..<min(Self.groupSize, count - group * Self.groupSize) {
+                id &+= Int64(bitPattern: bytes.readVarint(at: &position))
+                a &+= Self.unzigzag(bytes.readVarint(at: &position))
+                b &+= Self.unzigzag(bytes.readVarint(at: &position))
+                body(id, a, b)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+
+    @inline(__always)
+    private static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+}
+
+/// Append-only bytes in chunks of 1 MiB (growing never copies), addressed by a global position.
+final class ByteChunks {
+    private static var shift: Int { 20 }
+    private static var chunkSize: Int { 1 << shift }
+    private var chunks: [UnsafeMutablePointer<UInt8>] = []
+    /// The position the next byte is written at.
+    private(set) var count = 0
+
+    deinit { for chunk in chunks { chunk.deallocate() } }
+
+    var memoryBytes: Int { chunks.count * Self.chunkSize }
+
+    /// Makes sure the next `bytes` bytes go into one chunk, starting a new chunk if needed.
+    func reserve(_ bytes: Int) {
+        if count + bytes > chunks.count << Self.shift {
+            chunks.append(.allocate(capacity: Self.chunkSize))
+            count = (chunks.count - 1) << Self.shift
+        }
+    }
+
+    @inline(__always)
+    func appendVarint(_ value: UInt64) {
+        var v = value
+        let chunk = chunks[count >> Self.shift]
+        var offset = count & (Self.chunkSize - 1)
+        while v >= 0x80 {
+            chunk[offset] = UInt8(truncatingIfNeeded: v) | 0x80
+            offset += 1
+            v >>= 7
+        }
+        chunk[offset] = UInt8(v)
+        count = (count & ~(Self.chunkSize - 1)) + offset + 1
+    }
+
+    /// Decodes the varint at `position` (within one chunk, as `reserve` arranged) and moves past it.
+    @inline(__always)
+    func readVarint(at position: inout Int) -> UInt64 {
+        let chunk = chunks[position >> Self.shift]
+        var offset = position & (Self.chunkSize - 1)
+        var value: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            let byte = chunk[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        position = (position & ~(Self.chunkSize - 1)) + offset
+        return value
+    }
+}
