@@ -20,6 +20,8 @@ import TestSupport
 
     @Test func indexHoldsTheFormsFTSCannotMake() {
         #expect(TextNormalizer.indexAlternatives("München").contains("muenchen"))
+        #expect(TextNormalizer.germanSpelling("Töölönkatu ÄÖÜ") == "toeoeloenkatu aeoeue")
+        #expect(TextNormalizer.germanSpelling("Mu\u{308}nchen") == "muenchen")   // decomposed ü
         #expect(TextNormalizer.indexAlternatives("Hauptstraße").contains("hauptstrasse"))
         #expect(TextNormalizer.indexAlternatives("Robert's").contains("roberts"))
         #expect(TextNormalizer.indexAlternatives("Helsinki-Vantaa").contains("helsinkivantaa"))
@@ -27,7 +29,8 @@ import TestSupport
         #expect(TextNormalizer.indexAlternatives("Mannerheimintie").isEmpty)
         // Abbreviations in names with other letters: whole ASCII words only, never pieces of "Café".
         #expect(Set(TextNormalizer.indexAlternatives("Café St Laurent")).isSuperset(of: ["street", "saint"]))
-        #expect(TextNormalizer.asciiWords("Café St. Laurent 12b") == ["st", "laurent", "12b"])
+        #expect(TextNormalizer.abbreviationAlternatives("Café St. Laurent AVE 12b")
+                == TextNormalizer.abbreviations["st"]! + TextNormalizer.abbreviations["ave"]!)
         #expect(!TextNormalizer.indexAlternatives("Sté Anne").contains("street"))
         #expect(Set(TextNormalizer.variants("st")).isSuperset(of: ["st", "street", "saint"]))
     }
@@ -70,6 +73,32 @@ import TestSupport
             let foundation = kept.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
             if TextNormalizer.fold(name) != foundation { differing.append(name) }
         }
+        #expect(differing.isEmpty, "\(differing.prefix(10))")
+    }
+
+    /// The byte-level abbreviation scan equals looking up every ASCII word, on SampleData's GeoNames names.
+    @Test func abbreviationScanEqualsLookingUpEveryWord() throws {
+        let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
+        var names = ["Main St", "St. John's", "5th Ave.", "N Main", "Rue St-Denis", "Ave", "", "s", "Strasse",
+                     "Café St Laurent", "Mt. Fuji", "N°5 Rd"]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count > 3 else { continue }
+            names.append(String(fields[1]))
+            names += fields[3].split(separator: ",").map(String.init)
+        }
+        #expect(names.count > 100_000)
+        /// The words of the name that are wholly ASCII letters and digits, lower-cased.
+        func asciiWords(_ name: String) -> [String] {
+            name.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) && $0.isASCII }
+                .filter { $0.allSatisfy(\.isASCII) }.map { $0.lowercased() }
+        }
+        var differing: [String] = []
+        for name in names where TextNormalizer.abbreviationAlternatives(name)
+            != asciiWords(name).flatMap({ TextNormalizer.abbreviations[$0] ?? [] }) {
+            differing.append(name)
+        }
+        #expect(names.contains { !TextNormalizer.abbreviationAlternatives($0).isEmpty })
         #expect(differing.isEmpty, "\(differing.prefix(10))")
     }
 }
