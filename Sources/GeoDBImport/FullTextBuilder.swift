@@ -97,10 +97,15 @@ final class FullTextBuilder {
         try db.prepare("ATTACH DATABASE ? AS fulltext").run([.text(path)])
         defer { try? db.execute("DETACH DATABASE fulltext") }
         try db.execute("BEGIN")
-        for table in tables {
-            try db.execute("DELETE FROM \(to).\(table); INSERT INTO \(to).\(table) SELECT * FROM \(from).\(table)")
+        do {
+            for table in tables {
+                try db.execute("DELETE FROM \(to).\(table); INSERT INTO \(to).\(table) SELECT * FROM \(from).\(table)")
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")   // else the DETACH fails and the connection stays in the transaction
+            throw error
         }
-        try db.execute("COMMIT")
     }
 }
 
@@ -140,7 +145,6 @@ private final class ScratchIndex {
     private func complete() throws {
         try db.execute("""
             INSERT INTO place_fts(place_fts) VALUES ('optimize');
-            DELETE FROM search_word;
             CREATE VIRTUAL TABLE temp.place_fts_vocabulary USING fts5vocab(main, place_fts, 'col');
             INSERT INTO search_word(token, places)
               SELECT term, doc FROM temp.place_fts_vocabulary WHERE col = 'name' AND length(term) BETWEEN 4 AND 32;
