@@ -52,7 +52,8 @@ public enum IntegrityCheck {
             let n = try db.prepare("PRAGMA foreign_key_check").rows { _ in 1 }.count
             return n == 0 ? nil : "\(n) rows point at missing places or sources"
         }
-        // search_token's check also compares its index with its content, search_word.
+        // FTS5's check of the index structure (SQLite 3.40 does not compare an external-content index
+        // with its content table).
         for table in ["place_fts", "search_token"] {
             check("fts5 integrity-check(\(table))") {
                 try db.execute("BEGIN")

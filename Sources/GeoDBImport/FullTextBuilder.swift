@@ -36,9 +36,8 @@ final class FullTextBuilder {
             try Schema.createSearchTables(in: setup)
         }
         // Through the output's connection, before the scratch connection below opens (and caches anything).
-        if try output.scalarInt("SELECT count(*) FROM place") ?? 0 > 0 {
-            try Self.copy(tables: Self.storageTables(of: ["place_fts"], in: output), from: "main", to: "fulltext",
-                          db: output, attaching: scratchPath)
+        if try output.scalarInt("SELECT EXISTS (SELECT 1 FROM place)") == 1 {
+            try Self.copy(["place_fts"], from: "main", to: "fulltext", db: output, attaching: scratchPath)
         }
         let index = try ScratchIndex(path: scratchPath, cacheMiB: cacheMiB)
         worker = BackgroundWorker(name: "geodb-fulltext", batchSize: 512) { try index.apply($0) }
@@ -66,9 +65,7 @@ final class FullTextBuilder {
         let worker = self.worker
         self.worker = nil   // the scratch connection closes with the worker
         try worker?.drain()
-        let scratch = try Connection(path: scratchPath, mode: .readOnly())
-        let tables = try Self.storageTables(of: ["place_fts", "search_token"], in: scratch)
-        try Self.copy(tables: tables, from: "fulltext", to: "main", db: output, attaching: scratchPath)
+        try Self.copy(["place_fts", "search_token"], from: "fulltext", to: "main", db: output, attaching: scratchPath)
         discard()
     }
 
@@ -80,10 +77,10 @@ final class FullTextBuilder {
         unlink(scratchPath + "-journal")
     }
 
-    /// The ordinary tables holding `ftsTables` (FTS5 shadow tables) and their external content tables.
-    private static func storageTables(of ftsTables: [String], in db: Connection) throws -> [String] {
+    /// The ordinary tables in `schema` holding `ftsTables` (FTS5 shadow tables) and their external content tables.
+    private static func storageTables(of ftsTables: [String], schema: String, in db: Connection) throws -> [String] {
         var names: [String] = []
-        let rows = try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        let rows = try db.prepare("SELECT name, sql FROM \(schema).sqlite_master WHERE type = 'table' ORDER BY name")
         while try rows.step() {
             guard let name = rows.text(0), !(rows.text(1) ?? "").hasPrefix("CREATE VIRTUAL") else { continue }
             if ftsTables.contains(where: { name.hasPrefix($0 + "_") }) { names.append(name) }
@@ -92,10 +89,11 @@ final class FullTextBuilder {
         return names
     }
 
-    /// Replaces the rows of `tables` in schema `to` with those of `from`, `path` attached as "fulltext".
-    private static func copy(tables: [String], from: String, to: String, db: Connection, attaching path: String) throws {
+    /// Replaces the storage of `ftsTables` in schema `to` with that in `from`, `path` attached as "fulltext".
+    private static func copy(_ ftsTables: [String], from: String, to: String, db: Connection, attaching path: String) throws {
         try db.prepare("ATTACH DATABASE ? AS fulltext").run([.text(path)])
         defer { try? db.execute("DETACH DATABASE fulltext") }
+        let tables = try storageTables(of: ftsTables, schema: from, in: db)
         try db.execute("BEGIN")
         do {
             for table in tables {

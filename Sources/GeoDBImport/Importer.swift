@@ -267,12 +267,17 @@ public final class TemporaryOutput {
     private var committed = false
     /// Appended to `path` for the scratch database of the search tables (`FullTextBuilder`).
     static let fullTextSuffix = "-fulltext"
+    /// The file and every side file an import may leave: SQLite's journals, a decompressed `.osm.gz`, the
+    /// scratch database. Removed on failure and on Ctrl-C.
+    private var files: [String] {
+        ["", "-journal", "-wal", "-shm", ".xml", Self.fullTextSuffix, Self.fullTextSuffix + "-journal"].map { path + $0 }
+    }
 
     public init(for output: String) {
         self.output = output
         let url = URL(fileURLWithPath: output)
         path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
-        InterruptCleanup.register(path)
+        InterruptCleanup.register(files)
     }
 
     /// Flushes the closed database to disk and renames it into place (atomically replacing any old output).
@@ -302,9 +307,7 @@ public final class TemporaryOutput {
     public func discard() {
         InterruptCleanup.unregister()
         guard !committed else { return }
-        for suffix in ["", "-journal", "-wal", "-shm", ".xml", Self.fullTextSuffix, Self.fullTextSuffix + "-journal"] {
-            unlink(path + suffix)
-        }
+        for file in files { unlink(file) }
     }
 }
 

@@ -5,9 +5,8 @@ import Foundation
 /// Only async-signal-safe calls (unlink, _exit) run in the handler, on paths copied ahead of time into
 /// storage the handler reads without Swift reference counting.
 public enum InterruptCleanup {
-    /// The temporary file and the scratch database of the search tables, each with its rollback journal.
-    static let suffixes = ["", "-journal", TemporaryOutput.fullTextSuffix, TemporaryOutput.fullTextSuffix + "-journal"]
-    private static let slots = 4   // suffixes.count, as a constant the handler can read
+    /// How many paths fit (a constant the handler can read): `TemporaryOutput.files` of one output.
+    private static let slots = 8
     nonisolated(unsafe) private static let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slots)
         paths.initialize(repeating: nil, count: slots)
@@ -33,10 +32,10 @@ public enum InterruptCleanup {
         }
     }
 
-    static func register(_ temporary: String) {
+    static func register(_ files: [String]) {
         unregister()
-        precondition(suffixes.count == slots)
-        for (i, suffix) in suffixes.enumerated() { paths[i] = strdup(temporary + suffix) }
+        precondition(files.count <= slots)
+        for (i, file) in files.enumerated() { paths[i] = strdup(file) }
     }
 
     static func unregister() {

@@ -59,7 +59,7 @@ public final class PlaceWriter: PlaceSink {
     init(db: Connection, fullText: FullTextBuilder? = nil, rtreeBuild: RTreeBuild = .packed) throws {
         self.db = db
         self.fullText = try fullText ?? FullTextBuilder(output: db, scratchPath: db.path + TemporaryOutput.fullTextSuffix,
-                                                                   cacheMiB: 16)
+                                                                   cacheMiB: ImportOptions().cacheMiB)
         self.rtreeBuild = rtreeBuild
         insertPlace = try db.prepare("""
             INSERT INTO place(id, source_id, source_ref, kind, category, name, lat, lon, rank, importance,

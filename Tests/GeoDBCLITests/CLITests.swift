@@ -46,6 +46,20 @@ import TestSupport
         #expect(check.stdout.contains("place 11, place_rtree 10"))
     }
 
+    /// The typo vocabulary's trigram index is checked too: losing one of its pages fails the check.
+    @Test func checkFailsOnADamagedVocabularyIndex() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("damaged.sqlite")
+        #expect(try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db]).status == 0)
+        #expect(try runGeodb(["inspect", db, "--check"]).status == 0)
+        try Connection(path: db, mode: .readWrite)
+            .execute("DELETE FROM search_token_data WHERE id = (SELECT max(id) FROM search_token_data)")
+        let check = try runGeodb(["inspect", db, "--check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("FAIL  fts5 integrity-check(search_token)"))
+        #expect(check.stdout.contains("ok    fts5 integrity-check(place_fts)"))
+    }
+
     @Test func checkFailsOnACorruptFile() throws {
         let scratch = try ScratchDirectory()
         let db = scratch.path("corrupt.sqlite")

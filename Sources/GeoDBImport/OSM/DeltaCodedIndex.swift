@@ -47,8 +47,8 @@ final class DeltaCodedIndex {
             heads.append(Head(id: id, a: a, b: b, position: bytes.count))
         } else {
             bytes.appendVarint(UInt64(bitPattern: id &- last.id))
-            bytes.appendVarint(Self.zigzag(a &- last.a))
-            bytes.appendVarint(Self.zigzag(b &- last.b))
+            bytes.appendVarint(Varint.zigzag(a &- last.a))
+            bytes.appendVarint(Varint.zigzag(b &- last.b))
         }
         last = (id, a, b)
         count += 1
@@ -85,8 +85,8 @@ final class DeltaCodedIndex {
         let size = c.group + 1 == heads.count ? count - c.group * Self.groupSize : Self.groupSize
         while c.id < id && c.index + 1 < size {
             c.id &+= Int64(bitPattern: bytes.readVarint(at: &c.position))
-            c.a &+= Self.unzigzag(bytes.readVarint(at: &c.position))
-            c.b &+= Self.unzigzag(bytes.readVarint(at: &c.position))
+            c.a &+= Varint.unzigzag(bytes.readVarint(at: &c.position))
+            c.b &+= Varint.unzigzag(bytes.readVarint(at: &c.position))
             c.index += 1
         }
         cursor = c
@@ -101,18 +101,12 @@ final class DeltaCodedIndex {
             body(id, a, b)
             for _ in 1..<min(Self.groupSize, count - group * Self.groupSize) {
                 id &+= Int64(bitPattern: bytes.readVarint(at: &position))
-                a &+= Self.unzigzag(bytes.readVarint(at: &position))
-                b &+= Self.unzigzag(bytes.readVarint(at: &position))
+                a &+= Varint.unzigzag(bytes.readVarint(at: &position))
+                b &+= Varint.unzigzag(bytes.readVarint(at: &position))
                 body(id, a, b)
             }
         }
     }
-
-    @inline(__always)
-    private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
-
-    @inline(__always)
-    private static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 }
 
 /// Append-only bytes in chunks of 1 MiB (growing never copies), addressed by a global position.

@@ -24,73 +24,60 @@ final class NodeLocationStore {
     }
 }
 
-/// Way id → node ids, for assembling relation polygons after all ways are read. The node ids go to a
-/// scratch file as zigzag varint deltas; memory holds each way's id, file position and byte length in a
-/// `DeltaCodedIndex` (about 4 bytes per way).
+/// Way id → node ids, for assembling relation polygons after all ways are read: the ids as zigzag
+/// varint deltas in `SpilledRecords`.
 final class WayRefStore {
-    private let spill: SpillFile
-    private let index = DeltaCodedIndex()
+    private let records: SpilledRecords
     private var encoded: [UInt8] = []
-    private var readBuffer: [UInt8] = []
 
     init(spill: SpillFile) {
-        self.spill = spill
+        records = SpilledRecords(spill: spill)
     }
 
-    var memoryBytes: Int { index.memoryBytes }
+    var memoryBytes: Int { records.memoryBytes }
 
     func add(wayID: Int64, refs: [Int64]) throws {
         encoded.removeAll(keepingCapacity: true)
         var previous: Int64 = 0
         for ref in refs {
-            let delta = ref &- previous
-            var v = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))
-            while v >= 0x80 {
-                encoded.append(UInt8(truncatingIfNeeded: v) | 0x80)
-                v >>= 7
-            }
-            encoded.append(UInt8(v))
+            Varint.append(Varint.zigzag(ref &- previous), to: &encoded)
             previous = ref
         }
-        index.append(id: wayID, spill.size, Int64(encoded.count))
-        try encoded.withUnsafeBytes { try spill.append($0) }
+        try records.append(id: wayID, encoded)
     }
 
-    func seal() { index.seal() }
+    func seal() { records.seal() }
 
     /// The node ids of a way, or nil when the file does not have it.
     func refs(of wayID: Int64) throws -> [Int64]? {
-        guard let (offset, length) = index.lookup(wayID) else { return nil }
-        try spill.read(at: offset, count: Int(length), into: &readBuffer)
-        var refs: [Int64] = []
-        var previous: Int64 = 0, value: UInt64 = 0, shift: UInt64 = 0
-        for byte in readBuffer[0..<Int(length)] {
-            value |= UInt64(byte & 0x7f) << shift
-            if byte < 0x80 {
-                previous &+= Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
-                refs.append(previous)
-                value = 0
-                shift = 0
-            } else {
-                shift += 7
+        try records.read(wayID) { bytes in
+            var refs: [Int64] = []
+            var previous: Int64 = 0, value: UInt64 = 0, shift: UInt64 = 0
+            for byte in bytes {
+                value |= UInt64(byte & 0x7f) << shift
+                if byte < 0x80 {
+                    previous &+= Varint.unzigzag(value)
+                    refs.append(previous)
+                    value = 0
+                    shift = 0
+                } else {
+                    shift += 7
+                }
             }
+            return refs
         }
-        return refs
     }
 }
 
 /// House number, street and postcode of every node with `addr:housenumber`, for the ends of
-/// interpolation lines. The texts wait in a scratch file; memory holds each node's id, file position and
-/// length in a `DeltaCodedIndex` (about 4 bytes per node).
+/// interpolation lines, as separated texts in `SpilledRecords`.
 final class AddressNodeIndex {
-    private let spill: SpillFile
-    private let index = DeltaCodedIndex()
+    private let records: SpilledRecords
     private var encoded: [UInt8] = []
-    private var readBuffer: [UInt8] = []
     private static let separator: UInt8 = 0x1f
 
     init(spill: SpillFile) {
-        self.spill = spill
+        records = SpilledRecords(spill: spill)
     }
 
     func add(id: Int64, housenumber: String, street: String?, postcode: String?) throws {
@@ -100,17 +87,45 @@ final class AddressNodeIndex {
         encoded += (street ?? "").utf8
         encoded.append(Self.separator)
         encoded += (postcode ?? "").utf8
-        index.append(id: id, spill.size, Int64(encoded.count))
-        try encoded.withUnsafeBytes { try spill.append($0) }
+        try records.append(id: id, encoded)
     }
 
-    func seal() { index.seal() }
+    func seal() { records.seal() }
 
     func lookup(_ id: Int64) throws -> (housenumber: String, street: String?, postcode: String?)? {
+        try records.read(id) { bytes in
+            let parts = bytes.split(separator: Self.separator, omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
+            return (parts[0], parts[1].isEmpty ? nil : parts[1], parts[2].isEmpty ? nil : parts[2])
+        }
+    }
+}
+
+/// Byte records by id, written once and read back rarely: the bytes go to a scratch file, memory holds
+/// each record's id, file position and length in a `DeltaCodedIndex` (about 4 bytes per record).
+final class SpilledRecords {
+    private let spill: SpillFile
+    private let index = DeltaCodedIndex()
+    private var readBuffer: [UInt8] = []
+
+    init(spill: SpillFile) {
+        self.spill = spill
+    }
+
+    var memoryBytes: Int { index.memoryBytes }
+
+    func append(id: Int64, _ bytes: [UInt8]) throws {
+        index.append(id: id, spill.size, Int64(bytes.count))
+        try bytes.withUnsafeBytes { try spill.append($0) }
+    }
+
+    /// Makes lookups possible; sorts first when ids came out of order.
+    func seal() { index.seal() }
+
+    /// `decode` applied to the record of `id`, or nil when there is none.
+    func read<T>(_ id: Int64, _ decode: (ArraySlice<UInt8>) -> T) throws -> T? {
         guard let (offset, length) = index.lookup(id) else { return nil }
         try spill.read(at: offset, count: Int(length), into: &readBuffer)
-        let parts = readBuffer[0..<Int(length)].split(separator: Self.separator, omittingEmptySubsequences: false)
-            .map { String(decoding: $0, as: UTF8.self) }
-        return (parts[0], parts[1].isEmpty ? nil : parts[1], parts[2].isEmpty ? nil : parts[2])
+        return decode(readBuffer[0..<Int(length)])
     }
 }

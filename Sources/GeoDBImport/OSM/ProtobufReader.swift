@@ -42,8 +42,7 @@ struct ProtobufReader {
 
     @inline(__always)
     mutating func sint64() throws -> Int64 {
-        let v = try varint()
-        return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
+        Varint.unzigzag(try varint())
     }
 
     @inline(__always)
