@@ -14,15 +14,16 @@ final class BackgroundWorker<Item>: @unchecked Sendable {
     private var closed = false
     private var batch: [Item] = []
     private let batchSize: Int
+    /// Batches sent but not yet taken by the worker; `flush()` waits beyond it.
+    private let queueLimit: Int
     private let finished = DispatchSemaphore(value: 0)
     /// The worker thread has ended and `drain()` has seen it (producer thread only).
     private var ended = false
 
-    static var maxQueuedBatches: Int { 8 }
-
-    init(name: String, batchSize: Int = 256, handle: @escaping (Item) throws -> Void) {
+    init(name: String, batchSize: Int = 256, queueLimit: Int = 8, handle: @escaping (Item) throws -> Void) {
         self.handle = handle
         self.batchSize = batchSize
+        self.queueLimit = queueLimit
         batch.reserveCapacity(batchSize)
         let thread = Thread { [self] in consume() }
         thread.name = name
@@ -40,7 +41,7 @@ final class BackgroundWorker<Item>: @unchecked Sendable {
         guard !batch.isEmpty else { return }
         condition.lock()
         defer { condition.unlock() }
-        while queue.count >= Self.maxQueuedBatches && failure == nil { condition.wait() }
+        while queue.count >= queueLimit && failure == nil { condition.wait() }
         if let failure { throw failure }
         queue.append(batch)
         batch = []

@@ -96,6 +96,22 @@ import TestSupport
         #expect(error?.message.contains("corrupt zlib blob") == true)
     }
 
+    /// Blocks are decoded on another thread while the file is read on: a block that does not decode is
+    /// the error, even when the reading thread meets the file's end before that block is decoded.
+    @Test func undecodableBlockIsReportedBeforeALaterCut() throws {
+        let setup = try Setup()
+        let frame = Self.frameOffset(Self.pbf, 3)
+        // An uncompressed ("raw") blob whose block is a length-delimited field longer than the block.
+        let block: [UInt8] = [0x0a, 0xff, 0xff, 0x03, 0x01]
+        let blob: [UInt8] = [0x0a, UInt8(block.count)] + block
+        let header: [UInt8] = [0x0a, 0x07] + Array("OSMData".utf8) + [0x18, UInt8(blob.count)]
+        var data = Self.pbf.prefix(frame)
+        data.append(contentsOf: [0, 0, 0, UInt8(header.count)] + header + blob)
+        data.append(Self.pbf[Self.frameOffset(Self.pbf, 4)...].prefix(100))
+        let error = try setup.failingImport(try setup.write("undecodable.osm.pbf", data))
+        #expect(error?.message.contains("byte offset \(frame): corrupt data block") == true, "\(error?.message ?? "")")
+    }
+
     @Test func unknownBlobType() throws {
         let setup = try Setup()
         var data = Self.pbf

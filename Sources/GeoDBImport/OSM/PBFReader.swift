@@ -20,25 +20,37 @@ public struct OSMReadStats: Sendable {
     }
 }
 
-/// Reads one `.osm.pbf` file block by block; memory is bounded by the largest block (32 MiB by the spec).
+/// Reads one `.osm.pbf` file block by block; memory is bounded by a few blocks (32 MiB each at most by
+/// the spec). The calling thread reads and inflates the blobs while a second thread decodes them and
+/// calls the handler, in file order: inflating is a quarter of the decoding work, and on two cores the
+/// handler's thread is the import's critical path.
 public final class PBFReader {
     public let path: String
+    /// Complete once `read(into:)` has returned.
     public private(set) var stats = OSMReadStats()
-    /// Called after each block with the bytes read so far.
+    /// Called after each block with the counts so far, on the thread that calls the handler.
     public var onProgress: ((OSMReadStats) -> Void)?
 
     private let displayName: String
-    private var frameOffset = 0
-    private var compressed: [UInt8] = []
-    private var inflated: [UInt8] = []
 
     static let maxHeaderSize = 64 * 1024
     static let maxBlobSize = 32 * 1024 * 1024
     static let knownFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes"]
+    /// Inflated blocks waiting for the decoding thread: enough to ride over a slow block, few enough
+    /// that memory stays a handful of blocks.
+    static let blocksAhead = 4
 
     public init(path: String) {
         self.path = path
         self.displayName = path
+    }
+
+    /// One inflated blob, with where it starts in the file and how far the file has been read after it.
+    private struct Block {
+        var type: String
+        var offset: Int
+        var bytesRead: Int
+        var data: [UInt8]
     }
 
     public func read(into handler: OSMHandler) throws {
@@ -46,10 +58,27 @@ public final class PBFReader {
             throw GeoDBError(.fileNotFound, "\(path): cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(file) }
-        var headerBytes: [UInt8] = []
+        let decoder = BackgroundWorker<Block>(name: "geodb-pbf-decode", batchSize: 1, queueLimit: Self.blocksAhead) {
+            [self] block in try decode(block, handler: handler)
+        }
+        do {
+            try readFrames(file) { try decoder.send($0) }
+        } catch {
+            // A block before the failing frame may have failed to decode: that error comes first in the file.
+            try decoder.drain()
+            throw error
+        }
+        try decoder.drain()
+    }
+
+    // MARK: frames (reading thread)
+
+    private func readFrames(_ file: UnsafeMutablePointer<FILE>, _ send: (Block) throws -> Void) throws {
+        var bytesRead = 0
         var sawHeader = false
         while true {
-            frameOffset = stats.bytesRead
+            let offset = bytesRead
+            func bad(_ what: String) -> GeoDBError { self.bad(what, at: offset) }
             var lengthBytes = [UInt8](repeating: 0, count: 4)
             let got = fread(&lengthBytes, 1, 4, file)
             if got == 0 && feof(file) != 0 { break }
@@ -58,45 +87,35 @@ public final class PBFReader {
             guard headerLength > 0, headerLength <= Self.maxHeaderSize else {
                 throw bad("blob header length \(headerLength) is not between 1 and 64 KiB (not a PBF file, or corrupt)")
             }
-            headerBytes = try readExactly(headerLength, from: file, what: "blob header")
-            let (type, dataSize) = try parseBlobHeader(headerBytes)
+            let headerBytes = try readExactly(headerLength, from: file, what: "blob header", at: offset)
+            let (type, dataSize) = try parseBlobHeader(headerBytes, at: offset)
             guard dataSize <= Self.maxBlobSize else { throw bad("blob of \(dataSize) bytes exceeds the 32 MiB limit") }
-            compressed = try readExactly(dataSize, from: file, what: "blob")
-            stats.bytesRead += 4 + headerLength + dataSize
+            let compressed = try readExactly(dataSize, from: file, what: "blob", at: offset)
+            bytesRead += 4 + headerLength + dataSize
             if !sawHeader && type != "OSMHeader" {
                 throw bad("first blob is '\(type)', expected 'OSMHeader' (not an OSM PBF file?)")
             }
-            let data = try inflateBlob()
-            switch type {
-            case "OSMHeader":
-                sawHeader = true
-                try handler.header(try parseHeaderBlock(data))
-            case "OSMData":
-                try parsePrimitiveBlock(data, handler: handler)
-            default:
-                throw bad("unknown blob type '\(type)'")
-            }
-            onProgress?(stats)
+            guard type == "OSMHeader" || type == "OSMData" else { throw bad("unknown blob type '\(type)'") }
+            sawHeader = true
+            try send(Block(type: type, offset: offset, bytesRead: bytesRead, data: try inflate(compressed, at: offset)))
         }
-        guard sawHeader else { throw bad("no OSMHeader blob: empty or not a PBF file") }
+        guard sawHeader else { throw bad("no OSMHeader blob: empty or not a PBF file", at: bytesRead) }
     }
 
-    // MARK: frames
-
-    private func bad(_ what: String) -> GeoDBError {
-        .badInput(file: displayName, at: .byteOffset(frameOffset), what)
+    private func bad(_ what: String, at offset: Int) -> GeoDBError {
+        .badInput(file: displayName, at: .byteOffset(offset), what)
     }
 
-    private func readExactly(_ count: Int, from file: UnsafeMutablePointer<FILE>, what: String) throws -> [UInt8] {
+    private func readExactly(_ count: Int, from file: UnsafeMutablePointer<FILE>, what: String, at offset: Int) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         let got = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, file) }
         guard got == count else {
-            throw bad("file ends inside a \(what): \(got) of \(count) bytes present (truncated file?)")
+            throw bad("file ends inside a \(what): \(got) of \(count) bytes present (truncated file?)", at: offset)
         }
         return buffer
     }
 
-    private func parseBlobHeader(_ bytes: [UInt8]) throws -> (type: String, dataSize: Int) {
+    private func parseBlobHeader(_ bytes: [UInt8], at offset: Int) throws -> (type: String, dataSize: Int) {
         try bytes.withUnsafeBufferPointer { buffer in
             var reader = ProtobufReader(buffer)
             var type: String?
@@ -110,15 +129,16 @@ public final class PBFReader {
                     }
                 }
             } catch let error as ProtobufError {
-                throw bad("corrupt blob header: \(error.what)")
+                throw bad("corrupt blob header: \(error.what)", at: offset)
             }
-            guard let type, let dataSize, dataSize >= 0 else { throw bad("blob header without type or size") }
+            guard let type, let dataSize, dataSize >= 0 else { throw bad("blob header without type or size", at: offset) }
             return (type, dataSize)
         }
     }
 
-    /// Decompresses the current blob into `inflated`; returns its byte count.
-    private func inflateBlob() throws -> Int {
+    /// The blob's data, decompressed.
+    private func inflate(_ compressed: [UInt8], at offset: Int) throws -> [UInt8] {
+        func bad(_ what: String) -> GeoDBError { self.bad(what, at: offset) }
         var rawRange: Range<Int>?
         var zlibRange: Range<Int>?
         var rawSize: Int?
@@ -141,31 +161,42 @@ public final class PBFReader {
                 throw bad("corrupt blob: \(error.what)")
             }
         }
-        if let rawRange {
-            inflated = Array(compressed[rawRange])
-            return rawRange.count
-        }
+        if let rawRange { return Array(compressed[rawRange]) }
         guard let zlibRange, let rawSize else { throw bad("blob holds no data") }
         guard rawSize <= Self.maxBlobSize else { throw bad("blob's raw size \(rawSize) exceeds the 32 MiB limit") }
-        if inflated.count < rawSize { inflated = [UInt8](repeating: 0, count: rawSize) }
         var destLength = uLongf(rawSize)
-        let rc = inflated.withUnsafeMutableBufferPointer { out in
-            compressed.withUnsafeBufferPointer { input in
+        var rc: Int32 = Z_OK
+        let inflated = [UInt8](unsafeUninitializedCapacity: rawSize) { out, initialized in
+            rc = compressed.withUnsafeBufferPointer { input in
                 uncompress(out.baseAddress, &destLength, input.baseAddress! + zlibRange.lowerBound, uLong(zlibRange.count))
             }
+            initialized = rc == Z_OK ? min(Int(destLength), rawSize) : 0
         }
         guard rc == Z_OK, Int(destLength) == rawSize else {
             let reason = rc == Z_OK ? "inflated to \(destLength) bytes, header says \(rawSize)" : "zlib error \(rc)"
             throw bad("corrupt zlib blob (\(reason))")
         }
-        return rawSize
+        return inflated
+    }
+
+    // MARK: blocks (decoding thread)
+
+    private func decode(_ block: Block, handler: OSMHandler) throws {
+        if block.type == "OSMHeader" {
+            try handler.header(try parseHeaderBlock(block))
+        } else {
+            try parsePrimitiveBlock(block, handler: handler)
+        }
+        stats.bytesRead = block.bytesRead
+        onProgress?(stats)
     }
 
     // MARK: header
 
-    private func parseHeaderBlock(_ count: Int) throws -> OSMHeader {
-        try inflated.withUnsafeBufferPointer { all in
-            var reader = ProtobufReader(UnsafeBufferPointer(rebasing: all[0..<count]))
+    private func parseHeaderBlock(_ block: Block) throws -> OSMHeader {
+        func bad(_ what: String) -> GeoDBError { self.bad(what, at: block.offset) }
+        return try block.data.withUnsafeBufferPointer { all in
+            var reader = ProtobufReader(all)
             var header = OSMHeader()
             do {
                 while let (number, wire) = try reader.field() {
@@ -197,11 +228,9 @@ public final class PBFReader {
         }
     }
 
-    // MARK: data blocks
-
-    private func parsePrimitiveBlock(_ count: Int, handler: OSMHandler) throws {
-        try inflated.withUnsafeBufferPointer { all in
-            var reader = ProtobufReader(UnsafeBufferPointer(rebasing: all[0..<count]))
+    private func parsePrimitiveBlock(_ block: Block, handler: OSMHandler) throws {
+        try block.data.withUnsafeBufferPointer { all in
+            var reader = ProtobufReader(all)
             do {
                 var stringTable: Range<Int>?
                 var groups: [Range<Int>] = []
@@ -238,7 +267,7 @@ public final class PBFReader {
                     }
                 }
             } catch let error as ProtobufError {
-                throw bad("corrupt data block: \(error.what)")
+                throw bad("corrupt data block: \(error.what)", at: block.offset)
             }
         }
     }
