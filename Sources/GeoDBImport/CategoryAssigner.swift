@@ -1,45 +1,80 @@
-// Gives every place its taxonomy category, once all sources are loaded, in three SQL passes.
+// Gives places their taxonomy category: the writer maps each place as it writes it; the end of an
+// import writes the taxonomy itself and its counts.
 import GeoDB
 import GeoDBSQLite
 
+/// The rule from a place's raw category to its taxonomy category: an exact OSM tag first
+/// (`amenity=cafe`), then a free-text category equal to an id, label or synonym in any ASCII case (CSV
+/// data: `Coffee shop`), then, for POIs, a key's catch-all (`shop=*`).
+struct CategoryMap {
+    private var exactTags: [String: String] = [:]
+    private var words: [String: String] = [:]
+    private var catchAlls: [String: String] = [:]
+
+    init(taxonomy: Taxonomy = .standard) {
+        for c in taxonomy.categories {
+            for tag in c.osmTags {
+                // The first category listing a tag has it (the taxonomy test requires each tag once).
+                if tag.hasSuffix("=*") {
+                    if catchAlls[String(tag.dropLast())] == nil { catchAlls[String(tag.dropLast())] = c.id }
+                } else if exactTags[tag] == nil {
+                    exactTags[tag] = c.id
+                }
+            }
+        }
+        words = taxonomy.wordIndex
+    }
+
+    /// The taxonomy id for a place of `kind` whose raw category is `raw`, or nil.
+    func categoryID(raw: String, kind: PlaceKind) -> String? {
+        if let id = exactTags[raw] { return id }
+        if let id = words[Self.asciiLowercased(raw)] { return id }
+        guard kind == .poi, let equals = raw.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        return catchAlls[String(raw[...equals])]
+    }
+
+    /// `text` with A–Z lowered and every other character kept: CSV categories compare in any ASCII case.
+    private static func asciiLowercased(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return text }
+        return String(decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+                      as: UTF8.self)
+    }
+}
+
 enum CategoryAssigner {
-    /// Writes the taxonomy into `category` and maps each place's raw category to it: an exact OSM tag
-    /// first (`amenity=cafe`), then a free-text category matching an id, label or synonym (CSV data:
-    /// `Coffee shop`), then a key's catch-all (`shop=*`). Runs over all places, so appends stay right.
-    static func assign(in db: Connection, taxonomy: Taxonomy = .standard) throws {
-        try db.execute("""
-            DELETE FROM place_category; DELETE FROM category;
-            DROP TABLE IF EXISTS temp.category_tag;
-            CREATE TEMP TABLE category_tag (tag TEXT PRIMARY KEY, category_id TEXT NOT NULL, pass INTEGER NOT NULL);
-            """)
+    /// Writes the taxonomy into `category` with the number of places in each, and its version into
+    /// `meta`. Places written before (an appended database) were mapped by the taxonomy version that
+    /// database records: when that is another version, all are mapped again.
+    static func finish(in db: Connection, taxonomy: Taxonomy = .standard) throws {
+        let recorded = try db.scalarText("SELECT value FROM meta WHERE key = 'taxonomy_version'")
+        if let recorded, recorded != String(Taxonomy.version) { try remapAll(in: db, taxonomy: taxonomy) }
+        try db.execute("DELETE FROM category")
         let insertCategory = try db.prepare("""
             INSERT INTO category(id, parent, label, synonyms, osm_tags) VALUES (?, ?, ?, ?, ?)
             """)
-        let insertTag = try db.prepare("INSERT OR IGNORE INTO temp.category_tag(tag, category_id, pass) VALUES (?, ?, ?)")
         for c in taxonomy.categories {
             try insertCategory.run([.text(c.id), c.parent.map { .text($0) } ?? .null, .text(c.label),
                                     .text(c.synonyms.joined(separator: ",")), .text(c.osmTags.joined(separator: ","))])
-            for tag in c.osmTags {
-                try insertTag.run([.text(tag), .text(c.id), .integer(tag.hasSuffix("=*") ? 3 : 1)])
-            }
-        }
-        for (word, id) in taxonomy.wordIndex {
-            try insertTag.run([.text(word), .text(id), .integer(2)])
         }
         try db.execute("""
-            INSERT INTO place_category(place_id, category_id, lat, lon)
-              SELECT p.id, t.category_id, p.lat, p.lon FROM place p JOIN temp.category_tag t ON t.tag = p.category AND t.pass = 1;
-            INSERT OR IGNORE INTO place_category(place_id, category_id, lat, lon)
-              SELECT p.id, t.category_id, p.lat, p.lon FROM place p JOIN temp.category_tag t ON t.tag = lower(p.category) AND t.pass = 2;
-            INSERT OR IGNORE INTO place_category(place_id, category_id, lat, lon)
-              SELECT p.id, t.category_id, p.lat, p.lon FROM place p
-              JOIN temp.category_tag t ON t.tag = substr(p.category, 1, instr(p.category, '=')) || '*' AND t.pass = 3
-              WHERE p.kind = 'poi';
             CREATE TEMP TABLE category_count AS SELECT category_id, count(*) AS n FROM place_category GROUP BY category_id;
             UPDATE category SET place_count = coalesce((SELECT n FROM temp.category_count c WHERE c.category_id = category.id), 0);
-            DROP TABLE temp.category_tag; DROP TABLE temp.category_count;
+            DROP TABLE temp.category_count;
             """)
         try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('taxonomy_version', ?)")
             .run([.text(String(Taxonomy.version))])
+    }
+
+    /// Maps every place again (the rule of `CategoryMap`), replacing `place_category`.
+    static func remapAll(in db: Connection, taxonomy: Taxonomy) throws {
+        let map = CategoryMap(taxonomy: taxonomy)
+        try db.execute("DELETE FROM place_category")
+        let insert = try db.prepare("INSERT INTO place_category(place_id, category_id, lat, lon) VALUES (?, ?, ?, ?)")
+        let places = try db.prepare("SELECT id, category, kind, lat, lon FROM place WHERE category IS NOT NULL")
+        while try places.step() {
+            guard let kind = PlaceKind(rawValue: places.text(2) ?? ""),
+                  let id = map.categoryID(raw: places.text(1) ?? "", kind: kind) else { continue }
+            try insert.run([.integer(places.int(0)), .text(id), .real(places.double(3)), .real(places.double(4))])
+        }
     }
 }

@@ -127,7 +127,7 @@ public enum Importer {
                                      placesWritten: writer.written))
             try writer.finish()
             clock.lap("rtree")
-            try CategoryAssigner.assign(in: db)
+            try CategoryAssigner.finish(in: db)
             clock.lap("categories")
             try db.execute("COMMIT")
             try Schema.createIndexes(in: db)

@@ -28,6 +28,8 @@ public final class PlaceWriter: PlaceSink {
     private let insertGeometry: Statement
     private let insertPlaceRTree: Statement
     private let insertAreaRTree: Statement
+    private let insertCategory: Statement
+    private let categories = CategoryMap()
     private let linker = PlaceLinker()
     private var mergeStatements: MergeStatements?
     private var placeBoxes = RTreeEntries()
@@ -78,6 +80,7 @@ public final class PlaceWriter: PlaceSink {
         insertGeometry = try db.prepare("INSERT INTO place_geometry(place_id, geometry) VALUES (?, ?)")
         insertPlaceRTree = try db.prepare("INSERT INTO place_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
         insertAreaRTree = try db.prepare("INSERT INTO area_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
+        insertCategory = try db.prepare("INSERT INTO place_category(place_id, category_id, lat, lon) VALUES (?, ?, ?, ?)")
         nextID = (try db.scalarInt("SELECT max(id) FROM place") ?? 0) + 1
         if rtreeBuild == .packed && nextID > 1 {
             // Appending: the packed load rewrites the whole tree, so it must start from what is there.
@@ -128,6 +131,9 @@ public final class PlaceWriter: PlaceSink {
         p.reset()
 
         try insertNames(place.names, of: id)
+        if let raw = place.category, let category = categories.categoryID(raw: raw, kind: place.kind) {
+            try insertCategory.run([.integer(id), .text(category), .real(place.coordinate.lat), .real(place.coordinate.lon)])
+        }
         try fullText.insert(id: id, name: place.nameSearchText, address: place.address.searchText)
         if keepsLinkCandidates, LinkRule.group(place.kind) != nil, !place.names.isEmpty {
             linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate,

@@ -28,14 +28,25 @@ import TestSupport
                                        coordinate: Coordinate(lat: 60, lon: 25)))
         }
         try writer.finish()
-        try CategoryAssigner.assign(in: db)
-        let mapped = Dictionary(try db.prepare("SELECT place_id, category_id FROM place_category").rows { ($0.int(0), $0.text(1)) },
-                                uniquingKeysWith: { a, _ in a })
-        for (i, sample) in samples.enumerated() {
-            #expect(mapped[Int64(i + 1)] ?? nil == sample.2, "\(sample.0 ?? "nil")")
+        try CategoryAssigner.finish(in: db)
+        func mapped() throws -> [Int64: String?] {
+            Dictionary(try db.prepare("SELECT place_id, category_id FROM place_category").rows { ($0.int(0), $0.text(1)) },
+                       uniquingKeysWith: { a, _ in a })
         }
+        let written = try mapped()
+        for (i, sample) in samples.enumerated() {
+            #expect(written[Int64(i + 1)] ?? nil == sample.2, "\(sample.0 ?? "nil")")
+        }
+        #expect(try db.prepare("SELECT lat, lon FROM place_category LIMIT 1").rows { [$0.double(0), $0.double(1)] } == [[60, 25]])
         #expect(try db.scalarInt("SELECT place_count FROM category WHERE id = 'cafe'") == 3)
         #expect(try db.scalarInt("SELECT count(*) FROM category") == Int64(Taxonomy.standard.categories.count))
+        #expect(try db.scalarText("SELECT value FROM meta WHERE key = 'taxonomy_version'") == "1")
+
+        // A database mapped by another taxonomy version is mapped again when appended to.
+        try db.execute("DELETE FROM place_category WHERE place_id = 1; UPDATE meta SET value = '0' WHERE key = 'taxonomy_version'")
+        try CategoryAssigner.finish(in: db)
+        #expect(try mapped() == written)
+        #expect(try db.scalarInt("SELECT place_count FROM category WHERE id = 'cafe'") == 3)
         #expect(try db.scalarText("SELECT value FROM meta WHERE key = 'taxonomy_version'") == "1")
     }
 
