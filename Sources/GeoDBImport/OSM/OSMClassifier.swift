@@ -11,24 +11,24 @@ struct OSMClassification: Equatable {
 
 enum OSMClassifier {
     /// Keys that make a POI, in priority order (the first present one is the category).
-    static let poiKeys = ["amenity", "shop", "tourism", "leisure", "office", "craft", "healthcare", "historic",
-                          "emergency", "public_transport", "railway", "aeroway", "man_made", "natural", "sport",
-                          "club", "highway", "building"]
+    static let poiKeys: [OSMKey] = [.amenity, .shop, .tourism, .leisure, .office, .craft, .healthcare, .historic,
+                                    .emergency, .publicTransport, .railway, .aeroway, .manMade, .natural, .sport,
+                                    .club, .highway, .building]
 
     /// Values that never make a POI for keys whose other values do (infrastructure, not destinations).
-    static let ignoredValues: [String: Set<String>] = [
-        "railway": ["rail", "tram", "subway", "light_rail", "narrow_gauge", "abandoned", "disused", "platform_edge",
+    static let ignoredValues: [OSMKey: Set<String>] = [
+        .railway: ["rail", "tram", "subway", "light_rail", "narrow_gauge", "abandoned", "disused", "platform_edge",
                     "switch", "buffer_stop", "level_crossing", "crossing", "signal", "razed", "construction", "proposed", "stop",
                     "turntable", "miniature", "funicular", "monorail", "preserved", "railway_crossing"],
-        "highway": [],  // highway= is a POI only for the values in `highwayPOIs`
-        "natural": ["coastline", "tree_row", "water", "wood", "scrub", "grassland", "wetland", "bare_rock", "sand",
+        .highway: [],  // highway= is a POI only for the values in `highwayPOIs`
+        .natural: ["coastline", "tree_row", "water", "wood", "scrub", "grassland", "wetland", "bare_rock", "sand",
                     "heath", "ridge", "cliff", "tree"],
-        "man_made": ["pipeline", "cutline", "embankment", "breakwater", "groyne", "dyke", "street_cabinet", "manhole",
+        .manMade: ["pipeline", "cutline", "embankment", "breakwater", "groyne", "dyke", "street_cabinet", "manhole",
                      "pier", "bridge", "clearcut"],
-        "emergency": ["fire_hydrant", "yes", "no"],
-        "public_transport": ["stop_area", "stop_area_group", "stop_position"],
-        "building": ["no"],
-        "amenity": ["bench", "waste_basket", "grit_bin", "parking_space", "parking_entrance", "vending_machine",
+        .emergency: ["fire_hydrant", "yes", "no"],
+        .publicTransport: ["stop_area", "stop_area_group", "stop_position"],
+        .building: ["no"],
+        .amenity: ["bench", "waste_basket", "grit_bin", "parking_space", "parking_entrance", "vending_machine",
                     "bicycle_parking", "waste_disposal", "hunting_stand", "clock", "loading_dock"],
     ]
 
@@ -86,28 +86,28 @@ enum OSMClassifier {
     /// What an object with these tags becomes; nil when it is not a place (streets are handled apart).
     /// `isArea` says whether the object is a closed way or a multipolygon/boundary relation.
     static func classify(_ tags: OSMTags, hasName: Bool, isArea: Bool) -> OSMClassification? {
-        if isArea, let boundary = tags["boundary"] {
-            if boundary == "administrative", hasName, let level = tags["admin_level"].flatMap({ Int($0) }) {
-                let kind = tags["place"].flatMap(placeKind(forPlaceValue:)) ?? kind(forAdminLevel: level)
+        if isArea, let boundary = tags[.boundary] {
+            if boundary == "administrative", hasName, let level = tags[.adminLevel].flatMap({ Int($0) }) {
+                let kind = tags[.place].flatMap(placeKind(forPlaceValue:)) ?? kind(forAdminLevel: level)
                 return OSMClassification(kind: kind, category: "boundary=administrative", adminLevel: level)
             }
-            if boundary == "postal_code", tags["postal_code"] != nil {
+            if boundary == "postal_code", tags[.postalCode] != nil {
                 return OSMClassification(kind: .postcode, category: "boundary=postal_code")
             }
         }
-        if hasName, let value = tags["place"], let kind = placeKind(forPlaceValue: value) {
+        if hasName, let value = tags[.place], let kind = placeKind(forPlaceValue: value) {
             return OSMClassification(kind: kind, category: "place=\(value)")
         }
         if let category = poiCategory(tags), hasName || usefulUnnamed.contains(category) {
             if category.hasPrefix("building=") && !hasName {
-                return tags["addr:housenumber"] != nil ? OSMClassification(kind: .address, category: category) : nil
+                return tags[.addrHousenumber] != nil ? OSMClassification(kind: .address, category: category) : nil
             }
             return OSMClassification(kind: .poi, category: category)
         }
-        if tags["addr:housenumber"] != nil || tags["addr:housename"] != nil {
-            return OSMClassification(kind: .address, category: tags["building"].map { "building=\($0)" })
+        if tags[.addrHousenumber] != nil || tags[.addrHousename] != nil {
+            return OSMClassification(kind: .address, category: tags[.building].map { "building=\($0)" })
         }
-        if isArea, hasName, let boundary = tags["boundary"], boundary != "administrative" {
+        if isArea, hasName, let boundary = tags[.boundary], boundary != "administrative" {
             return OSMClassification(kind: .boundary, category: "boundary=\(boundary)")
         }
         return nil
@@ -115,21 +115,23 @@ enum OSMClassifier {
 
     /// The first POI key present with a value that makes a POI, as 'key=value'.
     static func poiCategory(_ tags: OSMTags) -> String? {
+        // Most tagged objects have no POI key at all: one pass over the tags finds out.
+        guard tags.tags.contains(where: \.info.key.isPOIKey) else { return nil }
         for key in poiKeys {
             guard let value = tags[key], value != "no" else { continue }
-            if key == "highway" {
+            if key == .highway {
                 if highwayPOIs.contains(value) { return "highway=\(value)" }
                 continue
             }
             if ignoredValues[key]?.contains(value) == true { continue }
-            return "\(key)=\(value)"
+            return "\(key.text)=\(value)"
         }
         return nil
     }
 
     /// The highway type if these tags make a named street.
     static func streetType(_ tags: OSMTags) -> String? {
-        guard let highway = tags["highway"], streetTypes.contains(highway), tags["area"] != "yes" || highway == "pedestrian"
+        guard let highway = tags[.highway], streetTypes.contains(highway), tags[.area] != "yes" || highway == "pedestrian"
         else { return nil }
         return highway
     }
@@ -142,8 +144,11 @@ enum OSMClassifier {
     /// Runs for every tagged object, so it works on UTF-8 bytes rather than Characters.
     static func names(_ tags: OSMTags) -> [PlaceName] {
         var result: [PlaceName] = []
-        for (key, value) in zip(tags.keys, tags.values) {
-            guard let (type, lang) = nameKey(key) else { continue }
+        for tag in tags.tags where tag.info.isName {
+            let type = nameTypes[Int(tag.info.nameType)]
+            let lang = tag.info.languageColon == 0 ? nil
+                : String(decoding: tag.key.utf8.dropFirst(Int(tag.info.languageColon) + 1), as: UTF8.self)
+            let value = tag.value
             if value.utf8.contains(UInt8(ascii: ";")) {
                 var seen = Set<String>()
                 for part in value.split(separator: ";") {
@@ -164,14 +169,7 @@ enum OSMClassifier {
 
     /// Whether an object has any name tag (cheaper than `names`: nothing is allocated).
     static func hasName(_ tags: OSMTags) -> Bool {
-        tags.keys.contains { nameTypeIndex($0) != nil }
-    }
-
-    /// (type, language) when `key` is a name tag such as `name`, `name:sv` or `alt_name:fi`.
-    static func nameKey(_ key: String) -> (String, String?)? {
-        guard let (type, colon) = nameTypeIndex(key) else { return nil }
-        guard let colon else { return (nameTypes[type], nil) }
-        return (nameTypes[type], String(decoding: key.utf8.dropFirst(colon + 1), as: UTF8.self))
+        tags.tags.contains(where: \.info.isName)
     }
 
     /// The index in `nameTypes` of a name key's type and the byte offset of its ':'; compares raw bytes.
@@ -207,11 +205,11 @@ enum OSMClassifier {
     }
 
     static func address(_ tags: OSMTags) -> Address {
-        Address(housenumber: tags["addr:housenumber"],
-                street: tags["addr:street"] ?? tags["addr:place"],
-                postcode: tags["addr:postcode"] ?? tags["postal_code"],
-                city: tags["addr:city"],
-                countryCode: (tags["addr:country"] ?? tags["ISO3166-1:alpha2"] ?? tags["ISO3166-1"]).map { $0.uppercased() })
+        Address(housenumber: tags[.addrHousenumber],
+                street: tags[.addrStreet] ?? tags[.addrPlace],
+                postcode: tags[.addrPostcode] ?? tags[.postalCode],
+                city: tags[.addrCity],
+                countryCode: (tags[.addrCountry] ?? tags[.iso3166Alpha2] ?? tags[.iso3166]).map { $0.uppercased() })
     }
 
     /// Tags worth showing with a result; prefixes match whole key families.
@@ -224,12 +222,13 @@ enum OSMClassifier {
     ]
     static let displayPrefixes = ["contact:", "payment:", "diet:", "fuel:", "socket:"]
 
+    static func isDisplayKey(_ key: String) -> Bool {
+        displayKeys.contains(key) || displayPrefixes.contains(where: { key.hasPrefix($0) })
+    }
+
     static func displayTags(_ tags: OSMTags) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
-        for (key, value) in zip(tags.keys, tags.values)
-        where displayKeys.contains(key) || displayPrefixes.contains(where: { key.hasPrefix($0) }) {
-            result.append((key, value))
-        }
+        for tag in tags.tags where tag.info.isDisplayed { result.append((tag.key, tag.value)) }
         return result
     }
 
@@ -239,13 +238,13 @@ enum OSMClassifier {
         if let population, population > 0 {
             value += min(0.2, Double(population).squareRoot().squareRoot() / 500)
         }
-        if tags["wikidata"] != nil || tags["wikipedia"] != nil { value += 0.05 }
+        if tags[.wikidata] != nil || tags[.wikipedia] != nil { value += 0.05 }
         return min(1, value)
     }
 
     /// A population tag as a number; OSM writes '12 345', '12,345' or '~12000' at times.
     static func population(_ tags: OSMTags) -> Int64? {
-        guard let text = tags["population"] else { return nil }
+        guard let text = tags[.population] else { return nil }
         let digits = text.utf8.filter { $0 >= 48 && $0 <= 57 }
         guard !digits.isEmpty, digits.count <= 12 else { return nil }
         return Int64(String(decoding: digits, as: UTF8.self))

@@ -2,8 +2,15 @@
 
 /// The key/value tags of an OSM object, in file order. Small and scanned linearly: objects have few tags.
 public struct OSMTags: Sendable {
-    public private(set) var keys: [String] = []
-    public private(set) var values: [String] = []
+    /// One tag, with what the importer knows of its key (decided once per distinct key by PBF blocks).
+    struct Tag: Sendable {
+        var key: String
+        var value: String
+        var info: OSMKeyInfo
+    }
+
+    /// One array, not one per field: most tagged objects are read once and dropped, so allocations count.
+    private(set) var tags: [Tag] = []
 
     public init() {}
 
@@ -12,19 +19,73 @@ public struct OSMTags: Sendable {
     }
 
     public mutating func append(_ key: String, _ value: String) {
-        keys.append(key)
-        values.append(value)
+        append(key, value, info: OSMKeyInfo(key))
     }
 
-    public var isEmpty: Bool { keys.isEmpty }
-    public var count: Int { keys.count }
+    /// Appends a tag whose key's `info` the caller already has.
+    mutating func append(_ key: String, _ value: String, info: OSMKeyInfo) {
+        tags.append(Tag(key: key, value: value, info: info))
+    }
 
-    public subscript(key: String) -> String? {
-        // Comparing lengths first skips Swift's slow path for unequal strings, which most keys are.
-        let length = key.utf8.count
-        for i in keys.indices where keys[i].utf8.count == length && keys[i] == key { return values[i] }
+    public var isEmpty: Bool { tags.isEmpty }
+    public var count: Int { tags.count }
+
+    /// The value of a key the importer asks for by name.
+    subscript(key: OSMKey) -> String? {
+        for tag in tags where tag.info.key == key { return tag.value }
         return nil
     }
+}
+
+/// The tag keys the importer reads by name, as small numbers: comparing them costs a byte, not a string.
+enum OSMKey: UInt8, CaseIterable {
+    case other
+    // POI keys, in `OSMClassifier.poiKeys`' priority order.
+    case amenity, shop, tourism, leisure, office, craft, healthcare, historic, emergency, publicTransport, railway,
+         aeroway, manMade, natural, sport, club, highway, building
+    case boundary, adminLevel, place, postalCode, type, area, brand, population, wikidata, wikipedia
+    case addrHousenumber, addrHousename, addrStreet, addrPlace, addrPostcode, addrCity, addrCountry, addrInterpolation
+    case iso3166Alpha2, iso3166
+
+    var isPOIKey: Bool { rawValue >= Self.amenity.rawValue && rawValue <= Self.building.rawValue }
+
+    /// The key as OSM writes it.
+    var text: String { Self.texts[Int(rawValue)] }
+
+    private static let texts = [
+        "", "amenity", "shop", "tourism", "leisure", "office", "craft", "healthcare", "historic", "emergency",
+        "public_transport", "railway", "aeroway", "man_made", "natural", "sport", "club", "highway", "building",
+        "boundary", "admin_level", "place", "postal_code", "type", "area", "brand", "population", "wikidata", "wikipedia",
+        "addr:housenumber", "addr:housename", "addr:street", "addr:place", "addr:postcode", "addr:city", "addr:country",
+        "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1",
+    ]
+
+    fileprivate static let byText = Dictionary(uniqueKeysWithValues: allCases.dropFirst().map { ($0.text, $0) })
+}
+
+/// What the importer needs to know about a tag key: which named key it is, whether it is a name tag
+/// (type and language) and whether its tag is shown with results.
+struct OSMKeyInfo: Sendable {
+    var key: OSMKey
+    /// Index in `OSMClassifier.nameTypes` for name keys (`name`, `alt_name:fi`, …), else -1.
+    var nameType: Int8
+    /// Byte offset of the ':' before a name key's language; 0 when it has none.
+    var languageColon: UInt8
+    var isDisplayed: Bool
+
+    init(_ key: String) {
+        self.key = OSMKey.byText[key] ?? .other
+        if let (type, colon) = OSMClassifier.nameTypeIndex(key) {
+            nameType = Int8(type)
+            languageColon = UInt8(colon ?? 0)
+        } else {
+            nameType = -1
+            languageColon = 0
+        }
+        isDisplayed = OSMClassifier.isDisplayKey(key)
+    }
+
+    var isName: Bool { nameType >= 0 }
 }
 
 /// One member of a relation.

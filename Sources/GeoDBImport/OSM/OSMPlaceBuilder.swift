@@ -44,9 +44,9 @@ public final class OSMPlaceBuilder: OSMHandler {
     public func node(id: Int64, lat7: Int32, lon7: Int32, tags: OSMTags) throws {
         nodes.append(id: id, lat7: lat7, lon7: lon7)
         guard !tags.isEmpty else { return }
-        if let number = tags["addr:housenumber"] {
-            try addressNodes.add(id: id, housenumber: number, street: tags["addr:street"] ?? tags["addr:place"],
-                             postcode: tags["addr:postcode"])
+        if let number = tags[.addrHousenumber] {
+            try addressNodes.add(id: id, housenumber: number, street: tags[.addrStreet] ?? tags[.addrPlace],
+                             postcode: tags[.addrPostcode])
         }
         guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: false) else { return }
         let point = Point7(lat: lat7, lon: lon7)
@@ -57,7 +57,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         sealNodes()
         try wayRefs.add(wayID: id, refs: refs)
         guard !tags.isEmpty else { return }
-        if tags["addr:interpolation"] != nil {
+        if tags[.addrInterpolation] != nil {
             let line = resolve(refs)
             if line.count >= 2 { interpolations.append((id, refs, line, tags)) } else { stats.interpolationsSkipped += 1 }
             return
@@ -92,7 +92,7 @@ public final class OSMPlaceBuilder: OSMHandler {
     public func relation(id: Int64, members: [OSMMember], tags: OSMTags) throws {
         sealNodes()
         sealWays()
-        guard let type = tags["type"], type == "multipolygon" || type == "boundary" else { return }
+        guard let type = tags[.type], type == "multipolygon" || type == "boundary" else { return }
         guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: true) else { return }
         let names = Self.names(tags)
         var ways: [[Int64]] = []
@@ -138,13 +138,13 @@ public final class OSMPlaceBuilder: OSMHandler {
 
     /// Whether `names(_:)` would find a name; cheap, for objects that may not become places at all.
     private static func hasName(_ tags: OSMTags) -> Bool {
-        OSMClassifier.hasName(tags) || tags["brand"] != nil
+        OSMClassifier.hasName(tags) || tags[.brand] != nil
     }
 
     /// Names for search; a brand stands in for a missing name (many chain shops carry only `brand`).
     private static func names(_ tags: OSMTags) -> [PlaceName] {
         let names = OSMClassifier.names(tags)
-        if names.isEmpty, let brand = tags["brand"] { return [PlaceName(name: brand, type: "brand")] }
+        if names.isEmpty, let brand = tags[.brand] { return [PlaceName(name: brand, type: "brand")] }
         return names
     }
 
@@ -166,11 +166,11 @@ public final class OSMPlaceBuilder: OSMHandler {
                       at point: Point7, geometry: Geometry?) throws {
         var names = names
         var name = names.first?.name
-        if classification.kind == .postcode, let code = tags["postal_code"] {
+        if classification.kind == .postcode, let code = tags[.postalCode] {
             name = code
             if !names.contains(where: { $0.name == code }) { names.insert(PlaceName(name: code, type: "postcode"), at: 0) }
         } else if classification.kind == .address {
-            name = tags["addr:housename"]
+            name = tags[.addrHousename]
             if let name { names = [PlaceName(name: name, type: "housename")] }
         }
         let population = OSMClassifier.population(tags)
@@ -213,11 +213,11 @@ public final class OSMPlaceBuilder: OSMHandler {
             let point = LineMath.point(along: item.points, fraction: 0.5) ?? item.points[0]
             let geometry = Geometry.lineStrings([item.points])
             let address = Address(housenumber: "\(first.housenumber)-\(last.housenumber)",
-                                  street: item.tags["addr:street"] ?? first.street ?? last.street,
-                                  postcode: item.tags["addr:postcode"] ?? first.postcode ?? last.postcode,
-                                  city: item.tags["addr:city"])
+                                  street: item.tags[.addrStreet] ?? first.street ?? last.street,
+                                  postcode: item.tags[.addrPostcode] ?? first.postcode ?? last.postcode,
+                                  city: item.tags[.addrCity])
             try sink.add(PlaceRecord(
-                sourceRef: "w\(item.wayID)", kind: .interpolation, category: "addr:interpolation=\(item.tags["addr:interpolation"] ?? "")",
+                sourceRef: "w\(item.wayID)", kind: .interpolation, category: "addr:interpolation=\(item.tags[.addrInterpolation] ?? "")",
                 name: nil, names: [], coordinate: point.coordinate, boundingBox: geometry.boundingBox,
                 address: address, tags: OSMClassifier.displayTags(item.tags), geometry: geometry))
         }

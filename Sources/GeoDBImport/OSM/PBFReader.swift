@@ -249,7 +249,7 @@ public final class PBFReader {
                     default: try reader.skip(wireType: wire)
                     }
                 }
-                var block = BlockDecoder(strings: try decodeStrings(reader, stringTable),
+                var block = BlockDecoder(strings: BlockStrings(try decodeStrings(reader, stringTable)),
                                          granularity: granularity, latOffset: latOffset, lonOffset: lonOffset,
                                          dateGranularity: dateGranularity)
                 for group in groups {
@@ -283,9 +283,41 @@ public final class PBFReader {
     }
 }
 
+/// A block's string table, with what the importer knows of the strings used as tag keys (decided on
+/// first use: a block's thousands of tags share a few dozen keys).
+private struct BlockStrings {
+    let strings: [String]
+    private var keyInfos: [OSMKeyInfo?]
+
+    init(_ strings: [String]) {
+        self.strings = strings
+        keyInfos = Array(repeating: nil, count: strings.count)
+    }
+
+    func string(_ index: UInt64) throws -> String {
+        guard index < UInt64(strings.count) else {
+            throw ProtobufError(what: "string index \(index) outside the block's table of \(strings.count)")
+        }
+        return strings[Int(index)]
+    }
+
+    /// Appends the tag of string `key` and string `value` to `tags`.
+    mutating func appendTag(key: UInt64, value: UInt64, to tags: inout OSMTags) throws {
+        let keyText = try string(key)
+        let info: OSMKeyInfo
+        if let known = keyInfos[Int(key)] {
+            info = known
+        } else {
+            info = OSMKeyInfo(keyText)
+            keyInfos[Int(key)] = info
+        }
+        tags.append(keyText, try string(value), info: info)
+    }
+}
+
 /// Decodes the objects of one PrimitiveBlock, given its string table and coordinate scaling.
 private struct BlockDecoder {
-    let strings: [String]
+    var strings: BlockStrings
     let granularity: Int64
     let latOffset: Int64
     let lonOffset: Int64
@@ -326,20 +358,13 @@ private struct BlockDecoder {
         return (Int32(lat7), Int32(lon7))
     }
 
-    func string(_ index: UInt64) throws -> String {
-        guard index < UInt64(strings.count) else {
-            throw ProtobufError(what: "string index \(index) outside the block's table of \(strings.count)")
-        }
-        return strings[Int(index)]
-    }
-
-    func tags(keys: Range<Int>?, values: Range<Int>?, in reader: ProtobufReader) throws -> OSMTags {
+    mutating func tags(keys: Range<Int>?, values: Range<Int>?, in reader: ProtobufReader) throws -> OSMTags {
         var tags = OSMTags()
         guard let keys, let values else { return tags }
         var k = reader.sub(keys), v = reader.sub(values)
         while !k.isAtEnd {
             guard !v.isAtEnd else { throw ProtobufError(what: "more tag keys than values") }
-            tags.append(try string(try k.varint()), try string(try v.varint()))
+            try strings.appendTag(key: try k.varint(), value: try v.varint(), to: &tags)
         }
         return tags
     }
@@ -392,7 +417,7 @@ private struct BlockDecoder {
                 while true {
                     let key = try keysValues!.varint()
                     if key == 0 { break }
-                    tags.append(try string(key), try string(try keysValues!.varint()))
+                    try strings.appendTag(key: key, value: try keysValues!.varint(), to: &tags)
                 }
             }
             stats.nodes += 1
@@ -401,7 +426,7 @@ private struct BlockDecoder {
         }
     }
 
-    func way(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
+    mutating func way(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
         var m = message
         var id: Int64 = 0
         var keys: Range<Int>?, values: Range<Int>?, refRange: Range<Int>?
@@ -429,7 +454,7 @@ private struct BlockDecoder {
         try handler.way(id: id, refs: refs, tags: try tags(keys: keys, values: values, in: message))
     }
 
-    func relation(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
+    mutating func relation(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
         var m = message
         var id: Int64 = 0
         var keys: Range<Int>?, values: Range<Int>?
@@ -453,7 +478,7 @@ private struct BlockDecoder {
             while !ids.isAtEnd {
                 guard !r.isAtEnd, !t.isAtEnd else { throw ProtobufError(what: "relation member arrays of different lengths") }
                 ref &+= try ids.sint64()
-                let role = try string(try r.varint())
+                let role = try strings.string(try r.varint())
                 guard let type = OSMMember.MemberType(rawValue: UInt8(truncatingIfNeeded: try t.varint())) else {
                     throw ProtobufError(what: "relation \(id) has a member of unknown type")
                 }
