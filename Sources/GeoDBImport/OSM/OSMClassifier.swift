@@ -144,7 +144,8 @@ enum OSMClassifier {
     /// Runs for every tagged object, so it works on UTF-8 bytes rather than Characters.
     static func names(_ tags: OSMTags) -> [PlaceName] {
         var result: [PlaceName] = []
-        for tag in tags.tags where tag.info.isName {
+        for i in tags.tags.indices where tags.tags[i].info.isName {
+            let tag = tags.tags[i]
             let type = nameTypes[Int(tag.info.nameType)]
             let lang = tag.info.languageColon == 0 ? nil
                 : String(decoding: tag.key.utf8.dropFirst(Int(tag.info.languageColon) + 1), as: UTF8.self)
@@ -228,7 +229,7 @@ enum OSMClassifier {
 
     static func displayTags(_ tags: OSMTags) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
-        for tag in tags.tags where tag.info.isDisplayed { result.append((tag.key, tag.value)) }
+        for i in tags.tags.indices where tags.tags[i].info.isDisplayed { result.append((tags.tags[i].key, tags.tags[i].value)) }
         return result
     }
 

@@ -32,8 +32,11 @@ public struct OSMTags: Sendable {
 
     /// The value of a key the importer asks for by name.
     subscript(key: OSMKey) -> String? {
-        for tag in tags where tag.info.key == key { return tag.value }
-        return nil
+        // Through the buffer: a `for tag in tags` loop would retain and release every tag's strings.
+        tags.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices where buffer[i].info.key == key { return buffer[i].value }
+            return nil
+        }
     }
 }
 

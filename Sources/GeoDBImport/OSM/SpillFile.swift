@@ -71,8 +71,9 @@ final class SpillFile {
 final class ChunkedArray<Element> {
     private static var shift: Int { 12 }
     private static var chunkSize: Int { 1 << shift }
-    private var chunks: [UnsafeMutablePointer<Element>] = []
-    private(set) var count = 0
+    // Unchecked exclusivity: as in DeltaCodedIndex, whose group heads live here.
+    @exclusivity(unchecked) private var chunks: [UnsafeMutablePointer<Element>] = []
+    @exclusivity(unchecked) private(set) var count = 0
 
     deinit {
         for (i, chunk) in chunks.enumerated() {
