@@ -6,10 +6,17 @@
 /// bytes start: 32 bytes, 1 byte per entry), the other 31 as varints of their id gap and zigzag steps of
 /// both values from the entry before. OSM objects with neighbouring ids were mostly mapped together, so
 /// gaps and steps are small: a node takes about 7 bytes with the chunks' slack where a 32-bit id offset
-/// and packed coordinates took 12. A lookup finds the group by binary search and decodes at most 31
-/// entries; it first continues from where the last lookup ended, since a way's next node usually follows.
+/// and packed coordinates took 12.
+///
+/// A lookup finds the group (the last one's again, else a binary search over every 64th group's first
+/// id, then over those 64), decodes it whole into a small cache of recent groups, and searches there:
+/// the nodes of neighbouring ways fall in the same few groups.
 final class DeltaCodedIndex {
     static let groupSize = 32
+    /// Groups per entry of `sampleIDs`.
+    static let sampleStride = 64
+    /// Decoded groups kept (a power of two): 256 × 32 entries × 24 bytes, 196 KiB.
+    static let cacheSlots = 256
 
     private struct Head {
         var id: Int64
@@ -19,33 +26,34 @@ final class DeltaCodedIndex {
         var position: Int
     }
 
-    /// A decoded entry and where the next one's varints start; the lookup cursor.
-    private struct Cursor {
-        var group: Int
-        var index: Int
-        var id: Int64
-        var a: Int64
-        var b: Int64
-        var position: Int
-    }
-
     // Run-time exclusivity checks on these fields were ~5% of the decoding thread (three per varint read);
     // no access overlaps another: each is a plain read or write inside one method, on one thread.
     @exclusivity(unchecked) private var heads = ChunkedArray<Head>()
     @exclusivity(unchecked) private var bytes = ByteChunks()
+    /// The first id of every `sampleStride`-th group: the first level of a lookup's search, small enough
+    /// for the processor's cache.
+    @exclusivity(unchecked) private var sampleIDs: [Int64] = []
     @exclusivity(unchecked) private var last = (id: Int64.min, a: Int64(0), b: Int64(0))
-    @exclusivity(unchecked) private var cursor: Cursor?
     @exclusivity(unchecked) private(set) var count = 0
     private var isSorted = true
+    /// The group the last lookup found.
+    @exclusivity(unchecked) private var lastGroup = -1
+    /// Decoded groups: slot `g % cacheSlots` holds group `cachedGroup[slot]`, its ids and values at
+    /// `slot * groupSize` in the three arrays.
+    @exclusivity(unchecked) private var cachedGroup = [Int](repeating: -1, count: cacheSlots)
+    @exclusivity(unchecked) private var cachedIDs = [Int64](repeating: 0, count: cacheSlots * groupSize)
+    @exclusivity(unchecked) private var cachedA = [Int64](repeating: 0, count: cacheSlots * groupSize)
+    @exclusivity(unchecked) private var cachedB = [Int64](repeating: 0, count: cacheSlots * groupSize)
 
     /// Bytes held, for reporting.
-    var memoryBytes: Int { heads.memoryBytes + bytes.memoryBytes }
+    var memoryBytes: Int { heads.memoryBytes + bytes.memoryBytes + sampleIDs.count * 8 + Self.cacheSlots * Self.groupSize * 24 }
 
     func append(id: Int64, _ a: Int64, _ b: Int64) {
         if id <= last.id { isSorted = false }
         if count % Self.groupSize == 0 {
             // A group's varints (at most 31 × 3 × 10 bytes) never straddle two chunks of `bytes`.
             bytes.reserve(Self.groupSize * 30)
+            if heads.count % Self.sampleStride == 0 { sampleIDs.append(id) }
             heads.append(Head(id: id, a: a, b: b, position: bytes.count))
         } else {
             bytes.appendVarint(UInt64(bitPattern: id &- last.id))
@@ -58,6 +66,8 @@ final class DeltaCodedIndex {
 
     /// Makes lookups possible; sorts first when ids came out of order.
     func seal() {
+        lastGroup = -1
+        for slot in cachedGroup.indices { cachedGroup[slot] = -1 }
         guard !isSorted else { return }
         var entries: [(id: Int64, a: Int64, b: Int64)] = []
         entries.reserveCapacity(count)
@@ -65,34 +75,70 @@ final class DeltaCodedIndex {
         entries.sort { $0.id < $1.id }
         heads = ChunkedArray()
         bytes = ByteChunks()
+        sampleIDs = []
         count = 0
         last.id = .min
-        cursor = nil
         for entry in entries { append(id: entry.id, entry.a, entry.b) }
         isSorted = true
     }
 
     /// The values stored for `id`, or nil when there are none.
     func lookup(_ id: Int64) -> (Int64, Int64)? {
-        var c: Cursor
-        if let current = cursor, current.id <= id, current.group + 1 == heads.count || heads[current.group + 1].id > id {
-            c = current   // ahead of the last lookup, in its group
-        } else {
-            // The last group whose first id is <= id.
-            let group = heads.lowerBound(id &+ 1) { $0.id } - 1
-            guard group >= 0 else { return nil }
-            let head = heads[group]
-            c = Cursor(group: group, index: 0, id: head.id, a: head.a, b: head.b, position: head.position)
+        guard let group = group(of: id) else { return nil }
+        lastGroup = group
+        let slot = group & (Self.cacheSlots - 1)
+        if cachedGroup[slot] != group { decode(group, into: slot) }
+        // Binary search among the group's decoded ids.
+        let start = slot * Self.groupSize
+        var low = start, high = start + size(of: group)
+        while low < high {
+            let mid = (low + high) >> 1
+            if cachedIDs[mid] < id { low = mid + 1 } else { high = mid }
         }
-        let size = c.group + 1 == heads.count ? count - c.group * Self.groupSize : Self.groupSize
-        while c.id < id && c.index + 1 < size {
-            c.id &+= Int64(bitPattern: bytes.readVarint(at: &c.position))
-            c.a &+= Varint.unzigzag(bytes.readVarint(at: &c.position))
-            c.b &+= Varint.unzigzag(bytes.readVarint(at: &c.position))
-            c.index += 1
+        guard low < start + size(of: group), cachedIDs[low] == id else { return nil }
+        return (cachedA[low], cachedB[low])
+    }
+
+    /// The group whose ids' range holds `id` (the last group whose first id is <= id), or nil.
+    private func group(of id: Int64) -> Int? {
+        if lastGroup >= 0, heads[lastGroup].id <= id, lastGroup + 1 == heads.count || heads[lastGroup + 1].id > id {
+            return lastGroup
         }
-        cursor = c
-        return c.id == id ? (c.a, c.b) : nil
+        // The last sample <= id, then the last head <= id among the groups it starts.
+        var low = 0, high = sampleIDs.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if sampleIDs[mid] <= id { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        var first = (low - 1) * Self.sampleStride, end = min(first + Self.sampleStride, heads.count)
+        while first < end {
+            let mid = (first + end) >> 1
+            if heads[mid].id <= id { first = mid + 1 } else { end = mid }
+        }
+        return first - 1
+    }
+
+    private func size(of group: Int) -> Int {
+        group + 1 == heads.count ? count - group * Self.groupSize : Self.groupSize
+    }
+
+    private func decode(_ group: Int, into slot: Int) {
+        let head = heads[group]
+        var id = head.id, a = head.a, b = head.b, position = head.position
+        let start = slot * Self.groupSize
+        cachedIDs[start] = id
+        cachedA[start] = a
+        cachedB[start] = b
+        for index in 1..<size(of: group) {
+            id &+= Int64(bitPattern: bytes.readVarint(at: &position))
+            a &+= Varint.unzigzag(bytes.readVarint(at: &position))
+            b &+= Varint.unzigzag(bytes.readVarint(at: &position))
+            cachedIDs[start + index] = id
+            cachedA[start + index] = a
+            cachedB[start + index] = b
+        }
+        cachedGroup[slot] = group
     }
 
     /// Every entry in storage order.

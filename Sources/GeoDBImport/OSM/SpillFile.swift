@@ -96,14 +96,4 @@ final class ChunkedArray<Element> {
     }
 
     var last: Element? { count == 0 ? nil : self[count - 1] }
-
-    /// The first index whose element is not less than `value` by `key`, for arrays sorted by `key`.
-    func lowerBound<Key: Comparable>(_ value: Key, by key: (Element) -> Key) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if key(self[mid]) < value { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
 }
