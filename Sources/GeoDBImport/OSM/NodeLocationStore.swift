@@ -18,9 +18,24 @@ final class NodeLocationStore {
     /// Makes lookups possible; sorts first when nodes came out of order.
     func seal() { index.seal() }
 
-    /// The location of a node, or nil when the file does not have it.
+    /// The location of a node, or nil when the file does not have it. On the thread that appended.
     func location(of id: Int64) -> Point7? {
-        index.lookup(id).map { Point7(lat: Int32(truncatingIfNeeded: $0.0), lon: Int32(truncatingIfNeeded: $0.1)) }
+        index.lookup(id).map(Self.point)
+    }
+
+    /// Lookups for another thread, once sealed.
+    func makeReader() -> Reader { Reader(index: DeltaCodedIndex.Reader(index)) }
+
+    struct Reader {
+        let index: DeltaCodedIndex.Reader
+
+        func location(of id: Int64) -> Point7? {
+            index.lookup(id).map(NodeLocationStore.point)
+        }
+    }
+
+    private static func point(_ values: (Int64, Int64)) -> Point7 {
+        Point7(lat: Int32(truncatingIfNeeded: values.0), lon: Int32(truncatingIfNeeded: values.1))
     }
 }
 

@@ -14,6 +14,18 @@ public struct OSMBuildStats: Sendable {
     public var streetSegments = 0
     public var nodeStoreBytes = 0
     public var wayStoreBytes = 0
+
+    mutating func add(_ other: OSMBuildStats) {
+        waysWithMissingNodes += other.waysWithMissingNodes
+        missingNodeRefs += other.missingNodeRefs
+        relationsAssembled += other.relationsAssembled
+        relationsSkipped += other.relationsSkipped
+        relationMembersMissing += other.relationMembersMissing
+        interpolationsSkipped += other.interpolationsSkipped
+        streetSegments += other.streetSegments
+        nodeStoreBytes += other.nodeStoreBytes
+        wayStoreBytes += other.wayStoreBytes
+    }
 }
 
 /// An `OSMHandler` that decides what each object becomes and hands the places to a sink.
@@ -27,7 +39,17 @@ public final class OSMPlaceBuilder: OSMHandler {
     private var interpolations: [(wayID: Int64, refs: [Int64], points: [Point7], tags: OSMTags)] = []
     private var nodesSealed = false
     private var waysSealed = false
-    public private(set) var stats = OSMBuildStats()
+    /// Node lookups for the work `way` hands to the sink's thread (made when the nodes are sealed).
+    private var sinkNodes: NodeLocationStore.Reader?
+    /// Counted by this thread; `geometryStats` by the work on the sink's thread.
+    private var readStats = OSMBuildStats()
+    private var geometryStats = OSMBuildStats()
+    /// What the import did; complete once the sink has done all the work handed to it.
+    public var stats: OSMBuildStats {
+        var total = readStats
+        total.add(geometryStats)
+        return total
+    }
     public private(set) var fileHeader = OSMHeader()
 
     /// `scratchDirectory` holds the (unlinked) scratch files for way node lists, street geometry and
@@ -50,7 +72,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         }
         guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: false) else { return }
         let point = Point7(lat: lat7, lon: lon7)
-        try emit(ref: "n\(id)", classification, tags, Self.names(tags), at: point, geometry: nil)
+        try emit(ref: "n\(id)", classification, tags, Self.names(tags), at: point, geometry: nil, into: sink)
     }
 
     public func way(id: Int64, refs: [Int64], tags: OSMTags) throws {
@@ -58,8 +80,8 @@ public final class OSMPlaceBuilder: OSMHandler {
         try wayRefs.add(wayID: id, refs: refs)
         guard !tags.isEmpty else { return }
         if tags[.addrInterpolation] != nil {
-            let line = resolve(refs)
-            if line.count >= 2 { interpolations.append((id, refs, line, tags)) } else { stats.interpolationsSkipped += 1 }
+            let line = resolve(refs, with: { self.nodes.location(of: $0) }, counting: &readStats)
+            if line.count >= 2 { interpolations.append((id, refs, line, tags)) } else { readStats.interpolationsSkipped += 1 }
             return
         }
         let hasName = Self.hasName(tags)
@@ -68,24 +90,33 @@ public final class OSMPlaceBuilder: OSMHandler {
         let street = hasName ? OSMClassifier.streetType(tags) : nil
         guard classification != nil || street != nil else { return }
         let names = Self.names(tags)
-        if let street, classification == nil || classification?.kind == .address || classification?.kind == .poi {
-            let line = resolve(refs)
-            guard line.count >= 1 else { return }
-            try streets.add(wayID: id, highway: street, names: names, points: line)
-            stats.streetSegments += 1
-            return
+        // The geometry is the rest of the way's work: it goes to the sink's thread (the writer's, which
+        // has time while ways are read), in order with the places, with node lookups of its own.
+        let nodes = sinkNodes!
+        try sink.perform { [self] target in
+            let line = resolve(refs, with: nodes.location(of:), counting: &geometryStats)
+            if let street, classification == nil || classification?.kind == .address || classification?.kind == .poi {
+                guard line.count >= 1 else { return }
+                try streets.add(wayID: id, highway: street, names: names, points: line)
+                geometryStats.streetSegments += 1
+            } else if let classification, !line.isEmpty {
+                try emitWay(id: id, classification, tags, names, line: line, isClosed: isClosed, into: target)
+            }
         }
-        guard let classification else { return }
-        var line = resolve(refs)
-        guard !line.isEmpty else { return }
+    }
+
+    private func emitWay(id: Int64, _ classification: OSMClassification, _ tags: OSMTags, _ names: [PlaceName],
+                         line: [Point7], isClosed: Bool, into target: PlaceSink) throws {
+        var line = line
         if isClosed, line.count >= 4, line.first == line.last {
             line.removeLast()
             let polygons = [[line]]
             let point = PolygonMath.interiorPoint(polygons) ?? line[0]
-            try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: .polygons(polygons))
+            try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: .polygons(polygons), into: target)
         } else {
             let point = LineMath.point(along: line, fraction: 0.5) ?? line[0]
-            try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: line.count > 1 ? .lineStrings([line]) : nil)
+            try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: line.count > 1 ? .lineStrings([line]) : nil,
+                     into: target)
         }
     }
 
@@ -97,28 +128,31 @@ public final class OSMPlaceBuilder: OSMHandler {
         let names = Self.names(tags)
         var ways: [[Int64]] = []
         for member in members where member.type == .way {
-            if let refs = try wayRefs.refs(of: member.ref) { ways.append(refs) } else { stats.relationMembersMissing += 1 }
+            if let refs = try wayRefs.refs(of: member.ref) { ways.append(refs) } else { readStats.relationMembersMissing += 1 }
         }
         let result = RingAssembler.assemble(ways: ways) { self.nodes.location(of: $0) }
         guard !result.polygons.isEmpty else {
-            stats.relationsSkipped += 1
+            readStats.relationsSkipped += 1
             return
         }
-        stats.relationsAssembled += 1
+        readStats.relationsAssembled += 1
         let label = members.first { $0.type == .node && ($0.role == "label" || $0.role == "admin_centre") }
             .flatMap { nodes.location(of: $0.ref) }
         let point = label ?? PolygonMath.interiorPoint(result.polygons) ?? result.polygons[0][0][0]
-        try emit(ref: "r\(id)", classification, tags, names, at: point, geometry: .polygons(result.polygons))
+        try emit(ref: "r\(id)", classification, tags, names, at: point, geometry: .polygons(result.polygons), into: sink)
     }
 
-    /// Writes the streets and interpolation lines, which need every way read first.
+    /// Writes the streets and interpolation lines, which need every way read first: after the work
+    /// handed to the sink (the street segments), on its thread.
     public func finish() throws {
         sealNodes()
         sealWays()
-        try emitStreets()
-        try emitInterpolations()
-        stats.nodeStoreBytes = nodes.memoryBytes
-        stats.wayStoreBytes = wayRefs.memoryBytes
+        try sink.perform { [self] target in
+            try emitStreets(into: target)
+            try emitInterpolations(into: target)
+        }
+        readStats.nodeStoreBytes = nodes.memoryBytes
+        readStats.wayStoreBytes = wayRefs.memoryBytes
     }
 
     // MARK: helpers
@@ -127,6 +161,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         guard !nodesSealed else { return }
         nodesSealed = true
         nodes.seal()
+        sinkNodes = nodes.makeReader()
         addressNodes.seal()
     }
 
@@ -149,11 +184,11 @@ public final class OSMPlaceBuilder: OSMHandler {
     }
 
     /// Node positions of a way, leaving out nodes the extract does not have (counted).
-    private func resolve(_ refs: [Int64]) -> [Point7] {
+    private func resolve(_ refs: [Int64], with location: (Int64) -> Point7?, counting stats: inout OSMBuildStats) -> [Point7] {
         var points: [Point7] = []
         points.reserveCapacity(refs.count)
         for ref in refs {
-            if let p = nodes.location(of: ref) { points.append(p) }
+            if let p = location(ref) { points.append(p) }
         }
         if points.count < refs.count {
             stats.waysWithMissingNodes += 1
@@ -163,7 +198,7 @@ public final class OSMPlaceBuilder: OSMHandler {
     }
 
     private func emit(ref: String, _ classification: OSMClassification, _ tags: OSMTags, _ names: [PlaceName],
-                      at point: Point7, geometry: Geometry?) throws {
+                      at point: Point7, geometry: Geometry?, into target: PlaceSink) throws {
         var names = names
         var name = names.first?.name
         if classification.kind == .postcode, let code = tags[.postalCode] {
@@ -175,7 +210,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         }
         let population = OSMClassifier.population(tags)
         let coordinate = point.coordinate
-        try sink.add(PlaceRecord(
+        try target.add(PlaceRecord(
             sourceRef: ref, kind: classification.kind, category: classification.category, name: name, names: names,
             coordinate: coordinate, boundingBox: geometry?.boundingBox ?? BoundingBox(coordinate),
             importance: OSMClassifier.importance(kind: classification.kind, population: population, tags: tags),
@@ -183,7 +218,7 @@ public final class OSMPlaceBuilder: OSMHandler {
             tags: OSMClassifier.displayTags(tags), geometry: geometry))
     }
 
-    private func emitStreets() throws {
+    private func emitStreets(into target: PlaceSink) throws {
         for group in streets.streetGroups() {
             let segments = group.map { streets.segments[$0] }
             let lines = try segments.map { try streets.line(of: $0) }
@@ -197,17 +232,17 @@ public final class OSMPlaceBuilder: OSMHandler {
             let longest = lines.max { LineMath.relativeLength($0) < LineMath.relativeLength($1) } ?? lines[0]
             let point = LineMath.point(along: longest, fraction: 0.5) ?? longest[0]
             let geometry = Geometry.lineStrings(lines)
-            try sink.add(PlaceRecord(
+            try target.add(PlaceRecord(
                 sourceRef: "w\(segments[0].wayID)", kind: .street, category: "highway=\(highway)", name: names[0].name,
                 names: names, coordinate: point.coordinate, boundingBox: geometry.boundingBox, geometry: geometry))
         }
     }
 
-    private func emitInterpolations() throws {
+    private func emitInterpolations(into target: PlaceSink) throws {
         for item in interpolations {
             guard let firstRef = item.refs.first, let lastRef = item.refs.last,
                   let first = try addressNodes.lookup(firstRef), let last = try addressNodes.lookup(lastRef) else {
-                stats.interpolationsSkipped += 1
+                geometryStats.interpolationsSkipped += 1
                 continue
             }
             let point = LineMath.point(along: item.points, fraction: 0.5) ?? item.points[0]
@@ -216,7 +251,7 @@ public final class OSMPlaceBuilder: OSMHandler {
                                   street: item.tags[.addrStreet] ?? first.street ?? last.street,
                                   postcode: item.tags[.addrPostcode] ?? first.postcode ?? last.postcode,
                                   city: item.tags[.addrCity])
-            try sink.add(PlaceRecord(
+            try target.add(PlaceRecord(
                 sourceRef: "w\(item.wayID)", kind: .interpolation, category: "addr:interpolation=\(item.tags[.addrInterpolation] ?? "")",
                 name: nil, names: [], coordinate: point.coordinate, boundingBox: geometry.boundingBox,
                 address: address, tags: OSMClassifier.displayTags(item.tags), geometry: geometry))
