@@ -558,8 +558,9 @@ def main():
         report.append(f"Growth between the two largest sizes (×{memory[-2]['factor']} → ×{memory[-1]['factor']}): "
                       f"**{marginal:.1f} bytes per node** (target ≤ 16). Least squares over all sizes: {slope:.1f} bytes "
                       f"per node + {intercept / 2**20:.0f} MiB; it is steeper because part of the constant fills up "
-                      "between ×1 and ×20: buffers as large as the file's largest block (the tiled files' blocks reach "
-                      "2.6 MB compressed, Helsinki.osm.pbf's are far smaller), SQLite's 2 MiB page caches of the output "
+                      "between ×1 and ×20: the blocks in flight between the reading and the decoding thread (up to "
+                      "six: the tiled files' blocks reach 2.6 MB compressed and 6.7 MB inflated, Helsinki.osm.pbf's are "
+                      "far smaller), SQLite's 2 MiB page caches of the output "
                       "and of the search tables' scratch database, and FTS5's 1 MiB of pending terms.")
         report.append("")
         report.append("Per node: the location store (`DeltaCodedIndex`: groups of 32 nodes, the first whole and the "
