@@ -1,5 +1,6 @@
 // The hand-drawn grid fixture (Tests/Fixtures/grid.osm and its PBF twin): every place it must yield.
 import GeoDB
+import GeoDBSQLite
 @testable import GeoDBImport
 import Testing
 import TestSupport
@@ -29,6 +30,24 @@ func buildPlaces(_ path: String) throws -> (CollectingSink, OSMBuildStats, OSMRe
     }
     try builder.finish()
     return (sink, builder.stats, readStats)
+}
+
+/// The importer hands way geometry to the writer's thread (`PipelinedPlaceSink.perform`): its places
+/// and counts must be those of one thread doing everything, in the same order.
+@Test func writerThreadKeepsTheOrderOfOneThread() throws {
+    let (sink, stats, _) = try buildPlaces(TestPaths.sampleData("helsinki.osm.pbf"))
+    let dbs = try HelsinkiDatabases.shared.get()
+    let db = try Connection(path: dbs.pbf, mode: .readOnly())
+    let stored = try db.prepare("SELECT source_ref, kind, lat, lon FROM place ORDER BY id").rows {
+        "\($0.text(0) ?? "") \($0.text(1) ?? "") \($0.double(2)) \($0.double(3))"
+    }
+    #expect(stored.count == 2505)
+    #expect(stored == sink.places.map { "\($0.sourceRef) \($0.kind.rawValue) \($0.coordinate.lat) \($0.coordinate.lon)" })
+    let build = dbs.pbfSummary.sources[0].build
+    #expect([build.streetSegments, build.waysWithMissingNodes, build.missingNodeRefs, build.interpolationsSkipped,
+             build.relationsAssembled, build.relationsSkipped]
+            == [stats.streetSegments, stats.waysWithMissingNodes, stats.missingNodeRefs, stats.interpolationsSkipped,
+                stats.relationsAssembled, stats.relationsSkipped])
 }
 
 @Suite struct GridFixtureTests {
