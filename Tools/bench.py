@@ -559,7 +559,7 @@ def main():
                       f"**{marginal:.1f} bytes per node** (target ≤ 16). Least squares over all sizes: {slope:.1f} bytes "
                       f"per node + {intercept / 2**20:.0f} MiB; it is steeper because part of the constant fills up "
                       "between ×1 and ×20: the blocks in flight between the reading and the decoding thread (up to "
-                      "six: the tiled files' blocks reach 2.6 MB compressed and 6.7 MB inflated, Helsinki.osm.pbf's are "
+                      "three: the tiled files' blocks reach 2.6 MB compressed and 6.7 MB inflated, Helsinki.osm.pbf's are "
                       "far smaller), SQLite's 2 MiB page caches of the output "
                       "and of the search tables' scratch database, and FTS5's 1 MiB of pending terms.")
         report.append("")

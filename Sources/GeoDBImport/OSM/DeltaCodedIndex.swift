@@ -28,7 +28,8 @@ final class DeltaCodedIndex {
     }
 
     // Run-time exclusivity checks on these fields were ~5% of the decoding thread (three per varint read);
-    // no access overlaps another: each is a plain read or write inside one method, on one thread.
+    // no access overlaps another: each is a plain read or write inside one method, and once sealed the
+    // index is only read (by readers on any thread).
     @exclusivity(unchecked) private var heads = ChunkedArray<Head>()
     @exclusivity(unchecked) private var bytes = ByteChunks()
     /// The first id of every `sampleStride`-th group: the first level of a lookup's search, small enough
@@ -76,7 +77,8 @@ final class DeltaCodedIndex {
         isSorted = true
     }
 
-    /// The values stored for `id`, or nil when there are none. On the thread that appended.
+    /// The values stored for `id`, or nil when there are none. One thread at a time; other threads
+    /// looking up at the same time use a `Reader` each.
     func lookup(_ id: Int64) -> (Int64, Int64)? {
         if ownReader == nil { ownReader = Reader(self) }
         return ownReader!.lookup(id)

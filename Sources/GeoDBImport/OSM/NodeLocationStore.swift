@@ -18,7 +18,7 @@ final class NodeLocationStore {
     /// Makes lookups possible; sorts first when nodes came out of order.
     func seal() { index.seal() }
 
-    /// The location of a node, or nil when the file does not have it. On the thread that appended.
+    /// The location of a node, or nil when the file does not have it. One thread at a time (see `Reader`).
     func location(of id: Int64) -> Point7? {
         index.lookup(id).map(Self.point)
     }
