@@ -14,6 +14,14 @@ import Testing
         }
     }
 
+    /// The exact text stored in `place.tags`: compact, short escapes where JSON has them, lower-case hex.
+    @Test func writesCompactTextWithShortEscapes() {
+        #expect(JSONText.object([("k", "a\"b\\c\n\r\t\u{1f}é 東"), ("k", "dropped"), ("x", "")])
+                == #"{"k":"a\"b\\c\n\r\t\u001fé 東","x":""}"#)
+        #expect(JSONText.object([]) == "{}")
+        #expect(JSONText.quoted("\u{0}/") == #""\u0000/""#)
+    }
+
     @Test func agreesWithFoundationOnEscapesAndSpacing() throws {
         for text in [#"{}"#, #" { "a" : "b" , "c":"\u00e4\ud83d\udeb2\/\b\f" } "#, #"{"empty":""}"#] {
             let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
