@@ -32,6 +32,28 @@ func buildPlaces(_ path: String) throws -> (CollectingSink, OSMBuildStats, OSMRe
     return (sink, builder.stats, readStats)
 }
 
+/// A handler of one's own (the readers' public interface) sees every tag, in file order and by name.
+final class TagCollector: OSMHandler {
+    var nodeTags: [Int64: [String]] = [:]
+    var cafe: (name: String?, amenity: String?, missing: String?)?
+    func header(_ header: OSMHeader) {}
+    func node(id: Int64, lat7: Int32, lon7: Int32, tags: OSMTags) {
+        if !tags.isEmpty { nodeTags[id] = tags.pairs.map { "\($0.key)=\($0.value)" } }
+        if id == 10 { cafe = (tags["name"], tags["amenity"], tags["shop"]) }
+    }
+    func way(id: Int64, refs: [Int64], tags: OSMTags) {}
+    func relation(id: Int64, members: [OSMMember], tags: OSMTags) {}
+}
+
+@Test func ownHandlersSeeTheSameTagsInBothFormats() throws {
+    let fromPBF = TagCollector(), fromXML = TagCollector()
+    try PBFReader(path: TestPaths.fixture("grid.osm.pbf")).read(into: fromPBF)
+    try OSMXMLReader(path: TestPaths.fixture("grid.osm")).read(into: fromXML)
+    #expect(fromPBF.nodeTags[10]?.prefix(3) == ["amenity=cafe", "name=Kahvila Testi", "name:sv=Kafé Test"])
+    #expect(fromPBF.nodeTags == fromXML.nodeTags)
+    #expect(fromPBF.cafe?.name == "Kahvila Testi" && fromPBF.cafe?.amenity == "cafe" && fromPBF.cafe?.missing == nil)
+}
+
 /// The importer hands way geometry to the writer's thread (`PipelinedPlaceSink.perform`): its places
 /// and counts must be those of one thread doing everything, in the same order.
 @Test func writerThreadKeepsTheOrderOfOneThread() throws {

@@ -29,6 +29,13 @@ public struct OSMTags: Sendable {
 
     public var isEmpty: Bool { tags.isEmpty }
     public var count: Int { tags.count }
+    /// The tags in file order.
+    public var pairs: [(key: String, value: String)] { tags.map { ($0.key, $0.value) } }
+
+    /// The value of `key`, any key (the importer itself asks by `OSMKey`).
+    public subscript(key: String) -> String? {
+        tags.first { $0.key == key }?.value
+    }
 
     /// The value of a key the importer asks for by name.
     subscript(key: OSMKey) -> String? {
