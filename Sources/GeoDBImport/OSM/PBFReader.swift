@@ -22,8 +22,7 @@ public struct OSMReadStats: Sendable {
 
 /// Reads one `.osm.pbf` file block by block; memory is bounded by three blocks (32 MiB each at most by
 /// the spec). The calling thread reads and inflates the blobs while a second thread decodes them and
-/// calls the handler, in file order: inflating is a quarter of the decoding work, and on two cores the
-/// handler's thread is the import's critical path.
+/// calls the handler, in file order (inflating was about a fifth of the work when one thread did both).
 public final class PBFReader {
     public let path: String
     /// Complete once `read(into:)` has returned.
