@@ -86,6 +86,10 @@ enum RTreeBulkLoader {
         let insertRowID = try db.prepare("INSERT INTO \"\(table)_rowid\"(rowid, nodeno) VALUES (?, ?)")
         let insertParent = try db.prepare("INSERT INTO \"\(table)_parent\"(nodeno, parentnode) VALUES (?, ?)")
         var blob = [UInt8](repeating: 0, count: Int(nodeSize))
+        // Which leaf holds each entry, written after the nodes in rowid order: rows in key order append to
+        // the b-tree, where the leaves' order scattered them (x50: 0.07 s of inserts).
+        var leafOf: [(rowid: Int64, node: Int64)] = []
+        leafOf.reserveCapacity(entries.count)
         for (levelIndex, level) in levels.enumerated() {
             for (nodeIndex, node) in level.enumerated() {
                 let number = numbers[levelIndex][nodeIndex]
@@ -102,13 +106,20 @@ enum RTreeBulkLoader {
                         offset += 4
                     }
                     if levelIndex == 0 {
-                        try insertRowID.run([.integer(childID), .integer(number)])
+                        leafOf.append((childID, number))
                     } else {
                         try insertParent.run([.integer(childID), .integer(number)])
                     }
                 }
                 try insertNode.run([.integer(number), .blob(blob)])
             }
+        }
+        leafOf.sort { $0.rowid < $1.rowid }
+        for (rowid, node) in leafOf {
+            try insertRowID.bind(1, rowid)
+            try insertRowID.bind(2, node)
+            _ = try insertRowID.step()
+            insertRowID.reset()
         }
     }
 
