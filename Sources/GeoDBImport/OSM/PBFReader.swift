@@ -1,6 +1,6 @@
 // Streaming reader for OSM PBF files: frames of BlobHeader + Blob, zlib-compressed PrimitiveBlocks,
 // dense nodes, ways and relations (https://wiki.openstreetmap.org/wiki/PBF_Format).
-import CZlib
+import CDeflate
 import Foundation
 import GeoDB
 
@@ -40,10 +40,16 @@ public final class PBFReader {
     /// the input (the tiled extracts' larger files have more of their 6.7 MB blocks in a row).
     static let blocksAhead = 1
 
+    /// Used on the reading thread only (libdeflate's decompressors are not shared between threads).
+    private let decompressor: OpaquePointer
+
     public init(path: String) {
         self.path = path
         self.displayName = path
+        decompressor = libdeflate_alloc_decompressor()
     }
+
+    deinit { libdeflate_free_decompressor(decompressor) }
 
     /// One inflated blob, with where it starts in the file and how far the file has been read after it.
     private struct Block {
@@ -164,17 +170,23 @@ public final class PBFReader {
         if let rawRange { return Array(compressed[rawRange]) }
         guard let zlibRange, let rawSize else { throw bad("blob holds no data") }
         guard rawSize <= Self.maxBlobSize else { throw bad("blob's raw size \(rawSize) exceeds the 32 MiB limit") }
-        var destLength = uLongf(rawSize)
-        var rc: Int32 = Z_OK
+        var inflatedSize = 0
+        var result = LIBDEFLATE_SUCCESS
         let inflated = [UInt8](unsafeUninitializedCapacity: rawSize) { out, initialized in
-            rc = compressed.withUnsafeBufferPointer { input in
-                uncompress(out.baseAddress, &destLength, input.baseAddress! + zlibRange.lowerBound, uLong(zlibRange.count))
+            result = compressed.withUnsafeBufferPointer { input in
+                libdeflate_zlib_decompress(decompressor, input.baseAddress! + zlibRange.lowerBound, zlibRange.count,
+                                           out.baseAddress, rawSize, &inflatedSize)
             }
-            initialized = rc == Z_OK ? min(Int(destLength), rawSize) : 0
+            initialized = result == LIBDEFLATE_SUCCESS ? inflatedSize : 0
         }
-        guard rc == Z_OK, Int(destLength) == rawSize else {
-            let reason = rc == Z_OK ? "inflated to \(destLength) bytes, header says \(rawSize)" : "zlib error \(rc)"
-            throw bad("corrupt zlib blob (\(reason))")
+        switch result {
+        case LIBDEFLATE_SUCCESS where inflatedSize == rawSize: break
+        case LIBDEFLATE_SUCCESS, LIBDEFLATE_SHORT_OUTPUT:
+            throw bad("corrupt zlib blob (inflates to fewer bytes than the header's \(rawSize))")
+        case LIBDEFLATE_INSUFFICIENT_SPACE:
+            throw bad("corrupt zlib blob (inflates to more bytes than the header's \(rawSize))")
+        default:
+            throw bad("corrupt zlib blob (invalid compressed data)")
         }
         return inflated
     }
