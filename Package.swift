@@ -17,13 +17,14 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // Thin checked layer over the SQLite C API: connections, statements, errors.
         .target(name: "GeoDBSQLite", dependencies: ["CSQLite"]),
         // Runtime library an app links to read a database: schema, model, queries, inspection.
         .target(name: "GeoDB", dependencies: ["GeoDBSQLite"]),
         // Readers for every input format and the importer that writes a database.
-        .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "CZlib", "CDeflate"]),
+        .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "CZlib", "CBzip2", "CDeflate"]),
         // Writers of places as GeoJSON, CSV and GeoPackage files (`geodb export`).
         .target(name: "GeoDBExport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBImport"]),
         // The command-line tool: argument parsing and output formatting only.

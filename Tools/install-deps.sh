@@ -2,7 +2,7 @@
 # Installs the Debian packages geodb builds against, when missing (needs root or sudo).
 # Usage: Tools/install-deps.sh [extra-package ...]
 set -euo pipefail
-packages=(libsqlite3-dev zlib1g-dev libdeflate-dev pkg-config gzip "$@")
+packages=(libsqlite3-dev zlib1g-dev libbz2-dev libdeflate-dev pkg-config gzip "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

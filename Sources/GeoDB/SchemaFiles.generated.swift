@@ -14,7 +14,7 @@ CREATE TABLE meta (
 CREATE TABLE source (
     id                   INTEGER PRIMARY KEY,
     name                 TEXT NOT NULL,     -- file name without its directory
-    format               TEXT NOT NULL,     -- 'osm.pbf', 'osm.xml', 'osm.xml.gz', 'geonames', 'csv'
+    format               TEXT NOT NULL,     -- 'osm.pbf', 'osm.xml', 'osm.xml.gz', 'osm.xml.bz2', 'geonames', 'csv'
     size_bytes           INTEGER NOT NULL,
     imported_at          TEXT NOT NULL,     -- ISO 8601, UTC
     data_timestamp       TEXT,              -- ISO 8601: replication timestamp, else newest object timestamp

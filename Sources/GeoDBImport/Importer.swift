@@ -212,11 +212,11 @@ public enum Importer {
             reader.onProgress = report
             try reader.read(into: builder)
             return reader.stats
-        case .osmXML, .osmXMLGzip:
+        case .osmXML, .osmXMLGzip, .osmXMLBzip2:
             var path = input
-            if format == .osmXMLGzip {
+            if format != .osmXML {
                 path = temporary.path + ".xml"
-                try Gunzip.decompress(input, to: path)
+                try format == .osmXMLGzip ? Decompress.gunzip(input, to: path) : Decompress.bunzip2(input, to: path)
             }
             defer { if path != input { try? FileManager.default.removeItem(atPath: path) } }
             let reader = OSMXMLReader(path: path, displayName: input)

@@ -1,4 +1,5 @@
 // Recognises an input file's format from its first bytes, never from its name.
+import CBzip2
 import CZlib
 import Foundation
 import GeoDB
@@ -8,6 +9,7 @@ public enum InputFormat: String, Sendable {
     case osmPBF = "osm.pbf"
     case osmXML = "osm.xml"
     case osmXMLGzip = "osm.xml.gz"
+    case osmXMLBzip2 = "osm.xml.bz2"
     /// A GeoNames dump: 19 tab-separated columns, no header.
     case geonames = "geonames"
     /// Delimited text with a header row.
@@ -17,7 +19,7 @@ public enum InputFormat: String, Sendable {
     /// A GeoNames admin1CodesASCII.txt-style table: subdivision names for the dumps beside it.
     case admin1Table = "geonames.admin1"
 
-    public var isOSM: Bool { self == .osmPBF || self == .osmXML || self == .osmXMLGzip }
+    public var isOSM: Bool { self == .osmPBF || self == .osmXML || self == .osmXMLGzip || self == .osmXMLBzip2 }
     /// Lookup tables fill in names for the places of other files; they are not sources of places.
     public var isLookupTable: Bool { self == .countryTable || self == .admin1Table }
     /// Gazetteer sources: their places may be linked to places of other sources.
@@ -36,10 +38,7 @@ public enum InputFormat: String, Sendable {
         guard !head.isEmpty else { throw GeoDBError.badInput(file: path, at: .byteOffset(0), "empty file") }
         if isPBF(head) { return .osmPBF }
         if head.starts(with: [0x1f, 0x8b]) { return .osmXMLGzip }
-        if head.starts(with: Array("BZh".utf8)) {
-            throw GeoDBError(.unsupportedInput, "\(path): bzip2-compressed input is not supported",
-                             remedy: "decompress it first: bunzip2 -k \(path)")
-        }
+        if head.starts(with: Array("BZh".utf8)) { return .osmXMLBzip2 }
         if isOSMXML(head) { return .osmXML }
         if GeoJSONReader.looksLikeFeatureCollection(head) { return try TimeZoneImporter.detect(path) }
         if let format = detectText(head, complete: head.count < headSize) { return format }
@@ -108,21 +107,81 @@ public enum InputFormat: String, Sendable {
     }
 }
 
-/// Decompresses a gzip file to a temporary file (XMLParser streams from a file, not from zlib).
-enum Gunzip {
-    static func decompress(_ path: String, to output: String) throws {
+/// Decompresses gzip and bzip2 files to a temporary file (XMLParser streams from a file, not from a
+/// decompressor). Errors name the compressed file and about where in it the data went wrong.
+enum Decompress {
+    static let bufferSize = 1 << 20
+
+    static func gunzip(_ path: String, to output: String) throws {
         guard let input = gzopen(path, "rb") else { throw GeoDBError(.fileNotFound, "\(path): cannot open") }
         defer { gzclose(input) }
+        try write(to: output) { buffer in
+            let n = Int(gzread(input, buffer.baseAddress, UInt32(buffer.count)))
+            if n < 0 { throw GeoDBError.badInput(file: path, at: .byteOffset(Int(gzoffset(input))), "corrupt gzip data") }
+            return n
+        }
+    }
+
+    /// Several bzip2 streams one after the other (as pbzip2 and lbzip2 write them) are one file.
+    static func bunzip2(_ path: String, to output: String) throws {
+        guard let input = fopen(path, "rb") else { throw GeoDBError(.fileNotFound, "\(path): cannot open") }
+        defer { fclose(input) }
+        let compressed = UnsafeMutablePointer<CChar>.allocate(capacity: bufferSize)
+        defer { compressed.deallocate() }
+        var stream = bz_stream()
+        guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else { throw GeoDBError(.io, "\(path): cannot start bzip2") }
+        defer { BZ2_bzDecompressEnd(&stream) }
+        var bytesRead = 0
+        var inStream = false   // input fed to the current stream before its end
+        func bad(_ what: String) -> GeoDBError {
+            GeoDBError.badInput(file: path, at: .byteOffset(bytesRead - Int(stream.avail_in)), what)
+        }
+        try write(to: output) { buffer in
+            while true {
+                if stream.avail_in == 0 {
+                    let n = fread(compressed, 1, bufferSize, input)
+                    if ferror(input) != 0 { throw GeoDBError(.io, "\(path): read failed: \(String(cString: strerror(errno)))") }
+                    if n == 0 {
+                        if inStream { throw bad("file ends inside a bzip2 stream (truncated file?)") }
+                        return 0
+                    }
+                    stream.next_in = compressed
+                    stream.avail_in = UInt32(n)
+                    bytesRead += n
+                }
+                inStream = true
+                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
+                stream.avail_out = UInt32(buffer.count)
+                let rc = BZ2_bzDecompress(&stream)
+                let produced = buffer.count - Int(stream.avail_out)
+                if rc == BZ_STREAM_END {
+                    // Another stream may follow: start afresh on the input left over.
+                    let (next, left) = (stream.next_in, stream.avail_in)
+                    BZ2_bzDecompressEnd(&stream)
+                    stream = bz_stream()
+                    guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else { throw bad("cannot restart bzip2") }
+                    (stream.next_in, stream.avail_in) = (next, left)
+                    inStream = false
+                } else if rc != BZ_OK {
+                    throw bad(rc == BZ_DATA_ERROR_MAGIC ? "not bzip2 data" : "corrupt bzip2 data (libbz2 error \(rc))")
+                }
+                if produced > 0 { return produced }
+            }
+        }
+    }
+
+    /// Writes what `produce` puts in the buffer (its byte count; 0 at the end) to a new file `output`.
+    private static func write(to output: String, _ produce: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         guard let out = fopen(output, "wb") else {
             throw GeoDBError(.io, "\(output): cannot create: \(String(cString: strerror(errno)))")
         }
         defer { fclose(out) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let n = buffer.withUnsafeMutableBytes { gzread(input, $0.baseAddress, UInt32($0.count)) }
-            if n < 0 { throw GeoDBError.badInput(file: path, at: .byteOffset(Int(gzoffset(input))), "corrupt gzip data") }
+            let n = try produce(buffer)
             if n == 0 { break }
-            guard fwrite(buffer, 1, Int(n), out) == Int(n) else { throw GeoDBError(.io, "\(output): write failed") }
+            guard fwrite(buffer.baseAddress, 1, n, out) == n else { throw GeoDBError(.io, "\(output): write failed") }
         }
     }
 }

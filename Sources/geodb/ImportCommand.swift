@@ -9,7 +9,7 @@ extension GeoDBCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import map data files into a new geodb database, or add them to one.",
             discussion: """
-                Formats are recognised by content: OSM PBF (.osm.pbf), OSM XML (.osm, also gzip-compressed), \
+                Formats are recognised by content: OSM PBF (.osm.pbf), OSM XML (.osm, also gzip- or bzip2-compressed), \
                 GeoNames dumps (cities500.txt, allCountries.txt, …), CSV files with a header row and timezone \
                 boundaries (GeoJSON with a tzid property, as timezone-boundary-builder writes). GeoNames \
                 country tables (countryInfo.txt) and admin1CodesASCII.txt given beside a dump name its countries \

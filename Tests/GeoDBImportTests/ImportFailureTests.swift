@@ -166,11 +166,23 @@ import TestSupport
         #expect(error?.message.contains("notes.txt: unknown format") == true)
     }
 
-    @Test func bzip2IsRefusedWithARemedy() throws {
+    @Test func truncatedBzip2() throws {
         let setup = try Setup()
-        let error = try setup.failingImport(try setup.write("x.osm.bz2", Data("BZh91AY&SY".utf8)))
-        #expect(error?.code == .unsupportedInput)
-        #expect(error?.remedy?.contains("bunzip2") == true)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("grid.osm.bz2")))
+        let error = try setup.failingImport(try setup.write("cut.osm.bz2", whole.prefix(whole.count - 20)))
+        #expect(error?.code == .badInput)
+        #expect(error?.message.contains("cut.osm.bz2: byte offset") == true)
+        #expect(error?.message.contains("file ends inside a bzip2 stream") == true)
+    }
+
+    @Test func corruptBzip2() throws {
+        let setup = try Setup()
+        var data = try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("grid.osm.bz2")))
+        for i in 100..<140 { data[i] ^= 0x5a }
+        let error = try setup.failingImport(try setup.write("corrupt.osm.bz2", data))
+        #expect(error?.code == .badInput)
+        #expect(error?.message.contains("corrupt.osm.bz2: byte offset") == true)
+        #expect(error?.message.contains("corrupt bzip2 data") == true)
     }
 
     @Test func missingInputFile() throws {
@@ -200,6 +212,17 @@ import TestSupport
         let summary = try Importer.run(inputs: [gz], output: setup.scratch.path("gz.sqlite"))
         #expect(summary.places == 11)
         #expect(summary.sources[0].format == .osmXMLGzip)
+        #expect(!setup.scratch.contents().contains { $0.contains(".tmp-") })
+    }
+
+    /// One bzip2 stream, and two streams one after the other (as pbzip2 writes them): the same places.
+    @Test(arguments: ["grid.osm.bz2", "grid-multistream.osm.bz2"])
+    func bzip2CompressedXMLImports(fixture: String) throws {
+        let setup = try Setup()
+        let summary = try Importer.run(inputs: [TestPaths.fixture(fixture)], output: setup.scratch.path("bz2.sqlite"))
+        #expect(summary.places == 11)
+        #expect(summary.sources[0].format == .osmXMLBzip2)
+        #expect(summary.sources[0].read.nodes == 27)
         #expect(!setup.scratch.contents().contains { $0.contains(".tmp-") })
     }
 }
