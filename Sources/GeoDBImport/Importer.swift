@@ -169,7 +169,7 @@ public enum Importer {
         let pipeline = PipelinedPlaceSink(target: writer)
         let builder: OSMPlaceBuilder
         do {
-            builder = try OSMPlaceBuilder(sink: pipeline, scratchDirectory: scratch)
+            builder = try OSMPlaceBuilder(sink: pipeline, fileName: input, scratchDirectory: scratch)
         } catch {
             try? pipeline.drain()
             throw error

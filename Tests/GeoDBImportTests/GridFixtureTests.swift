@@ -16,7 +16,7 @@ final class CollectingSink: PlaceSink {
 /// Reads a fixture with the reader for its format and returns the places and statistics.
 func buildPlaces(_ path: String) throws -> (CollectingSink, OSMBuildStats, OSMReadStats) {
     let sink = CollectingSink()
-    let builder = try OSMPlaceBuilder(sink: sink)
+    let builder = try OSMPlaceBuilder(sink: sink, fileName: path)
     let readStats: OSMReadStats
     switch try InputFormat.detect(path: path) {
     case .osmPBF:
@@ -167,4 +167,45 @@ final class TagCollector: OSMHandler {
         #expect(unsorted.places.map(\.coordinate) == sorted.places.map(\.coordinate))
         #expect(stats.missingNodeRefs == 1)
     }
+
+    /// Streets are written once the first relation arrives: a way after it would be lost, so it is refused.
+    @Test func wayAfterRelationsIsRefused() throws {
+        let text = try String(contentsOfFile: TestPaths.fixture("grid.osm"), encoding: .utf8)
+        let street = "  <way id=\"100\"><nd ref=\"1\"/><nd ref=\"2\"/><tag k=\"highway\" v=\"residential\"/><tag k=\"name\" v=\"Testikatu\"/><tag k=\"name:sv\" v=\"Testgatan\"/></way>\n"
+        #expect(text.contains(street))
+        let moved = text.replacingOccurrences(of: street, with: "").replacingOccurrences(of: "</osm>", with: street + "</osm>")
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("way-last.osm")
+        try moved.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try buildPlaces(path)
+        } throws: { error in
+            let message = (error as? GeoDBError)?.message ?? ""
+            return message.contains("way-last.osm") && message.contains("way 100 comes after relations")
+                && message.contains("osmium sort")
+        }
+    }
+}
+
+/// Relation members are decoded only for the relations a handler asks for (routes have thousands).
+@Test func pbfReaderDecodesOnlyTheMembersAHandlerWants() throws {
+    final class MemberCounter: OSMHandler {
+        let wantsOnlyAreas: Bool
+        var members: [String: Int] = [:]
+        init(wantsOnlyAreas: Bool) { self.wantsOnlyAreas = wantsOnlyAreas }
+        func header(_ header: OSMHeader) {}
+        func node(id: Int64, lat7: Int32, lon7: Int32, tags: OSMTags) {}
+        func way(id: Int64, refs: [Int64], tags: OSMTags) {}
+        func relation(id: Int64, members: [OSMMember], tags: OSMTags) {
+            self.members[tags["type"] ?? "", default: 0] += members.count
+        }
+        func wantsMembers(ofRelationTagged tags: OSMTags) -> Bool {
+            !wantsOnlyAreas || tags["type"] == "multipolygon"
+        }
+    }
+    let all = MemberCounter(wantsOnlyAreas: false), areas = MemberCounter(wantsOnlyAreas: true)
+    try PBFReader(path: TestPaths.sampleData("helsinki.osm.pbf")).read(into: all)
+    try PBFReader(path: TestPaths.sampleData("helsinki.osm.pbf")).read(into: areas)
+    #expect(all.members["route", default: 0] > 1000 && areas.members["route"] == 0)
+    #expect(areas.members["multipolygon", default: 0] > 0 && areas.members["multipolygon"] == all.members["multipolygon"])
 }

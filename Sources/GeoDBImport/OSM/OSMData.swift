@@ -131,4 +131,11 @@ public protocol OSMHandler: AnyObject {
     func node(id: Int64, lat7: Int32, lon7: Int32, tags: OSMTags) throws
     func way(id: Int64, refs: [Int64], tags: OSMTags) throws
     func relation(id: Int64, members: [OSMMember], tags: OSMTags) throws
+    /// Whether `relation` needs the members of a relation with these tags; when false, a reader may pass
+    /// none (the PBF reader then skips decoding them: routes' thousands of members are most of the work).
+    func wantsMembers(ofRelationTagged tags: OSMTags) -> Bool
+}
+
+extension OSMHandler {
+    public func wantsMembers(ofRelationTagged tags: OSMTags) -> Bool { true }
 }

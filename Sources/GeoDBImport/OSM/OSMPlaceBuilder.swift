@@ -29,9 +29,11 @@ public struct OSMBuildStats: Sendable {
 }
 
 /// An `OSMHandler` that decides what each object becomes and hands the places to a sink.
-/// Streets and interpolation lines are completed in `finish()`, once all their parts are known.
+/// Streets and interpolation lines are completed once the last way is read; `finish()` ends a file.
 public final class OSMPlaceBuilder: OSMHandler {
     private let sink: PlaceSink
+    /// For errors.
+    private let fileName: String
     private let nodes = NodeLocationStore()
     private let wayRefs: WayRefStore
     private var streets: StreetCollector
@@ -54,8 +56,9 @@ public final class OSMPlaceBuilder: OSMHandler {
 
     /// `scratchDirectory` holds the (unlinked) scratch files for way node lists, street geometry and
     /// address node texts; the output's directory keeps them on the same disk as the database.
-    package init(sink: PlaceSink, scratchDirectory: String = NSTemporaryDirectory()) throws {
+    package init(sink: PlaceSink, fileName: String, scratchDirectory: String = NSTemporaryDirectory()) throws {
         self.sink = sink
+        self.fileName = fileName
         wayRefs = WayRefStore(spill: try SpillFile(directory: scratchDirectory))
         streets = StreetCollector(spill: try SpillFile(directory: scratchDirectory))
         addressNodes = AddressNodeIndex(spill: try SpillFile(directory: scratchDirectory))
@@ -76,6 +79,10 @@ public final class OSMPlaceBuilder: OSMHandler {
     }
 
     public func way(id: Int64, refs: [Int64], tags: OSMTags) throws {
+        guard !waysSealed else {
+            throw GeoDBError(.unsupportedInput, "\(fileName): way \(id) comes after relations; geodb reads OSM files in the "
+                             + "standard order (nodes, ways, relations): sort it first with `osmium sort`")
+        }
         sealNodes()
         try wayRefs.add(wayID: id, refs: refs)
         guard !tags.isEmpty else { return }
@@ -120,10 +127,15 @@ public final class OSMPlaceBuilder: OSMHandler {
         }
     }
 
+    /// Only multipolygons and boundaries become places (as areas); routes and the rest are skipped.
+    public func wantsMembers(ofRelationTagged tags: OSMTags) -> Bool {
+        tags[.type] == "multipolygon" || tags[.type] == "boundary"
+    }
+
     public func relation(id: Int64, members: [OSMMember], tags: OSMTags) throws {
         sealNodes()
-        sealWays()
-        guard let type = tags[.type], type == "multipolygon" || type == "boundary" else { return }
+        try finishWays()
+        guard wantsMembers(ofRelationTagged: tags) else { return }
         guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: true) else { return }
         let names = Self.names(tags)
         var ways: [[Int64]] = []
@@ -142,15 +154,10 @@ public final class OSMPlaceBuilder: OSMHandler {
         try emit(ref: "r\(id)", classification, tags, names, at: point, geometry: .polygons(result.polygons), into: sink)
     }
 
-    /// Writes the streets and interpolation lines, which need every way read first: after the work
-    /// handed to the sink (the street segments), on its thread.
+    /// Completes the places of a file without relations (see `finishWays`) and the counts.
     public func finish() throws {
         sealNodes()
-        sealWays()
-        try sink.perform { [self] target in
-            try emitStreets(into: target)
-            try emitInterpolations(into: target)
-        }
+        try finishWays()
         readStats.nodeStoreBytes = nodes.memoryBytes
         readStats.wayStoreBytes = wayRefs.memoryBytes
     }
@@ -165,10 +172,17 @@ public final class OSMPlaceBuilder: OSMHandler {
         addressNodes.seal()
     }
 
-    private func sealWays() {
+    /// Writes the streets and interpolation lines, which need every way read first: once the last way is
+    /// (at the first relation or the end), after the work handed to the sink (the street segments), on
+    /// its thread, which builds them while this one reads the relations.
+    private func finishWays() throws {
         guard !waysSealed else { return }
         waysSealed = true
         wayRefs.seal()
+        try sink.perform { [self] target in
+            try emitStreets(into: target)
+            try emitInterpolations(into: target)
+        }
     }
 
     /// Whether `names(_:)` would find a name; cheap, for objects that may not become places at all.

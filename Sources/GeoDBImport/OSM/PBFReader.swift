@@ -483,8 +483,9 @@ private struct BlockDecoder {
             default: try m.skip(wireType: wire)
             }
         }
+        let tags = try self.tags(keys: keys, values: values, in: message)
         var members: [OSMMember] = []
-        if let roles, let memberIDs, let types {
+        if let roles, let memberIDs, let types, handler.wantsMembers(ofRelationTagged: tags) {
             var r = m.sub(roles), ids = m.sub(memberIDs), t = m.sub(types)
             var ref: Int64 = 0
             while !ids.isAtEnd {
@@ -498,6 +499,6 @@ private struct BlockDecoder {
             }
         }
         stats.relations += 1
-        try handler.relation(id: id, members: members, tags: try tags(keys: keys, values: values, in: message))
+        try handler.relation(id: id, members: members, tags: tags)
     }
 }
