@@ -130,6 +130,7 @@ public enum Importer {
             try CategoryAssigner.finish(in: db)
             clock.lap("categories")
             try db.execute("COMMIT")
+            clock.lap("commit")
             try Schema.createIndexes(in: db)
             clock.lap("indexes")
             try writeMeta(db: db, writer: writer, appending: options.append)
