@@ -460,7 +460,7 @@ def main():
         f"{runs} runs, (min–max) in brackets; geodb and its peers ran interleaved in the same run.",
         "",
         f"- Machine: {env['cpu']}, {env['cores']} cores, {env['mem']}, {env['os']}; load average at start {env['load']:.1f}",
-        f"- Software: {env['swift']}; SQLite {env['sqlite']}; {env['osmium']}; {env['ogr']}",
+        f"- Software: {env['swift']} (release build, `--static-swift-stdlib`); SQLite {env['sqlite']}; {env['osmium']}; {env['ogr']}",
         f"- Date {env['date']}, commit {env['commit']}" + (" — **quick run**" if args.quick else ""),
         "",
         "## OSM import",
