@@ -101,4 +101,37 @@ import TestSupport
         #expect(names.contains { !TextNormalizer.abbreviationAlternatives($0).isEmpty })
         #expect(differing.isEmpty, "\(differing.prefix(10))")
     }
+
+    /// The byte-level pass for names with umlauts gives what the String functions give, on SampleData's
+    /// OSM names (Finnish and Swedish) and GeoNames names, and declines every name it cannot do alone.
+    @Test func umlautPassEqualsTheStringFunctions() throws {
+        var names = ["Töölönkatu 5", "Mäkelänkatu", "Västra Ågatan", "Östra Tullgatan St", "ÄÖÜ äöü", "Kärnä`n",
+                     "Über Straße", "Ærø Ö", "Ö × 2", "Müller\u{308}", "Ölands väg", "Tie Ä", "Ä", "-ä-", "Ä1b2"]
+        let osm = try String(contentsOfFile: TestPaths.sampleData("helsinki.osm"), encoding: .utf8)
+        let value = try Regex(#"k="(?:name|name:[a-z]+|alt_name|addr:street)" v="([^"]*)""#)
+        names += osm.matches(of: value).map { String($0.output[1].substring ?? "") }
+        let gazetteer = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
+        for line in gazetteer.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count > 3 else { continue }
+            names += [String(fields[1])] + fields[3].split(separator: ",").map(String.init)
+        }
+        let withUmlauts = names.filter { $0.unicodeScalars.contains { "ÄÖÜäöü".unicodeScalars.contains($0) } }
+        var compared = 0, declined: [String] = [], differing: [String] = []
+        for name in withUmlauts {
+            guard let fast = TextNormalizer.latin1UmlautAlternatives(name) else { declined.append(name); continue }
+            compared += 1
+            if fast != TextNormalizer.foldedAlternatives(name, needsFolding: false, hasUmlaut: true) { differing.append(name) }
+        }
+        let differingCount = differing.count
+        #expect(compared > 1_000)
+        #expect(differingCount == 0, "\(differing.prefix(10))")
+        // Declined: only names with a character outside ASCII and Latin-1 letters that fold to one letter.
+        let handled = Set((0xC0...0xFF).compactMap(Unicode.Scalar.init).filter { TextNormalizer.fold(String($0)).utf8.count == 1 }
+            .filter { $0 != "×" && $0 != "÷" })
+        #expect(declined.allSatisfy { $0.unicodeScalars.contains { !$0.isASCII && !handled.contains($0) } }, "\(declined.prefix(5))")
+        #expect(declined.contains("Über Straße") && declined.contains("Ö × 2") && declined.contains("Müller\u{308}"))
+        #expect(TextNormalizer.indexAlternatives("Töölönkatu 5") == ["toeoeloenkatu", "5"])
+        #expect(TextNormalizer.indexAlternatives("Östra Tullgatan St") == ["oestra", "tullgatan", "st"] + TextNormalizer.abbreviations["st"]!)
+    }
 }
