@@ -91,3 +91,32 @@ final class BackgroundWorker<Item>: @unchecked Sendable {
         finished.signal()
     }
 }
+
+/// One value computed on a thread of its own while the caller goes on; `value()` waits for it.
+final class BackgroundResult<Value>: @unchecked Sendable {
+    // @unchecked: `compute` runs only on the thread; `result` is written once by it before `done` is
+    // signalled and read by the one caller of `value()` after waiting for it.
+    private let compute: () throws -> Value
+    private var result: Result<Value, Error>?
+    private let done = DispatchSemaphore(value: 0)
+    private var waited = false
+
+    init(name: String, _ compute: @escaping () throws -> Value) {
+        self.compute = compute
+        let thread = Thread { [self] in
+            result = Result(catching: self.compute)
+            done.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// The value, once computed (or the error computing it threw); call from one thread.
+    func value() throws -> Value {
+        if !waited {
+            done.wait()
+            waited = true
+        }
+        return try result!.get()
+    }
+}

@@ -49,27 +49,45 @@ struct RTreeEntries {
     }
 }
 
+/// A packed R*Tree ready to write: its nodes and the rows of its `_rowid` and `_parent` tables.
+struct PackedRTree {
+    fileprivate var nodes: [(number: Int64, blob: [UInt8])] = []
+    fileprivate var parents: [(child: Int64, parent: Int64)] = []
+    /// Which leaf holds each entry, in rowid order.
+    fileprivate var leaves: [(rowid: Int64, node: Int64)] = []
+}
+
 enum RTreeBulkLoader {
     /// Replaces the content of the (2-dimensional) rtree `table` with `entries`.
     static func load(_ entries: RTreeEntries, into table: String, db: Connection) throws {
+        try write(pack(entries, nodeSize: nodeSize(of: table, db: db)), into: table, db: db)
+    }
+
+    /// The size of `table`'s nodes (SQLite's choice, from the page size), read from its root.
+    static func nodeSize(of table: String, db: Connection) throws -> Int {
         guard let nodeSize = try db.scalarInt("SELECT length(data) FROM \"\(table)_node\" WHERE nodeno = 1"),
               nodeSize > 4 else {
             throw GeoDBError(.database, "rtree \(table) has no root node")
         }
+        return Int(nodeSize)
+    }
+
+    /// The tree of `entries` in nodes of `nodeSize` bytes; no database needed (it runs beside other work).
+    static func pack(_ entries: RTreeEntries, nodeSize: Int) -> PackedRTree {
         let cellSize = 24
-        let capacity = (Int(nodeSize) - 4) / cellSize
-        try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_rowid\"; DELETE FROM \"\(table)_parent\";")
+        let capacity = (nodeSize - 4) / cellSize
+        var tree = PackedRTree()
         guard entries.count > 0 else {
             // An empty tree is a root leaf with no cells, as SQLite creates it.
-            try db.prepare("INSERT INTO \"\(table)_node\"(nodeno, data) VALUES (1, zeroblob(\(nodeSize)))").run()
-            return
+            tree.nodes = [(1, [UInt8](repeating: 0, count: nodeSize))]
+            return tree
         }
 
         // Level 0 cells are the entries; each level packs the cells below into nodes until one remains.
         var cells = zip(entries.ids, 0..<entries.count).map { Cell(id: $0, box: entries.boxes[$1]) }
         var levels: [[[Cell]]] = []
         repeat {
-            let nodes = pack(cells, capacity: capacity)
+            let nodes = tile(cells, capacity: capacity)
             levels.append(nodes)
             // Above the leaves a cell's id is the index of its child node in the level below.
             cells = nodes.enumerated().map { Cell(id: Int64($0.offset), box: union($0.element)) }
@@ -82,14 +100,8 @@ enum RTreeBulkLoader {
             numbers.insert((0..<level.count).map { _ in defer { next += 1 }; return next }, at: 0)
         }
         let depth = levels.count - 1
-        let insertNode = try db.prepare("INSERT INTO \"\(table)_node\"(nodeno, data) VALUES (?, ?)")
-        let insertRowID = try db.prepare("INSERT INTO \"\(table)_rowid\"(rowid, nodeno) VALUES (?, ?)")
-        let insertParent = try db.prepare("INSERT INTO \"\(table)_parent\"(nodeno, parentnode) VALUES (?, ?)")
-        var blob = [UInt8](repeating: 0, count: Int(nodeSize))
-        // Which leaf holds each entry, written after the nodes in rowid order: rows in key order append to
-        // the b-tree, where the leaves' order scattered them (x50: 0.07 s of inserts).
-        var leafOf: [(rowid: Int64, node: Int64)] = []
-        leafOf.reserveCapacity(entries.count)
+        var blob = [UInt8](repeating: 0, count: nodeSize)
+        tree.leaves.reserveCapacity(entries.count)
         for (levelIndex, level) in levels.enumerated() {
             for (nodeIndex, node) in level.enumerated() {
                 let number = numbers[levelIndex][nodeIndex]
@@ -106,16 +118,28 @@ enum RTreeBulkLoader {
                         offset += 4
                     }
                     if levelIndex == 0 {
-                        leafOf.append((childID, number))
+                        tree.leaves.append((childID, number))
                     } else {
-                        try insertParent.run([.integer(childID), .integer(number)])
+                        tree.parents.append((childID, number))
                     }
                 }
-                try insertNode.run([.integer(number), .blob(blob)])
+                tree.nodes.append((number, blob))
             }
         }
-        leafOf.sort { $0.rowid < $1.rowid }
-        for (rowid, node) in leafOf {
+        // Rows in key order append to the b-tree, where the leaves' order scattered them (x50: 0.07 s of inserts).
+        tree.leaves.sort { $0.rowid < $1.rowid }
+        return tree
+    }
+
+    /// Replaces the content of the rtree `table` with `tree` (packed for this table's node size).
+    static func write(_ tree: PackedRTree, into table: String, db: Connection) throws {
+        try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_rowid\"; DELETE FROM \"\(table)_parent\";")
+        let insertNode = try db.prepare("INSERT INTO \"\(table)_node\"(nodeno, data) VALUES (?, ?)")
+        let insertRowID = try db.prepare("INSERT INTO \"\(table)_rowid\"(rowid, nodeno) VALUES (?, ?)")
+        let insertParent = try db.prepare("INSERT INTO \"\(table)_parent\"(nodeno, parentnode) VALUES (?, ?)")
+        for (child, parent) in tree.parents { try insertParent.run([.integer(child), .integer(parent)]) }
+        for (number, blob) in tree.nodes { try insertNode.run([.integer(number), .blob(blob)]) }
+        for (rowid, node) in tree.leaves {
             try insertRowID.bind(1, rowid)
             try insertRowID.bind(2, node)
             _ = try insertRowID.step()
@@ -129,7 +153,7 @@ enum RTreeBulkLoader {
     }
 
     /// Sort-Tile-Recursive: vertical slices by x centre, each sorted by y centre, cut into full nodes.
-    static func pack(_ cells: [Cell], capacity: Int) -> [[Cell]] {
+    static func tile(_ cells: [Cell], capacity: Int) -> [[Cell]] {
         guard cells.count > capacity else { return [cells] }
         let nodeCount = (cells.count + capacity - 1) / capacity
         let sliceCount = Int(Double(nodeCount).squareRoot().rounded(.up))
