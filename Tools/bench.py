@@ -444,9 +444,10 @@ def main():
         make_full_timezones(python)
     timezones = bench_timezones(1 if args.quick else 3, python)
     nearest = bench_nearest(geonames["db"], python, 300 if args.quick else 2000) if geonames else None
-    # Memory also at ×100: the growth between the two largest sizes is the per-node cost once the buffers
-    # that grow with the file's block sizes and SQLite's and FTS5's bounded buffers have filled.
-    memory_files = files if args.quick else {**files, **prepare_tiles([100])}
+    # Memory also at ×100 and ×200: the growth between the two largest sizes is the per-node cost once the
+    # buffers that grow with the file's block sizes and SQLite's and FTS5's bounded buffers have filled.
+    # (Between ×50 and ×100 it moved by ±4 bytes per node from build to build with where ×50 peaked.)
+    memory_files = files if args.quick else {**files, **prepare_tiles([100, 200])}
     memory = bench_memory(memory_files, max(1, runs // 2 + 1))
     slope, intercept = memory_slope(memory)
     marginal, _ = memory_slope(memory[-2:])
