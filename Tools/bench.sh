@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The benchmark: builds release (statically linked, as Tools/demo.sh does), prepares data, runs geodb and its peers side by side, and writes
-# docs/BENCHMARKS.md (and the headline table in README.md). `--quick` for a short check run.
+# The benchmark: builds release (statically linked, as Tools/demo.sh does), prepares data, runs geodb
+# and its peers side by side, and writes docs/BENCHMARKS.md (and the headline table in README.md).
+# `--quick` for a short check run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/install-deps.sh time osmium-tool gdal-bin python3 || echo "note: could not install every peer; missing ones are skipped" >&2

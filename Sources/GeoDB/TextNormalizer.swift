@@ -85,9 +85,7 @@ package enum TextNormalizer {
         func endWord() {
             guard !german.isEmpty else { return }
             germanWords.append(String(decoding: german, as: UTF8.self))
-            if folded.count < abbreviationShapes.count, abbreviationShapes[folded.count][Int(folded[0])] {
-                abbreviated += abbreviations[String(decoding: folded, as: UTF8.self)] ?? []
-            }
+            abbreviated += abbreviations(ofASCIIWord: folded)
             german.removeAll(keepingCapacity: true)
             folded.removeAll(keepingCapacity: true)
         }
@@ -170,12 +168,7 @@ package enum TextNormalizer {
                 case 0x80...:
                     foreign = true
                 default:
-                    let length = i - start
-                    if length > 0, !foreign, length < abbreviationShapes.count,
-                       abbreviationShapes[length][Int(bytes[start] | 0x20)] {
-                        let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self).lowercased()
-                        result += abbreviations[word] ?? []
-                    }
+                    if !foreign { result += abbreviations(ofASCIIWord: bytes[start..<i]) }
                     start = i + 1
                     foreign = false
                 }
@@ -184,6 +177,14 @@ package enum TextNormalizer {
         var text = text
         text.withUTF8 { scan($0) }
         return result
+    }
+
+    /// `abbreviations[word]` for a word of ASCII letters and digits in any case, given as bytes: a String is
+    /// made only when a key has the word's length and first letter.
+    static func abbreviations<Word: Collection<UInt8>>(ofASCIIWord word: Word) -> [String] {
+        guard let first = word.first, word.count < abbreviationShapes.count,
+              abbreviationShapes[word.count][Int(first | 0x20)] else { return [] }
+        return abbreviations[String(decoding: word, as: UTF8.self).lowercased()] ?? []
     }
 
     /// For each word length, which bytes start an abbreviation key of that length (lower case).

@@ -96,27 +96,28 @@ final class BackgroundWorker<Item>: @unchecked Sendable {
 final class BackgroundResult<Value>: @unchecked Sendable {
     // @unchecked: `compute` runs only on the thread; `result` is written once by it before `done` is
     // signalled and read by the one caller of `value()` after waiting for it.
-    private let compute: () throws -> Value
-    private var result: Result<Value, Error>?
+    private let compute: () -> Value
+    private var result: Value?
     private let done = DispatchSemaphore(value: 0)
+    /// Read `result` only once `done` was waited for (reading it earlier would race with the thread).
     private var waited = false
 
-    init(name: String, _ compute: @escaping () throws -> Value) {
+    init(name: String, _ compute: @escaping () -> Value) {
         self.compute = compute
         let thread = Thread { [self] in
-            result = Result(catching: self.compute)
+            result = self.compute()
             done.signal()
         }
         thread.name = name
         thread.start()
     }
 
-    /// The value, once computed (or the error computing it threw); call from one thread.
-    func value() throws -> Value {
+    /// The value, once computed; call from one thread.
+    func value() -> Value {
         if !waited {
             done.wait()
             waited = true
         }
-        return try result!.get()
+        return result!
     }
 }

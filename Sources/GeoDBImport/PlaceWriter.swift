@@ -310,7 +310,7 @@ public final class PlaceWriter: PlaceSink {
     /// Writes the packed R*Trees into the database; after `finish()`.
     public func installRTrees() throws {
         guard let packedTrees else { return }
-        for (table, tree) in try packedTrees.value() { try RTreeBulkLoader.write(tree, into: table, db: db) }
+        for (table, tree) in packedTrees.value() { try RTreeBulkLoader.write(tree, into: table, db: db) }
     }
 
     /// Puts the finished search tables into the database; after `finish()`, outside a transaction.
