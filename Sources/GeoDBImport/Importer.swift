@@ -129,6 +129,7 @@ public enum Importer {
             try CategoryAssigner.finish(in: db)
             clock.lap("categories")
             try db.execute("COMMIT")
+            temporary.startWriteback()
             clock.lap("commit")
             try Schema.createIndexes(in: db)
             clock.lap("indexes")
@@ -140,6 +141,7 @@ public enum Importer {
             progress?(ImportProgress(phase: "optimizing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
             try writer.installFullText()
+            temporary.startWriteback()
             clock.lap("search tables")
             try db.execute("ANALYZE")
             clock.lap("analyze")
@@ -282,6 +284,22 @@ public final class TemporaryOutput {
         let url = URL(fileURLWithPath: output)
         path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
         InterruptCleanup.register(files)
+    }
+
+    /// Starts writing what the file holds so far to disk, on a thread of its own, so that the fsync in
+    /// `commit()` waits only for what is written after. That fsync is disk time at the very end of an
+    /// import: 56–265 ms on the tiled ×20 extract (23 MB), 2–14 ms when started after the bulk load and
+    /// after the search tables (×20, median of 9 interleaved runs: 1.51 → 1.43 s).
+    func startWriteback() {
+        let path = self.path
+        let thread = Thread {
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { return }   // already removed: the import failed
+            fdatasync(fd)
+            close(fd)
+        }
+        thread.name = "geodb-writeback"
+        thread.start()
     }
 
     /// Flushes the closed database to disk and renames it into place (atomically replacing any old output).
