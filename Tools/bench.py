@@ -232,7 +232,12 @@ def bench_geonames(runs):
         walls.append(wall)
         rss.append(peak)
     rows = sum(1 for _ in open(CITIES500, encoding="utf-8"))
-    return dict(rows=rows, walls=walls, rss=rss, size=os.path.getsize(out), db=out)
+    # SQLite's own share of the same tables, in the same run: a floor no importer built on it can beat.
+    floors = [json.loads(run([sys.executable, os.path.join(ROOT, "Tools", "sqlite-floor.py"), out]).stdout)
+              for _ in range(runs)]
+    floor = min(floors, key=lambda f: f["wall"])
+    return dict(rows=rows, walls=walls, rss=rss, size=os.path.getsize(out), db=out, floor=floor,
+                floor_walls=[f["wall"] for f in floors], fts_chain_walls=[f["fts_chain_wall"] for f in floors])
 
 
 def make_full_timezones(python):
@@ -507,7 +512,17 @@ def main():
                    f"**{geonames['rows'] / g:,.0f} rows/s** (target ≥ 100,000: {'meets' if geonames['rows'] / g >= 100_000 else 'misses'}), "
                    f"peak RSS {statistics.median(geonames['rss']) / 1024:.0f} MiB, output {geonames['size'] / 1e6:.0f} MB. "
                    "Most of the time is SQLite building the full-text index of 1.2 M names (alternate names "
-                   "included) with prefix indexes, and the trigram vocabulary for typo tolerance."]
+                   "included) with prefix indexes, and the trigram vocabulary for typo tolerance.", "",
+                   f"SQLite's own share, measured in the same run by `Tools/sqlite-floor.py`: the same tables built again "
+                   f"from the rows geodb wrote, by SQLite's C code alone (no parsing, no geodb code), one connection: "
+                   f"{fmt_s(geonames['floor_walls'])}, of which the full-text chain (name index, optimize, vocabulary, "
+                   f"trigram index: each step needs the one before) {fmt_s(geonames['fts_chain_walls'])}. "
+                   f"{geonames['rows']:,} rows at 100,000 rows/s leave {geonames['rows'] / 100_000:.2f} s for the "
+                   f"whole import; SQLite's work alone, split perfectly over this machine's {env['cores']} cores, takes "
+                   f"{statistics.median(geonames['floor_walls']) / env['cores']:.2f} s, and its full-text chain, which "
+                   f"cannot be split, {statistics.median(geonames['fts_chain_walls']):.2f} s.", "",
+                   "| SQLite step (fastest run) | seconds |", "|---|---:|"]
+        report += [f"| {step['step']} | {step['wall']:.3f} |" for step in geonames["floor"]["steps"]]
     if nearest:
         report += ["", "## Nearest populated place: geodb against reverse_geocoder", "",
                    f"{nearest['geodb']['points']:,} random points within ±0.3° of GeoNames places, the places of "
@@ -577,11 +592,16 @@ def main():
         reading.append(f"- On the largest input (×{biggest['factor']}) geodb is "
                        f"{statistics.median(biggest['ogr']) / big_g:.1f}× faster than ogr2ogr, which writes far less "
                        "(no search index, no R*Tree over names, no street merging).")
-    if biggest["osmium"]:
-        ratio = statistics.median(biggest["osmium"]) / big_g
+    # The target is for the tiled extract of ×20 or more: every such size is judged.
+    for row in (r for r in rows if r["factor"] >= 20 and r["osmium"]):
+        ratio = statistics.median(row["osmium"]) / statistics.median(row["geodb"])
         verdict = "meets" if ratio >= 1 / 3 else "misses"
-        reading.append(f"- geodb's object rate is {ratio:.2f} of osmium's pure read rate on ×{biggest['factor']} "
+        reading.append(f"- geodb's object rate is {ratio:.2f} of osmium's pure read rate on ×{row['factor']} "
                        f"(target ≥ 0.33: {verdict}); osmium decodes on several threads and writes nothing.")
+    if geonames:
+        rate = geonames['rows'] / statistics.median(geonames['walls'])
+        reading.append(f"- cities500: {rate:,.0f} rows/s (target ≥ 100,000: {'meets' if rate >= 100_000 else 'misses'}); SQLite's own work on the same tables took {statistics.median(geonames['floor_walls']):.2f} s "
+                       f"in this run, the target allows {geonames['rows'] / 100_000:.2f} s for everything.")
     report += reading
     text = "\n".join(report) + "\n"
     # A quick run is a check: it writes beside the data, never over the committed report.
