@@ -6,6 +6,7 @@ noise on this shared machine hits them alike, and reports medians with the min-m
 measured in the same run. Writes docs/BENCHMARKS.md and the headline table in README.md.
 """
 import argparse
+import collections
 import datetime
 import json
 import os
@@ -33,15 +34,19 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
 
+Timing = collections.namedtuple("Timing", "wall rss stdout cpu")
+
+
 def timed(cmd):
-    """Wall seconds and peak RSS (KiB) of one command, via GNU time."""
+    """Wall seconds, peak RSS (KiB), standard output and CPU seconds (user + system, all threads) of one
+    command, via GNU time."""
     start = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+    result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S"] + cmd, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {result.stderr.strip()[-500:]}")
-    rss = int(result.stderr.strip().splitlines()[-1])
-    return wall, rss, result.stdout
+    rss, user, system = result.stderr.strip().splitlines()[-1].split()
+    return Timing(wall, int(rss), result.stdout, float(user) + float(system))
 
 
 def spread(values):
@@ -84,21 +89,25 @@ def bench_import(files, runs):
     for factor, path in sorted(files.items()):
         nodes, ways, relations = osm_counts(path)
         objects = nodes + ways + relations
-        g_wall, g_rss, o_wall, ogr_wall = [], [], [], []
+        g_wall, g_cpu, g_rss, o_wall, o_cpu, ogr_wall = [], [], [], [], [], []
         summary = None
         for _ in range(runs):
-            wall, rss, out = timed([GEODB, "import", path, "--output", db, "--force", "--json"])
-            g_wall.append(wall)
-            g_rss.append(rss)
-            summary = json.loads(out)
+            geodb = timed([GEODB, "import", path, "--output", db, "--force", "--json"])
+            g_wall.append(geodb.wall)
+            g_cpu.append(geodb.cpu)
+            g_rss.append(geodb.rss)
+            summary = json.loads(geodb.stdout)
             if have("osmium"):
-                o_wall.append(timed(["osmium", "fileinfo", "-e", path])[0])
+                osmium = timed(["osmium", "fileinfo", "-e", path])
+                o_wall.append(osmium.wall)
+                o_cpu.append(osmium.cpu)
             if have("ogr2ogr"):
                 if os.path.exists(ogr_db):
                     os.remove(ogr_db)
-                ogr_wall.append(timed(["ogr2ogr", "-f", "SQLite", ogr_db, path])[0])
+                ogr_wall.append(timed(["ogr2ogr", "-f", "SQLite", ogr_db, path]).wall)
         rows.append(dict(factor=factor, path=path, nodes=nodes, objects=objects, places=summary["places"],
-                         geodb=g_wall, rss=g_rss, osmium=o_wall, ogr=ogr_wall, size=os.path.getsize(db),
+                         geodb=g_wall, geodb_cpu=g_cpu, rss=g_rss, osmium=o_wall, osmium_cpu=o_cpu, ogr=ogr_wall,
+                         size=os.path.getsize(db),
                          phases=summary["phases"]))
     return rows
 
@@ -110,7 +119,7 @@ def bench_rtree(path, runs):
     for mode in ["packed", "insert"]:
         walls, rtree = [], []
         for _ in range(runs):
-            wall, _, out = timed([GEODB, "import", path, "--output", db, "--force", "--json", "--rtree", mode])
+            wall, _, out, _ = timed([GEODB, "import", path, "--output", db, "--force", "--json", "--rtree", mode])
             walls.append(wall)
             rtree.append(json.loads(out)["phases"]["rtree"] + json.loads(out)["phases"]["read"])
         result[mode] = (walls, rtree)
@@ -122,7 +131,7 @@ def bench_memory(files, runs):
     db = os.path.join(WORK, "memory.sqlite")
     result = []
     for factor, path in sorted(files.items()):
-        rss = [timed([GEODB, "import", path, "--output", db, "--force", "--quiet", "--cache-mib", "2"])[1] for _ in range(runs)]
+        rss = [timed([GEODB, "import", path, "--output", db, "--force", "--quiet", "--cache-mib", "2"]).rss for _ in range(runs)]
         result.append(dict(factor=factor, nodes=osm_counts(path)[0], rss=rss))
     return result
 
@@ -228,7 +237,7 @@ def bench_geonames(runs):
     out = os.path.join(WORK, "cities500.sqlite")
     walls, rss = [], []
     for _ in range(runs):
-        wall, peak, _ = timed([GEODB, "import", CITIES500, "--output", out, "--force", "--quiet"])
+        wall, peak, _, _ = timed([GEODB, "import", CITIES500, "--output", out, "--force", "--quiet"])
         walls.append(wall)
         rss.append(peak)
     rows = sum(1 for _ in open(CITIES500, encoding="utf-8"))
@@ -262,7 +271,7 @@ def bench_timezones(runs, python):
         if not os.path.exists(path):
             continue
         out = os.path.join(WORK, f"tz-{label}.sqlite")
-        walls = [timed([GEODB, "import", path, "--output", out, "--force", "--quiet"])[0] for _ in range(max(1, runs // 2))]
+        walls = [timed([GEODB, "import", path, "--output", out, "--force", "--quiet"]).wall for _ in range(max(1, runs // 2))]
         answers = os.path.join(WORK, f"tz-{label}-answers.txt")
         lookups = json.loads(run([GEODB_BENCH, "timezone", out, CITIES500, "--rounds", "3", "--answers", answers]).stdout)
         result[label] = dict(walls=walls, size=os.path.getsize(path), lookups=lookups, answers=answers)
@@ -592,12 +601,16 @@ def main():
         reading.append(f"- On the largest input (×{biggest['factor']}) geodb is "
                        f"{statistics.median(biggest['ogr']) / big_g:.1f}× faster than ogr2ogr, which writes far less "
                        "(no search index, no R*Tree over names, no street merging).")
-    # The issue's target is for the tiled extract of ×20 or more: every such size is judged.
+    # The target (≥ 1/3 of osmium's read rate) is for tiled extracts of ×20 and more: each such size is judged.
     for row in (r for r in rows if r["factor"] >= 20 and r["osmium"]):
-        ratio = statistics.median(row["osmium"]) / statistics.median(row["geodb"])
+        g_wall, o_wall = statistics.median(row["geodb"]), statistics.median(row["osmium"])
+        g_cpu, o_cpu = statistics.median(row["geodb_cpu"]), statistics.median(row["osmium_cpu"])
+        ratio = o_wall / g_wall
         verdict = "meets" if ratio >= 1 / 3 else "misses"
         reading.append(f"- geodb's object rate is {ratio:.2f} of osmium's pure read rate on ×{row['factor']} "
-                       f"(target ≥ 0.33: {verdict}); osmium decodes on several threads and writes nothing.")
+                       f"(target ≥ 0.33: {verdict}). CPU time: geodb {g_cpu:.2f} s ({g_cpu / g_wall:.1f} cores busy "
+                       f"on average), osmium {o_cpu:.2f} s ({o_cpu / o_wall:.1f}); osmium only reads, geodb writes "
+                       f"the database, using {g_cpu / o_cpu:.1f}× osmium's CPU.")
     if geonames:
         rate = geonames['rows'] / statistics.median(geonames['walls'])
         reading.append(f"- cities500: {rate:,.0f} rows/s (target ≥ 100,000: {'meets' if rate >= 100_000 else 'misses'}); SQLite's own work on the same tables took {statistics.median(geonames['floor_walls']):.2f} s "
