@@ -13,6 +13,7 @@ package enum JSONText {
         // Written as bytes: it runs for every imported place with tags, and string concatenation
         // made a String per piece.
         var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(pairs.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 })
         for (i, (key, value)) in pairs.enumerated() where !pairs[..<i].contains(where: { $0.key == key }) {
             if out.count > 1 { out.append(UInt8(ascii: ",")) }
             appendQuoted(key, to: &out)
@@ -23,19 +24,25 @@ package enum JSONText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `text` as a JSON string literal. Byte by byte: every byte of a multi-byte UTF-8 sequence
-    /// is 0x80 or above, so only ASCII bytes can need escaping.
+    /// Appends `text` as a JSON string literal. Every byte of a multi-byte UTF-8 sequence is 0x80 or above,
+    /// so only ASCII bytes can need escaping; the runs between them are copied whole (most texts are one run).
     private static func appendQuoted(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case ..<0x20: out += Array("\\u00".utf8) + [hexDigit(byte >> 4), hexDigit(byte & 0xF)]
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: bytes[run..<i])
+                run = i + 1
+                switch byte {
+                case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case ..<0x20: out += Array("\\u00".utf8) + [hexDigit(byte >> 4), hexDigit(byte & 0xF)]
+                default: out += [UInt8(ascii: "\\"), byte]   // " and \
+                }
             }
+            out.append(contentsOf: bytes[run...])
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -94,8 +94,23 @@ package struct Address: Hashable, Sendable {
     /// plus the street's extra normalized forms (`TextNormalizer.indexAlternatives`). Writers rebuild it
     /// from the `place` columns when they merge a record into a place: keep it a function of those only.
     package var searchText: String {
-        let extra = street.map { TextNormalizer.indexAlternatives($0) } ?? []
-        return ([street, housenumber, postcode, city, state, country].compactMap { $0 } + extra).joined(separator: " ")
+        // Appended part by part: an array of the parts and `joined` cost more than the text itself (this runs
+        // once per place on the writer's thread).
+        var text = "", first = true
+        func add(_ part: String?) {
+            guard let part else { return }
+            if !first { text += " " }
+            first = false
+            text += part
+        }
+        add(street)
+        add(housenumber)
+        add(postcode)
+        add(city)
+        add(state)
+        add(country)
+        if let street { TextNormalizer.indexAlternatives(street).forEach(add) }
+        return text
     }
 }
 
@@ -152,11 +167,23 @@ package struct PlaceRecord: Sendable {
     /// gives (ß→ss, ä→ae, abbreviations, …): the `name` text of `place_fts`. Writers rebuild it from
     /// `place_name` (rowid order) when they merge a record into a place, so it must stay a function of those.
     package static func nameSearchText<S: Sequence<String>>(_ names: S) -> String {
-        let distinct = distinctNames(names)
-        var parts = distinct
-        let extra = Set(distinct.flatMap(TextNormalizer.indexAlternatives))
-        if !extra.isEmpty { parts.append(extra.sorted().joined(separator: " ")) }
-        return parts.joined(separator: " ; ")
+        // Appended, not joined, and the extra forms made distinct by sorting, not by a Set: hashing a String
+        // normalises it, and with `joined` that was half of this function's cost, run once per place.
+        var text = ""
+        var extra: [String] = []
+        for (i, name) in distinctNames(names).enumerated() {
+            if i > 0 { text += " ; " }
+            text += name
+            extra += TextNormalizer.indexAlternatives(name)
+        }
+        guard !extra.isEmpty else { return text }
+        text += " ; "
+        extra.sort()
+        for (i, word) in extra.enumerated() where i == 0 || word != extra[i - 1] {
+            if i > 0 { text += " " }
+            text += word
+        }
+        return text
     }
 
     /// `names` without repeats, in order. Names are equal when their UTF-8 bytes are (not Swift's canonical
