@@ -140,6 +140,7 @@ private final class ScratchIndex {
 
     /// Optimizes place_fts, then fills the vocabulary: the distinct words (4 to 32 letters) of its name
     /// column with their place counts, read from the optimized index (one segment to walk).
+    /// `Tools/sqlite-floor.py` times these statements by themselves: keep it in step with them.
     private func complete() throws {
         try db.execute("""
             INSERT INTO place_fts(place_fts) VALUES ('optimize');

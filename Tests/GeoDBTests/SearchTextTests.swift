@@ -1,0 +1,52 @@
+// The texts the search index holds for a place's names and address, against their plain definitions.
+@testable import GeoDB
+import Testing
+import TestSupport
+
+@Suite struct SearchTextTests {
+    /// `nameSearchText` gives its definition (distinct names joined by " ; ", then the distinct extra forms,
+    /// sorted, joined by " "), written the plain way, on SampleData's GeoNames places: each row's name,
+    /// ASCII name and alternate names, whose extra forms repeat across names.
+    @Test func nameTextEqualsItsDefinitionOnGazetteerNames() throws {
+        func definition(_ names: [String]) -> String {
+            let distinct = PlaceRecord.distinctNames(names)
+            let extra = Set(distinct.flatMap(TextNormalizer.indexAlternatives))
+            return (distinct + (extra.isEmpty ? [] : [extra.sorted().joined(separator: " ")])).joined(separator: " ; ")
+        }
+        let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
+        var places: [[String]] = [[], ["Main St"], ["Töölönkatu", "Toolonkatu", "Töölönkatu"], ["St. John's", "St Johns"]]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count > 3 else { continue }
+            places.append([String(fields[1]), String(fields[2])] + fields[3].split(separator: ",").map(String.init))
+        }
+        #expect(places.count > 20_000)
+        // Places where two names give the same extra form: the case the removal of repeats is for.
+        #expect(places.contains { names in
+            let extra = PlaceRecord.distinctNames(names).flatMap(TextNormalizer.indexAlternatives)
+            return Set(extra).count < extra.count
+        })
+        let differing = places.filter { PlaceRecord.nameSearchText($0) != definition($0) }
+        #expect(differing.isEmpty, "\(differing.prefix(3))")
+    }
+
+    /// `Address.searchText` is its parts in order, the missing ones left out, then the street's extra forms,
+    /// joined by " " (empty parts included, as `joined` would).
+    @Test func addressTextEqualsItsDefinition() {
+        let addresses = [
+            Address(),
+            Address(housenumber: "52"),
+            Address(housenumber: "5", street: "Östra Tullgatan St", postcode: "00100", city: "Helsinki", state: "Uusimaa",
+                    country: "Finland"),
+            Address(housenumber: "", street: "Main St", city: ""),
+            Address(street: "Mannerheimintie", country: "Suomi"),
+        ]
+        for address in addresses {
+            let parts = [address.street, address.housenumber, address.postcode, address.city, address.state, address.country]
+            let definition = (parts.compactMap { $0 } + (address.street.map(TextNormalizer.indexAlternatives) ?? []))
+                .joined(separator: " ")
+            #expect(address.searchText == definition)
+        }
+        #expect(addresses[2].searchText.hasPrefix("Östra Tullgatan St 5 00100 Helsinki Uusimaa Finland oestra "))
+    }
+}
