@@ -88,7 +88,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         guard !tags.isEmpty else { return }
         if tags[.addrInterpolation] != nil {
             let line = resolve(refs, with: { self.nodes.location(of: $0) }, counting: &readStats)
-            if line.count >= 2 { interpolations.append((id, refs, line, tags)) } else { readStats.interpolationsSkipped += 1 }
+            if line.count >= 2 { interpolations.append((id, refs, line, tags.detached())) } else { readStats.interpolationsSkipped += 1 }
             return
         }
         let hasName = Self.hasName(tags)
@@ -97,6 +97,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         let street = hasName ? OSMClassifier.streetType(tags) : nil
         guard classification != nil || street != nil else { return }
         let names = Self.names(tags)
+        let tags = classification == nil ? OSMTags() : tags.detached()   // streets need only their names
         // The geometry is the rest of the way's work: it goes to the sink's thread (the writer's, which
         // has time while ways are read), in order with the places, with node lookups of its own.
         let nodes = sinkNodes!

@@ -135,7 +135,7 @@ public final class OSMXMLReader {
                     if isDeleted(attributes) { current = .skipped; return }
                     return fail("node \(id) without numeric lat/lon attributes")
                 }
-                tags = OSMTags()
+                tags.removeAll()
                 stats.nodes += 1
                 if isDeleted(attributes) {
                     current = .skipped
@@ -149,14 +149,14 @@ public final class OSMXMLReader {
             case "way":
                 attempt { try deliverHeader() }
                 guard let id = id(attributes, element) else { return }
-                tags = OSMTags()
+                tags.removeAll()
                 refs.removeAll(keepingCapacity: true)
                 stats.ways += 1
                 current = isDeleted(attributes) ? .skipped : .way(id)
             case "relation":
                 attempt { try deliverHeader() }
                 guard let id = id(attributes, element) else { return }
-                tags = OSMTags()
+                tags.removeAll()
                 members.removeAll(keepingCapacity: true)
                 stats.relations += 1
                 current = isDeleted(attributes) ? .skipped : .relation(id)

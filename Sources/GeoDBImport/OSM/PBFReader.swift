@@ -334,6 +334,9 @@ private struct BlockDecoder {
     let latOffset: Int64
     let lonOffset: Int64
     let dateGranularity: Int64
+    /// The tags of the object being decoded (`OSMTags.removeAll`); a handler that keeps them gets a copy
+    /// on write.
+    var tagBuffer = OSMTags()
 
     /// The timestamp inside an Info message (field 2), in seconds.
     func infoTimestamp(_ info: ProtobufReader) throws -> Int64? {
@@ -371,14 +374,14 @@ private struct BlockDecoder {
     }
 
     mutating func tags(keys: Range<Int>?, values: Range<Int>?, in reader: ProtobufReader) throws -> OSMTags {
-        var tags = OSMTags()
-        guard let keys, let values else { return tags }
+        tagBuffer.removeAll()
+        guard let keys, let values else { return tagBuffer }
         var k = reader.sub(keys), v = reader.sub(values)
         while !k.isAtEnd {
             guard !v.isAtEnd else { throw ProtobufError(what: "more tag keys than values") }
-            try strings.appendTag(key: try k.varint(), value: try v.varint(), to: &tags)
+            try strings.appendTag(key: try k.varint(), value: try v.varint(), to: &tagBuffer)
         }
-        return tags
+        return tagBuffer
     }
 
     mutating func plainNode(_ message: ProtobufReader, handler: OSMHandler, stats: inout OSMReadStats) throws {
@@ -424,17 +427,17 @@ private struct BlockDecoder {
             id &+= try ids.sint64()
             lat &+= try lats.sint64()
             lon &+= try lons.sint64()
-            var tags = OSMTags()
+            tagBuffer.removeAll()
             if keysValues != nil {
                 while true {
                     let key = try keysValues!.varint()
                     if key == 0 { break }
-                    try strings.appendTag(key: key, value: try keysValues!.varint(), to: &tags)
+                    try strings.appendTag(key: key, value: try keysValues!.varint(), to: &tagBuffer)
                 }
             }
             stats.nodes += 1
             guard let (lat7, lon7) = scaled(lat, lon) else { stats.invalidCoordinates += 1; continue }
-            try handler.node(id: id, lat7: lat7, lon7: lon7, tags: tags)
+            try handler.node(id: id, lat7: lat7, lon7: lon7, tags: tagBuffer)
         }
     }
 
