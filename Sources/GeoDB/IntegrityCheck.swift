@@ -117,6 +117,14 @@ public enum IntegrityCheck {
             }
             return bad.isEmpty ? nil : "\(bad.count) undecodable (place \(bad.prefix(5).map(String.init).joined(separator: ", ")))"
         }
+        check("category place counts") {
+            // The import adds up what its writer counted: the rows must agree.
+            let wrong = try count("""
+                SELECT count(*) FROM category c
+                WHERE place_count != (SELECT count(*) FROM place_category pc WHERE pc.category_id = c.id)
+                """)
+            return wrong == 0 ? nil : "\(wrong) categories whose place_count differs from their place_category rows"
+        }
         for (name, body) in timeZoneChecks(db) { check(name, body) }
         return results
     }

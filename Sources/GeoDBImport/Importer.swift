@@ -126,7 +126,7 @@ public enum Importer {
             progress?(ImportProgress(phase: "indexing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
             try writer.finish()
-            try CategoryAssigner.finish(in: db)
+            try CategoryAssigner.finish(in: db, added: writer.categoryCounts)
             clock.lap("categories")
             try db.execute("COMMIT")
             temporary.startWriteback()

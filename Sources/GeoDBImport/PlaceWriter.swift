@@ -56,6 +56,8 @@ public final class PlaceWriter: PlaceSink {
     /// Keep the current source's places as candidates for the sources after it to link to.
     public var keepsLinkCandidates = false
     public private(set) var boundingBox: BoundingBox?
+    /// Places written per taxonomy category (`category.place_count` of this import's places).
+    private(set) var categoryCounts: [String: Int] = [:]
 
     /// Starts writing into `db`, inside an open transaction the writer commits in batches. The search
     /// tables are built beside it by `fullText` (by default one started here, while `db` is not yet in a
@@ -135,6 +137,7 @@ public final class PlaceWriter: PlaceSink {
         try insertNames(place.names, of: id)
         if let raw = place.category, let category = categories.categoryID(raw: raw, kind: place.kind) {
             try insertCategory.run([.integer(id), .text(category), .real(place.coordinate.lat), .real(place.coordinate.lon)])
+            categoryCounts[category, default: 0] += 1
         }
         try fullText.insert(id: id, name: place.nameSearchText, address: place.address.searchText)
         if keepsLinkCandidates, LinkRule.group(place.kind) != nil, !place.names.isEmpty {
