@@ -109,7 +109,8 @@ package struct Address: Hashable, Sendable {
         add(city)
         add(state)
         add(country)
-        if let street { TextNormalizer.indexAlternatives(street).forEach(add) }
+        // A loop, not `forEach(add)`: passing `add` as a value boxes `text` and checks every access at run time.
+        if let street { for word in TextNormalizer.indexAlternatives(street) { add(word) } }
         return text
     }
 }

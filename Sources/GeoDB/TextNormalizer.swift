@@ -80,15 +80,21 @@ package enum TextNormalizer {
     /// then the abbreviations of its folded words. Nil when the name has any other non-ASCII character.
     /// (On Strings it was 4 % of a tiled-Helsinki import's CPU, on the writer thread that bounds the read.)
     static func latin1UmlautAlternatives(_ name: String) -> [String]? {
-        var germanWords: [String] = [], abbreviated: [String] = []
-        var german: [UInt8] = [], folded: [UInt8] = []
-        func endWord() {
-            guard !german.isEmpty else { return }
-            germanWords.append(String(decoding: german, as: UTF8.self))
-            abbreviated += abbreviations(ofASCIIWord: folded)
-            german.removeAll(keepingCapacity: true)
-            folded.removeAll(keepingCapacity: true)
+        // The word being read and the results, in one value the byte loop mutates: with a nested function
+        // capturing separate variables instead, every access was checked for exclusivity at run time.
+        struct Words {
+            var germanWords: [String] = [], abbreviated: [String] = []
+            var german: [UInt8] = [], folded: [UInt8] = []
+
+            mutating func end() {
+                guard !german.isEmpty else { return }
+                germanWords.append(String(decoding: german, as: UTF8.self))
+                abbreviated += TextNormalizer.abbreviations(ofASCIIWord: folded)
+                german.removeAll(keepingCapacity: true)
+                folded.removeAll(keepingCapacity: true)
+            }
         }
+        var words = Words()
         var name = name
         let complete = name.withUTF8 { bytes -> Bool in
             var i = 0
@@ -97,30 +103,30 @@ package enum TextNormalizer {
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
                     let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                    german.append(lower)
-                    folded.append(lower)
+                    words.german.append(lower)
+                    words.folded.append(lower)
                 case UInt8(ascii: "'"), UInt8(ascii: "`"):
                     break
                 case 0..<0x80:
-                    endWord()
+                    words.end()
                 case 0xC3 where i + 1 < bytes.count && (0x80...0xBF).contains(bytes[i + 1]):
                     // U+00C0…U+00FF.
                     i += 1
                     let scalar = Int(bytes[i]) - 0x80
                     let letter = latin1Folds[scalar]
                     guard letter != 0 else { return false }
-                    folded.append(letter)
-                    german.append(letter)
-                    if latin1Umlauts[scalar] { german.append(UInt8(ascii: "e")) }
+                    words.folded.append(letter)
+                    words.german.append(letter)
+                    if latin1Umlauts[scalar] { words.german.append(UInt8(ascii: "e")) }
                 default:
                     return false
                 }
                 i += 1
             }
-            endWord()
+            words.end()
             return true
         }
-        return complete ? germanWords + abbreviated : nil
+        return complete ? words.germanWords + words.abbreviated : nil
     }
 
     /// For U+00C0…U+00FF: the one ASCII letter `fold` makes of it, or 0 (symbols, ß, æ, þ, …).

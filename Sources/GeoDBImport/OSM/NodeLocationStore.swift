@@ -43,7 +43,8 @@ final class NodeLocationStore {
 /// varint deltas in `SpilledRecords`.
 final class WayRefStore {
     private let records: SpilledRecords
-    private var encoded: [UInt8] = []
+    // Unchecked exclusivity: `add` passes it inout once per node reference.
+    @exclusivity(unchecked) private var encoded: [UInt8] = []
 
     init(spill: SpillFile) {
         records = SpilledRecords(spill: spill)
