@@ -10,11 +10,6 @@ struct OSMClassification: Equatable {
 }
 
 enum OSMClassifier {
-    /// Keys that make a POI, in priority order (the first present one is the category).
-    static let poiKeys: [OSMKey] = [.amenity, .shop, .tourism, .leisure, .office, .craft, .healthcare, .historic,
-                                    .emergency, .publicTransport, .railway, .aeroway, .manMade, .natural, .sport,
-                                    .club, .highway, .building]
-
     /// Values that never make a POI for keys whose other values do (infrastructure, not destinations).
     static let ignoredValues: [OSMKey: Set<String>] = [
         .railway: ["rail", "tram", "subway", "light_rail", "narrow_gauge", "abandoned", "disused", "platform_edge",
@@ -115,18 +110,25 @@ enum OSMClassifier {
 
     /// The first POI key present with a value that makes a POI, as 'key=value'.
     static func poiCategory(_ tags: OSMTags) -> String? {
-        // Most tagged objects have no POI key at all: one pass over the tags finds out.
-        guard tags.tags.contains(where: \.info.key.isPOIKey) else { return nil }
-        for key in poiKeys {
-            guard let value = tags[key], value != "no" else { continue }
-            if key == .highway {
-                if highwayPOIs.contains(value) { return "highway=\(value)" }
-                continue
+        // One pass: of the tags whose key makes a POI, the one whose key comes first (`OSMKey` lists the POI
+        // keys in priority order). Asking for each key in turn scanned a building's tags 18 times.
+        let best = tags.tags.withUnsafeBufferPointer { buffer -> Int? in
+            var best: Int?
+            for i in buffer.indices where buffer[i].info.key.isPOIKey {
+                if let best, buffer[best].info.key.rawValue <= buffer[i].info.key.rawValue { continue }
+                if makesPOI(buffer[i].info.key, buffer[i].value) { best = i }
             }
-            if ignoredValues[key]?.contains(value) == true { continue }
-            return "\(key.text)=\(value)"
+            return best
         }
-        return nil
+        guard let best else { return nil }
+        return "\(tags.tags[best].info.key.text)=\(tags.tags[best].value)"
+    }
+
+    /// Whether a tag with POI key `key` makes its object a POI.
+    private static func makesPOI(_ key: OSMKey, _ value: String) -> Bool {
+        guard value != "no" else { return false }
+        if key == .highway { return highwayPOIs.contains(value) }   // highway= only for these values
+        return ignoredValues[key]?.contains(value) != true
     }
 
     /// The highway type if these tags make a named street.
@@ -150,7 +152,10 @@ enum OSMClassifier {
             let lang = tag.info.languageColon == 0 ? nil
                 : String(decoding: tag.key.utf8.dropFirst(Int(tag.info.languageColon) + 1), as: UTF8.self)
             let value = tag.value
-            if value.utf8.contains(UInt8(ascii: ";")) {
+            // Searched in the bytes: through `String.UTF8View` it cost ~24 instructions a byte.
+            let isList = value.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ";")) }
+                ?? value.utf8.contains(UInt8(ascii: ";"))
+            if isList {
                 var seen = Set<String>()
                 for part in value.split(separator: ";") {
                     let name = part.trimmingSpaces
