@@ -1,8 +1,9 @@
 // The system SQLite (3.40+, with FTS5 and R*Tree), plus wrappers for the C macros Swift cannot import.
 #include <sqlite3.h>
 
-// SQLITE_TRANSIENT is a macro casting -1 to a function pointer; Swift cannot import it.
+// SQLITE_TRANSIENT and SQLITE_STATIC are macros casting -1 and 0 to a function pointer; Swift cannot import them.
 static inline sqlite3_destructor_type geodb_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+static inline sqlite3_destructor_type geodb_sqlite_static(void) { return SQLITE_STATIC; }
 
 // sqlite3_config is variadic; Swift cannot call it. Memory statistics take a global mutex on every
 // allocation (measured: 4 % of an import); geodb does not read them. Only effective before SQLite

@@ -33,6 +33,32 @@ import TestSupport
         #expect(rows == [values])
     }
 
+    @Test func boundTextAndBlobsSurviveUntilReset() throws {
+        // Bound bytes are copied into a 16 KiB buffer per statement until `reset()`, then by SQLite: values
+        // past the buffer, re-binds before a step and a reused statement must all store what was bound.
+        let db = try Connection(path: ":memory:", mode: .create)
+        try db.execute("CREATE TABLE t(a, b, c, d)")
+        let insert = try db.prepare("INSERT INTO t VALUES (?, ?, ?, ?)")
+        let long = String(repeating: "Töölö ", count: 2_000)   // 16 KB: beyond the buffer's room
+        let rows: [[SQLiteValue]] = [
+            [.text(""), .blob([]), .text("a"), .blob([1, 2, 3])],
+            [.text(long), .text("Kallio"), .blob(Array(repeating: 7, count: 12_000)), .text(long)],
+            [.text(String(repeating: "x", count: 9_000)), .text(String(repeating: "y", count: 9_000)), .null, .text("z")],
+        ]
+        for row in rows {
+            try insert.bind(1, "overwritten before the step")
+            try insert.run(row)
+        }
+        let read = try db.prepare("SELECT * FROM t ORDER BY rowid").rows { row in (0..<4).map { row.value(Int32($0)) } }
+        #expect(read.count == rows.count)
+        for (r, row) in zip(read, rows).enumerated() {
+            for c in row.0.indices {
+                let same = row.0[c] == row.1[c]   // not in the #expect: a failure would print 16 KB values
+                #expect(same, "row \(r), column \(c)")
+            }
+        }
+    }
+
     @Test func readOnlyConnectionRefusesWrites() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("ro.sqlite")
