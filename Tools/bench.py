@@ -122,7 +122,9 @@ def bench_rtree(path, runs):
             timing = timed([GEODB, "import", path, "--output", db, "--force", "--json", "--rtree", mode])
             phases = json.loads(timing.stdout)["phases"]
             walls.append(timing.wall)
-            rtree.append(phases["rtree"] + phases["read"])
+            # Insert mode pays for the R*Tree in the read phase; packed mode writes it beside the index build
+            # and waits for it in the search tables phase.
+            rtree.append(phases["read"] + phases["search tables"])
         result[mode] = (walls, rtree)
     return result
 
@@ -497,7 +499,7 @@ def main():
         "written straight into the rtree shadow tables and checked by `rtreecheck()` in the tests) against",
         "SQLite's own row-by-row R*Tree insertion (`--rtree insert`).",
         "",
-        "| R*Tree build | import wall time | read + rtree phases |",
+        "| R*Tree build | import wall time | read + search tables phases |",
         "|---|---:|---:|",
     ]
     for mode, (walls, phases) in rtree.items():

@@ -18,10 +18,10 @@ package enum Schema {
         try db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)").run([.text(String(version))])
     }
 
-    /// Creates the search tables only (`place_fts`, `search_word`, `search_token`), in a scratch database
-    /// where an import builds them (`FullTextBuilder`).
-    package static func createSearchTables(in db: Connection) throws {
-        for file in SchemaFiles.all where file.name.hasSuffix("_search.sql") {
+    /// The tables an import builds in a scratch database beside the output (`FullTextBuilder`): the search
+    /// tables (`place_fts`, `search_word`, `search_token`) and the place R*Trees (`place_rtree`, `area_rtree`).
+    package static func createScratchTables(in db: Connection) throws {
+        for file in SchemaFiles.all where file.name.hasSuffix("_search.sql") || file.name.hasSuffix("_spatial.sql") {
             try db.execute(file.sql)
         }
     }

@@ -63,7 +63,7 @@ public struct ImportSummary: Sendable {
     public var outputBytes = 0
     /// The timezone boundary file, when one was imported.
     public var timeZones: TimeZoneImportStats?
-    /// Seconds per phase, in order (read, categories, commit, indexes, rtree, search tables, …).
+    /// Seconds per phase, in order (read, categories, commit, indexes, search tables, …).
     public var phases: [(name: String, seconds: Double)] = []
 }
 
@@ -133,10 +133,6 @@ public enum Importer {
             clock.lap("commit")
             try Schema.createIndexes(in: db)
             clock.lap("indexes")
-            try db.execute("BEGIN")
-            try writer.installRTrees()
-            try db.execute("COMMIT")
-            clock.lap("rtree")
             try writeMeta(db: db, writer: writer, appending: options.append)
             progress?(ImportProgress(phase: "optimizing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))

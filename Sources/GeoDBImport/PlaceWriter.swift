@@ -34,8 +34,6 @@ public final class PlaceWriter: PlaceSink {
     private var mergeStatements: MergeStatements?
     private var placeBoxes = RTreeEntries()
     private var areaBoxes = RTreeEntries()
-    /// Being packed by `finish()` for `installRTrees()`.
-    private var packedTrees: BackgroundResult<[(table: String, tree: PackedRTree)]>?
     private var nextID: Int64
     private var sinceCommit = 0
 
@@ -61,7 +59,7 @@ public final class PlaceWriter: PlaceSink {
 
     /// Starts writing into `db`, inside an open transaction the writer commits in batches. The search
     /// tables are built beside it by `fullText` (by default one started here, while `db` is not yet in a
-    /// transaction); call `finish()`, `installRTrees()` and `installFullText()` at the end.
+    /// transaction); call `finish()` and `installFullText()` at the end.
     init(db: Connection, fullText: FullTextBuilder? = nil, rtreeBuild: RTreeBuild = .packed) throws {
         self.db = db
         self.fullText = try fullText ?? FullTextBuilder(output: db, scratchPath: db.path + TemporaryOutput.fullTextSuffix,
@@ -297,26 +295,23 @@ public final class PlaceWriter: PlaceSink {
         }
     }
 
-    /// Starts completing the search tables and (when packing) packing the R*Trees, each on a thread of
-    /// its own, so that the caller's index building overlaps them; call once after the last place.
+    /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,
+    /// so that the caller's index building overlaps them; call once after the last place.
     public func finish() throws {
         try flushNames()
         try fullText.complete()
         guard rtreeBuild == .packed else { return }
-        let trees = [("place_rtree", placeBoxes), ("area_rtree", areaBoxes)]
-        let nodeSizes = try trees.map { try RTreeBulkLoader.nodeSize(of: $0.0, db: db) }
-        packedTrees = BackgroundResult(name: "geodb-rtree-pack") {
-            zip(trees, nodeSizes).map { ($0.0, RTreeBulkLoader.pack($0.1, nodeSize: $1)) }
+        let trees: [(table: String, entries: RTreeEntries)] = [("place_rtree", placeBoxes), ("area_rtree", areaBoxes)]
+        // Packed for the output's node size; the scratch database's tables have the same (its page size).
+        let nodeSizes = try trees.map { try RTreeBulkLoader.nodeSize(of: $0.table, db: db) }
+        let packing = BackgroundResult(name: "geodb-rtree-pack") {
+            zip(trees, nodeSizes).map { (table: $0.table, tree: RTreeBulkLoader.pack($0.entries, nodeSize: $1)) }
         }
+        try fullText.writeRTrees(packing, tables: trees.map(\.table))
     }
 
-    /// Writes the packed R*Trees into the database; after `finish()`.
-    public func installRTrees() throws {
-        guard let packedTrees else { return }
-        for (table, tree) in packedTrees.value() { try RTreeBulkLoader.write(tree, into: table, db: db) }
-    }
-
-    /// Puts the finished search tables into the database; after `finish()`, outside a transaction.
+    /// Puts the finished search tables and packed R*Trees into the database; after `finish()`, outside a
+    /// transaction.
     public func installFullText() throws {
         try fullText.install(into: db)
     }

@@ -133,6 +133,12 @@ enum RTreeBulkLoader {
 
     /// Replaces the content of the rtree `table` with `tree` (packed for this table's node size).
     static func write(_ tree: PackedRTree, into table: String, db: Connection) throws {
+        // Nodes of another size would be read as garbage: the tree may be packed for one database's table
+        // and written into another's (the import's scratch database).
+        let size = try nodeSize(of: table, db: db)
+        guard tree.nodes.allSatisfy({ $0.blob.count == size }) else {
+            throw GeoDBError(.database, "rtree \(table) has \(size)-byte nodes; the packed tree's are \(tree.nodes.first?.blob.count ?? 0)")
+        }
         try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_rowid\"; DELETE FROM \"\(table)_parent\";")
         let insertNode = try db.prepare("INSERT INTO \"\(table)_node\"(nodeno, data) VALUES (?, ?)")
         let insertRowID = try db.prepare("INSERT INTO \"\(table)_rowid\"(rowid, nodeno) VALUES (?, ?)")
