@@ -134,7 +134,12 @@ public final class PlaceWriter: PlaceSink {
 
         try insertNames(place.names, of: id)
         if let raw = place.category, let category = categories.categoryID(raw: raw, kind: place.kind) {
-            try insertCategory.run([.integer(id), .text(category), .real(place.coordinate.lat), .real(place.coordinate.lon)])
+            try insertCategory.bind(1, id)
+            try insertCategory.bind(2, category)
+            try insertCategory.bind(3, place.coordinate.lat)
+            try insertCategory.bind(4, place.coordinate.lon)
+            try insertCategory.step()
+            insertCategory.reset()
             categoryCounts[category, default: 0] += 1
         }
         try fullText.insert(id: id, name: place.nameSearchText, address: place.address.searchText)
