@@ -15,12 +15,17 @@ public final class Statement {
     public let sql: String
     let connection: Connection
     let handle: OpaquePointer
-    /// Bound text and blobs are copied here and bound as SQLITE_STATIC, until `reset()`. With
-    /// SQLITE_TRANSIENT SQLite mallocs a copy of each and frees it at the next bind: an import binds
-    /// ~13 texts per place, and those mallocs and frees were ~3 % of its instructions (callgrind).
-    private var bound: UnsafeMutableRawPointer?
-    private var boundCount = 0
-    private static let boundCapacity = 16 << 10
+    /// Bound text and blobs are copied into these chunks and bound as SQLITE_STATIC, until `reset()`. With
+    /// SQLITE_TRANSIENT SQLite mallocs a copy of each and frees it at the next bind: an import binds ~13
+    /// texts per place, and those mallocs and frees were ~3 % of its instructions (callgrind).
+    /// (Exclusivity unchecked: a statement is used by one thread, and the run-time checks on these were
+    /// most of the cost of copying.)
+    @exclusivity(unchecked) private var chunks: [UnsafeMutableRawBufferPointer] = []
+    /// The chunk being filled, and how much of it is.
+    @exclusivity(unchecked) private var chunk = 0
+    @exclusivity(unchecked) private var chunkUsed = 0
+    /// Longer values are left to SQLite to copy.
+    private static let largestCopied = 4096
 
     init(connection: Connection, sql: String) throws {
         var stmt: OpaquePointer?
@@ -33,7 +38,7 @@ public final class Statement {
 
     deinit {
         sqlite3_finalize(handle)
-        bound?.deallocate()
+        for chunk in chunks { chunk.deallocate() }
     }
 
     // MARK: binding (1-based indexes, as in SQLite)
@@ -59,21 +64,34 @@ public final class Statement {
         try check(rc)
     }
 
-    /// Binds `bytes` as text or a blob: copied into `bound` while it has room, else by SQLite.
+    /// Binds `bytes` as text or a blob: copied into `chunks` when short, else by SQLite.
     private func bindBytes(_ index: Int32, _ bytes: UnsafeRawBufferPointer, text: Bool) -> Int32 {
         // Without bytes: "" for text, and for a blob nil (which SQLite binds as NULL, as it always did here).
         var pointer = bytes.baseAddress ?? (text ? UnsafeRawPointer(("" as StaticString).utf8Start) : nil)
         var destructor = geodb_sqlite_transient()
-        if let base = bytes.baseAddress, bytes.count <= Self.boundCapacity - boundCount {
-            if bound == nil { bound = .allocate(byteCount: Self.boundCapacity, alignment: 8) }
-            let copy = bound! + boundCount
-            copy.copyMemory(from: base, byteCount: bytes.count)
-            boundCount += bytes.count
-            pointer = UnsafeRawPointer(copy)
+        if let base = bytes.baseAddress, bytes.count <= Self.largestCopied {
+            pointer = UnsafeRawPointer(copyForBinding(base, count: bytes.count))
             destructor = geodb_sqlite_static()
         }
         return text ? sqlite3_bind_text(handle, index, pointer?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), destructor)
             : sqlite3_bind_blob(handle, index, pointer, Int32(bytes.count), destructor)
+    }
+
+    /// A copy of `count` bytes at `base` that stays until `reset()`.
+    private func copyForBinding(_ base: UnsafeRawPointer, count: Int) -> UnsafeMutableRawPointer {
+        while chunk < chunks.count && chunks[chunk].count - chunkUsed < count {
+            chunk += 1
+            chunkUsed = 0
+        }
+        if chunk == chunks.count {
+            // Small first: most statements bind a few short values, and a 16 KiB first chunk made searches,
+            // which prepare statements as they go, 40 % slower. Statements binding more get more chunks.
+            chunks.append(.allocate(byteCount: max(count, 512 << min(chunks.count, 5)), alignment: 8))
+        }
+        let copy = chunks[chunk].baseAddress! + chunkUsed
+        copy.copyMemory(from: base, byteCount: count)
+        chunkUsed += count
+        return copy
     }
 
     /// Binds an integer, or NULL for nil.
@@ -122,7 +140,8 @@ public final class Statement {
     public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        boundCount = 0   // nothing refers to the copies any more
+        chunk = 0   // nothing refers to the copies any more
+        chunkUsed = 0
     }
 
     /// Binds `values`, runs the statement to completion and resets it.

@@ -1,4 +1,5 @@
 // The SQLite layer: every failure becomes an SQLiteError with code, message and SQL; values round-trip.
+import GeoDB
 import GeoDBSQLite
 import Testing
 import TestSupport
@@ -34,26 +35,31 @@ import TestSupport
     }
 
     @Test func boundTextAndBlobsSurviveUntilReset() throws {
-        // Bound bytes are copied into a 16 KiB buffer per statement until `reset()`, then by SQLite: values
-        // past the buffer, re-binds before a step and a reused statement must all store what was bound.
+        // Short bound values are copied into chunks the statement keeps until `reset()`, longer ones by
+        // SQLite: many values filling several chunks, re-binds before a step, a reused statement and values
+        // on both sides of the limit must all store what was bound.
         let db = try Connection(path: ":memory:", mode: .create)
-        try db.execute("CREATE TABLE t(a, b, c, d)")
-        let insert = try db.prepare("INSERT INTO t VALUES (?, ?, ?, ?)")
-        let long = String(repeating: "Töölö ", count: 2_000)   // 16 KB: beyond the buffer's room
-        let rows: [[SQLiteValue]] = [
-            [.text(""), .blob([]), .text("a"), .blob([1, 2, 3])],
-            [.text(long), .text("Kallio"), .blob(Array(repeating: 7, count: 12_000)), .text(long)],
-            [.text(String(repeating: "x", count: 9_000)), .text(String(repeating: "y", count: 9_000)), .null, .text("z")],
-        ]
+        let columns = 40
+        try db.execute("CREATE TABLE t(" + (0..<columns).map { "c\($0)" }.joined(separator: ", ") + ")")
+        let insert = try db.prepare("INSERT INTO t VALUES (" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")")
+        var generator = SplitMix(seed: 7)
+        let rows: [[SQLiteValue]] = (0..<4).map { row in
+            (0..<columns).map { column in
+                let length = [0, 1, 15, 16, 500, 1_000, 4_096, 4_097, 9_000][Int(generator.next() % 9)]
+                let byte = UInt8(ascii: "a") + UInt8((row * columns + column) % 26)
+                if column % 3 == 0 { return .blob(Array(repeating: byte, count: length)) }
+                return column % 7 == 0 ? .null : .text(String(repeating: "Ö" + String(UnicodeScalar(byte)), count: length / 3))
+            }
+        }
         for row in rows {
             try insert.bind(1, "overwritten before the step")
             try insert.run(row)
         }
-        let read = try db.prepare("SELECT * FROM t ORDER BY rowid").rows { row in (0..<4).map { row.value(Int32($0)) } }
+        let read = try db.prepare("SELECT * FROM t ORDER BY rowid").rows { row in (0..<columns).map { row.value(Int32($0)) } }
         #expect(read.count == rows.count)
         for (r, row) in zip(read, rows).enumerated() {
             for c in row.0.indices {
-                let same = row.0[c] == row.1[c]   // not in the #expect: a failure would print 16 KB values
+                let same = row.0[c] == row.1[c]   // not in the #expect: a failure would print kilobytes
                 #expect(same, "row \(r), column \(c)")
             }
         }
