@@ -136,6 +136,8 @@ private final class ScratchIndex {
         try FullTextMerging.defer(in: db)
         insert = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")
         delete = try db.prepare("INSERT INTO place_fts(place_fts, rowid, name, address) VALUES ('delete', ?, ?, ?)")
+        insert.copiesBoundValues = true
+        delete.copiesBoundValues = true
         try db.execute("BEGIN")
     }
 

@@ -83,6 +83,9 @@ public final class PlaceWriter: PlaceSink {
         insertPlaceRTree = try db.prepare("INSERT INTO place_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
         insertAreaRTree = try db.prepare("INSERT INTO area_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
         insertCategory = try db.prepare("INSERT INTO place_category(place_id, category_id, lat, lon) VALUES (?, ?, ?, ?)")
+        for statement in [insertPlace, insertName, insertNameBatch, insertGeometry, insertCategory] {
+            statement.copiesBoundValues = true
+        }
         nextID = (try db.scalarInt("SELECT max(id) FROM place") ?? 0) + 1
         if rtreeBuild == .packed && nextID > 1 {
             // Appending: the packed load rewrites the whole tree, so it must start from what is there.

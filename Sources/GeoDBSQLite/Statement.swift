@@ -15,11 +15,14 @@ public final class Statement {
     public let sql: String
     let connection: Connection
     let handle: OpaquePointer
-    /// Bound text and blobs are copied into these chunks and bound as SQLITE_STATIC, until `reset()`. With
-    /// SQLITE_TRANSIENT SQLite mallocs a copy of each and frees it at the next bind: an import binds ~13
-    /// texts per place, and those mallocs and frees were ~3 % of its instructions (callgrind).
-    /// (Exclusivity unchecked: a statement is used by one thread, and the run-time checks on these were
-    /// most of the cost of copying.)
+    /// Bind text and blobs by copying them into memory the statement keeps until `reset()` (SQLITE_STATIC),
+    /// not by SQLite's copy (SQLITE_TRANSIENT), which mallocs for each value and frees at the next bind: for
+    /// statements run very often with many texts. An import's inserts bind ~13 texts per place; the mallocs
+    /// and frees were ~3 % of its instructions (callgrind). Off by default: queries bind a few values, and
+    /// with it on, some runs of the search benchmark were 60 % slower (2 of 14, against none without).
+    public var copiesBoundValues = false
+    /// The copies of `copiesBoundValues`. (Exclusivity unchecked: a statement is used by one thread, and the
+    /// run-time checks on these were most of the cost of copying.)
     @exclusivity(unchecked) private var chunks: [UnsafeMutableRawBufferPointer] = []
     /// The chunk being filled, and how much of it is.
     @exclusivity(unchecked) private var chunk = 0
@@ -69,7 +72,7 @@ public final class Statement {
         // Without bytes: "" for text, and for a blob nil (which SQLite binds as NULL, as it always did here).
         var pointer = bytes.baseAddress ?? (text ? UnsafeRawPointer(("" as StaticString).utf8Start) : nil)
         var destructor = geodb_sqlite_transient()
-        if let base = bytes.baseAddress, bytes.count <= Self.largestCopied {
+        if copiesBoundValues, let base = bytes.baseAddress, bytes.count <= Self.largestCopied {
             pointer = UnsafeRawPointer(copyForBinding(base, count: bytes.count))
             destructor = geodb_sqlite_static()
         }

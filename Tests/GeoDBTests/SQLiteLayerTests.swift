@@ -35,13 +35,14 @@ import TestSupport
     }
 
     @Test func boundTextAndBlobsSurviveUntilReset() throws {
-        // Short bound values are copied into chunks the statement keeps until `reset()`, longer ones by
-        // SQLite: many values filling several chunks, re-binds before a step, a reused statement and values
+        // With `copiesBoundValues`, short bound values are copied into chunks the statement keeps until
+        // `reset()`, longer ones by SQLite: many values filling several chunks, re-binds before a step, a reused statement and values
         // on both sides of the limit must all store what was bound.
         let db = try Connection(path: ":memory:", mode: .create)
         let columns = 40
         try db.execute("CREATE TABLE t(" + (0..<columns).map { "c\($0)" }.joined(separator: ", ") + ")")
         let insert = try db.prepare("INSERT INTO t VALUES (" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")")
+        insert.copiesBoundValues = true
         var generator = SplitMix(seed: 7)
         let rows: [[SQLiteValue]] = (0..<4).map { row in
             (0..<columns).map { column in
