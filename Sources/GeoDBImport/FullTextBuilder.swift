@@ -67,7 +67,8 @@ final class FullTextBuilder {
     }
 
     /// Writes the R*Trees being packed by `trees` into the scratch database, after the search tables;
-    /// `install` puts them into the output with those. Each must be packed for `place_rtree`'s node size.
+    /// `install` puts them into the output with those. Each must be packed for the node size of its table
+    /// (`RTreeBulkLoader.write` refuses another).
     func writeRTrees(_ trees: BackgroundResult<[(table: String, tree: PackedRTree)]>, tables: [String]) throws {
         rtreeTables = tables
         try worker?.send(.rtrees(trees))
