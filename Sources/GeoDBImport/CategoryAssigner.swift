@@ -51,14 +51,12 @@ enum CategoryAssigner {
     /// that was most of this step: 0.05–0.08 s of the serial end of the tiled ×50 import).
     static func finish(in db: Connection, taxonomy: Taxonomy = .standard, added: [String: Int]? = nil) throws {
         let recorded = try db.scalarText("SELECT value FROM meta WHERE key = 'taxonomy_version'")
-        var counts: [String: Int] = [:]
-        if let recorded, recorded != String(Taxonomy.version) {
-            try remapAll(in: db, taxonomy: taxonomy)
-            counts = try self.counts("SELECT category_id, count(*) FROM place_category GROUP BY category_id", in: db)
-        } else if let added {
-            counts = try self.counts("SELECT id, place_count FROM category", in: db).merging(added, uniquingKeysWith: +)
+        let remapped = recorded != nil && recorded != String(Taxonomy.version)
+        if remapped { try remapAll(in: db, taxonomy: taxonomy) }
+        let counts = if let added, !remapped {
+            try self.counts("SELECT id, place_count FROM category", in: db).merging(added, uniquingKeysWith: +)
         } else {
-            counts = try self.counts("SELECT category_id, count(*) FROM place_category GROUP BY category_id", in: db)
+            try self.counts("SELECT category_id, count(*) FROM place_category GROUP BY category_id", in: db)
         }
         try db.execute("DELETE FROM category")
         let insertCategory = try db.prepare("""
