@@ -23,13 +23,15 @@ let package = Package(
         .target(name: "GeoDBSQLite", dependencies: ["CSQLite"]),
         // Runtime library an app links to read a database: schema, model, queries, inspection.
         .target(name: "GeoDB", dependencies: ["GeoDBSQLite"]),
+        // Output files written whole or not at all: a temporary file renamed into place, removed on Ctrl-C.
+        .target(name: "GeoDBFileOutput", dependencies: ["GeoDB"]),
         // Readers for every input format and the importer that writes a database.
-        .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "CZlib", "CBzip2", "CDeflate"]),
+        .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBFileOutput", "CZlib", "CBzip2", "CDeflate"]),
         // Writers of places as GeoJSON, CSV and GeoPackage files (`geodb export`).
-        .target(name: "GeoDBExport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBImport"]),
+        .target(name: "GeoDBExport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBFileOutput"]),
         // The command-line tool: argument parsing and output formatting only.
         .executableTarget(name: "geodb", dependencies: [
-            "GeoDBSQLite", "GeoDB", "GeoDBImport", "GeoDBExport",
+            "GeoDB", "GeoDBImport", "GeoDBExport", "GeoDBFileOutput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.

@@ -19,7 +19,7 @@ struct CSVExportWriter: ExportWriter {
     }
 
     mutating func begin(withGeometry: Bool) throws {
-        try out.write(columns.map(Self.quoted).joined(separator: ",") + "\r\n")
+        try out.write(columns.map(CSVText.quoted).joined(separator: ",") + "\r\n")
     }
 
     mutating func write(_ place: PlaceResult, geometry: Geometry?) throws {
@@ -29,15 +29,8 @@ struct CSVExportWriter: ExportWriter {
         row[Self.latColumn] = DecimalText.degrees(place.lat)
         row[Self.lonColumn] = DecimalText.degrees(place.lon)
         for (key, value) in place.tags { if let index = tagColumns[key] { row[index] = value } }
-        try out.write(row.map(Self.quoted).joined(separator: ",") + "\r\n")
+        try out.write(row.map(CSVText.quoted).joined(separator: ",") + "\r\n")
     }
 
     mutating func finish() throws { try out.flush() }
-
-    /// A field quoted when it holds a delimiter, quote or line break (quotes doubled).
-    static func quoted(_ field: String) -> String {
-        guard field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0a || $0 == 0x0d })
-        else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }

@@ -3,7 +3,8 @@
 // temporary file and renamed into place, like an import.
 import Foundation
 import GeoDB
-import GeoDBImport
+import GeoDBFileOutput
+import GeoDBSQLite
 
 /// The file formats `geodb export` writes.
 ///
@@ -70,18 +71,27 @@ public enum Exporter {
     /// let summary = try Exporter.run(database: "helsinki.sqlite", output: "places.csv", options: options)
     /// ```
     public static func run(database: String, output: String?, options: ExportOptions) throws -> ExportSummary {
+        do {
+            return try write(database: database, output: output, options: options)
+        } catch let error as SQLiteError {
+            // The GeoPackage writer's own SQLite calls (the session's are GeoDBErrors already).
+            throw GeoDBError.database(path: output ?? database, purpose: "export", error)
+        }
+    }
+
+    private static func write(database: String, output: String?, options: ExportOptions) throws -> ExportSummary {
         let session = try QuerySession(path: database)
         guard let output else {
             guard options.format != .gpkg else {
-                throw GeoDBError(.invalidArgument, "a GeoPackage cannot be written to standard output", remedy: "give --output FILE.gpkg")
+                throw GeoDBError(.invalidArgument, "a GeoPackage cannot be written to standard output", remedy: "give an `output` file")
             }
             let out = ByteOutput(descriptor: STDOUT_FILENO, name: "standard output")
             return try export(session, options: options, to: out, gpkg: nil)
         }
         if FileManager.default.fileExists(atPath: output) && !options.force {
-            throw GeoDBError(.fileExists, "\(output) already exists", remedy: "use --force to replace it")
+            throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it")
         }
-        let temporary = TemporaryOutput(for: output)
+        let temporary = TemporaryOutput(for: output, sideFiles: ["-journal"])
         defer { temporary.discard() }
         unlink(temporary.path)
         let summary: ExportSummary
@@ -132,7 +142,7 @@ protocol ExportWriter {
 enum ExportField {
     /// (name, value) of each field the place has.
     static func values(_ place: PlaceResult) -> [(String, String)] {
-        var fields: [(String, String)] = [("id", String(place.id)), ("source_id", place.sourceRef), ("kind", place.kind)]
+        var fields: [(String, String)] = [("id", String(place.id)), ("source_id", place.sourceRef), ("kind", place.kind.rawValue)]
         for (key, value) in [("category", place.category), ("category_id", place.categoryID), ("name", place.name)] {
             if let value { fields.append((key, value)) }
         }

@@ -26,6 +26,8 @@ final class FullTextBuilder {
         case rtrees(BackgroundResult<[(table: String, tree: PackedRTree)]>)
     }
 
+    /// Appended to the temporary output's path for the scratch database.
+    static let scratchSuffix = "-fulltext"
     let scratchPath: String
     private var worker: BackgroundWorker<Change>?
     /// The R*Trees sent with `writeRTrees`, which `install` copies with the search tables.

@@ -2,6 +2,7 @@
 // only when complete, so a failed or interrupted import never damages an existing database.
 import Foundation
 import GeoDB
+import GeoDBFileOutput
 import GeoDBSQLite
 
 /// Options for one import.
@@ -68,23 +69,38 @@ public struct ImportSummary: Sendable {
 }
 
 public enum Importer {
-    /// Imports `inputs` into a new database at `output`.
+    /// The files an import may leave beside its temporary file, by suffix: SQLite's journals, a decompressed
+    /// `.osm.gz`, the scratch database of the search tables. Removed with it on failure and on Ctrl-C.
+    static let sideFiles = ["-journal", "-wal", "-shm", ".xml", FullTextBuilder.scratchSuffix, FullTextBuilder.scratchSuffix + "-journal"]
+
+    /// Imports `inputs` into a new database at `output` (or adds them to it, with `options.append`).
+    /// Throws `GeoDBError` only: a failing SQLite call names the output and SQLite's message.
     public static func run(inputs: [String], output: String, options: ImportOptions = ImportOptions(),
                            progress: ((ImportProgress) -> Void)? = nil) throws -> ImportSummary {
+        do {
+            return try build(inputs: inputs, output: output, options: options, progress: progress)
+        } catch let error as SQLiteError {
+            throw GeoDBError.database(path: output, purpose: "import", error)
+        }
+    }
+
+    private static func build(inputs: [String], output: String, options: ImportOptions,
+                              progress: ((ImportProgress) -> Void)?) throws -> ImportSummary {
         let start = Date()
         guard !inputs.isEmpty else { throw GeoDBError(.invalidArgument, "no input files given") }
         let plan = try ImportPlan(inputs: inputs, formats: try inputs.map { try InputFormat.detect(path: $0) })
         let exists = FileManager.default.fileExists(atPath: output)
         if options.append {
             guard exists else {
-                throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "create it with --output")
+                throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "import into it without `append` first",
+                                 option: "append")
             }
-            _ = try QuerySession(path: output)   // a geodb database of this version
+            try Schema.checkVersion(ofFileAt: output)
         } else if exists && !options.force {
-            throw GeoDBError(.fileExists, "\(output) already exists", remedy: "use --force to replace it, or --append to add to it")
+            throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it, or `append` to add to it")
         }
         let lookups = try plan.loadLookups()
-        let temporary = TemporaryOutput(for: output)
+        let temporary = TemporaryOutput(for: output, sideFiles: Self.sideFiles)
         defer { temporary.discard() }
         if options.append { try temporary.copy(from: output) }
 
@@ -101,7 +117,7 @@ public enum Importer {
                 PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
                 """)
             if !options.append { try Schema.createTables(in: db) }
-            let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + TemporaryOutput.fullTextSuffix,
+            let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + FullTextBuilder.scratchSuffix,
                                                cacheMiB: options.cacheMiB)
             try db.execute("BEGIN")
             let writer = try PlaceWriter(db: db, fullText: fullText, rtreeBuild: options.rtreeBuild)
@@ -258,74 +274,6 @@ public enum Importer {
         }
         let statement = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
         for (key, value) in meta { try statement.run([.text(key), .text(value)]) }
-    }
-}
-
-/// The temporary file an import or export writes, beside its output so the final rename stays on one
-/// file system; removed on Ctrl-C or when not committed.
-public final class TemporaryOutput {
-    public let path: String
-    public let output: String
-    private var committed = false
-    /// Appended to `path` for the scratch database of the search tables (`FullTextBuilder`).
-    static let fullTextSuffix = "-fulltext"
-    /// The file and every side file an import may leave: SQLite's journals, a decompressed `.osm.gz`, the
-    /// scratch database. Removed on failure and on Ctrl-C.
-    private var files: [String] {
-        ["", "-journal", "-wal", "-shm", ".xml", Self.fullTextSuffix, Self.fullTextSuffix + "-journal"].map { path + $0 }
-    }
-
-    public init(for output: String) {
-        self.output = output
-        let url = URL(fileURLWithPath: output)
-        path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
-        InterruptCleanup.register(files)
-    }
-
-    /// Starts writing what the file holds so far to disk, on a thread of its own, so that the fsync in
-    /// `commit()` waits only for what is written after. That fsync is disk time at the very end of an
-    /// import: 56–265 ms on the tiled ×20 extract (23 MB), 2–14 ms when started after the bulk load and
-    /// after the search tables (×20, median of 9 interleaved runs: 1.51 → 1.43 s).
-    func startWriteback() {
-        let path = self.path
-        let thread = Thread { Self.flush(path, dataOnly: true) }
-        thread.name = "geodb-writeback"
-        thread.start()
-    }
-
-    /// Flushes the closed database to disk and renames it into place (atomically replacing any old output).
-    public func commit() throws {
-        Self.flush(path)
-        guard rename(path, output) == 0 else {
-            throw GeoDBError(.io, "cannot move \(path) to \(output): \(String(cString: strerror(errno)))")
-        }
-        committed = true
-    }
-
-    /// Writes the file at `path` to disk (with `dataOnly`, without waiting for its metadata); nothing when it
-    /// is gone (a failed import removed it while a writeback was starting).
-    private static func flush(_ path: String, dataOnly: Bool = false) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return }
-        _ = dataOnly ? fdatasync(fd) : fsync(fd)
-        close(fd)
-    }
-
-    /// Starts from a copy of `existing` (appending): the original stays untouched until `commit()`.
-    func copy(from existing: String) throws {
-        unlink(path)
-        do {
-            try FileManager.default.copyItem(atPath: existing, toPath: path)
-        } catch {
-            throw GeoDBError(.io, "cannot copy \(existing) to \(path): \(error.localizedDescription)")
-        }
-    }
-
-    /// Removes the temporary file (and any side files) unless it was committed.
-    public func discard() {
-        InterruptCleanup.unregister()
-        guard !committed else { return }
-        for file in files { unlink(file) }
     }
 }
 

@@ -62,7 +62,7 @@ public final class PlaceWriter: PlaceSink {
     /// transaction); call `finish()` and `installFullText()` at the end.
     init(db: Connection, fullText: FullTextBuilder? = nil, rtreeBuild: RTreeBuild = .packed) throws {
         self.db = db
-        self.fullText = try fullText ?? FullTextBuilder(output: db, scratchPath: db.path + TemporaryOutput.fullTextSuffix,
+        self.fullText = try fullText ?? FullTextBuilder(output: db, scratchPath: db.path + FullTextBuilder.scratchSuffix,
                                                                    cacheMiB: ImportOptions().cacheMiB)
         self.rtreeBuild = rtreeBuild
         insertPlace = try db.prepare("""

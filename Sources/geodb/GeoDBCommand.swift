@@ -1,7 +1,7 @@
-// The geodb command-line tool: one subcommand per file; parsing and output formatting only.
+// The geodb command-line tool: one subcommand per file in Commands/, options shared through Options/,
+// output written by Output/. Library errors are printed with the CLI's own flag names.
 import ArgumentParser
 import GeoDB
-import GeoDBSQLite
 
 @main
 struct GeoDBCommand: ParsableCommand {
@@ -13,7 +13,12 @@ struct GeoDBCommand: ParsableCommand {
                       Timezone.self, Export.self])
 
     static func main() {
-        Connection.disableMemoryStatistics()   // before any database opens
-        main(nil)
+        GeoDatabase.disableSQLiteMemoryStatistics()   // before any database opens
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: CLIMessages.translated(error))
+        }
     }
 }

@@ -13,7 +13,7 @@ import TestSupport
         var out: [String] = []
         try QuerySession(path: path).forEachPlace(PlaceSelection()) { place, _ in
             guard keep(place) else { return }
-            out.append([place.kind, place.category ?? "-", place.categoryID ?? "-", place.name ?? "-",
+            out.append([place.kind.rawValue, place.category ?? "-", place.categoryID ?? "-", place.name ?? "-",
                         String(format: "%.7f %.7f", place.lat, place.lon), place.address.sorted { $0.key < $1.key }.description,
                         place.tags.sorted { $0.key < $1.key }.description, place.timezone ?? "-",
                         place.population.map(String.init) ?? "-"].joined(separator: " | "))

@@ -59,7 +59,7 @@ struct SchemaContractTests {
         var namedPOIs = Set<Int64>()
         try db.withSession { session in
             try session.forEachPlace(PlaceSelection()) { place, _ in
-                if place.kind == "poi" && place.name != nil { namedPOIs.insert(place.id) }
+                if place.kind == .poi && place.name != nil { namedPOIs.insert(place.id) }
             }
         }
         let radius = try #require((report["radius"] as? [String: Any])?["ids"] as? [Int]).map(Int64.init)
@@ -76,7 +76,7 @@ struct SchemaContractTests {
         let placeID = Int64(try #require(geometry["place_id"] as? Int))
         let parts = try #require(geometry["parts"] as? [[[Double]]])
         var selection = PlaceSelection()
-        selection.kinds = ["street"]
+        selection.kinds = [.street]
         selection.withGeometry = true
         var swiftLines: [[Point7]]?
         try db.withSession { session in

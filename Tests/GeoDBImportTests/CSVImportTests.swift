@@ -108,7 +108,7 @@ import TestSupport
         let error = #expect(throws: GeoDBError.self) { _ = try Self.read("odd-headers.csv") }
         #expect(error?.code == .badInput)
         #expect(error?.message == "\(Self.fixture("odd-headers.csv")): line 1: no name column in the header (looked for name, title, label)")
-        #expect(error?.remedy?.contains("--name-column") == true)
+        #expect(error?.remedy?.contains("`nameColumn`") == true)
     }
 
     @Test func aGivenColumnMustExist() throws {
@@ -116,7 +116,7 @@ import TestSupport
         options.latColumn = "breite"
         let error = #expect(throws: GeoDBError.self) { _ = try Self.read("stores.csv", options) }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.message.contains("no column 'breite' (--lat-column)") == true)
+        #expect(error?.message.contains("no column 'breite' (`latColumn`)") == true)
         #expect(error?.message.contains("store_id, title, y, x, type, opening_hours, street") == true)
     }
 

@@ -197,7 +197,7 @@ import TestSupport
             _ = try Importer.run(inputs: [TestPaths.fixture("grid.osm")], output: setup.output)
         }
         #expect(error?.code == .fileExists)
-        #expect(error?.remedy?.contains("--force") == true)
+        #expect(error?.remedy?.contains("`force`") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.output)) == setup.original)
     }
 

@@ -18,7 +18,7 @@ import TestSupport
                                       TestPaths.fixture("csv/stores.csv")], output: path)
         let db = try GeoDatabase(path: path)
         var cities = SearchOptions()
-        cities.kinds = ["city"]
+        cities.kinds = [.city]
         let vienna = try #require(try db.search("Vienna", options: cities).first)
         #expect(vienna.sourceRef == "geonames:2761369")
         let store = try #require(try db.search("K-Market Kamppi").first)
@@ -167,7 +167,7 @@ import TestSupport
         let missing = #expect(throws: GeoDBError.self) {
             try append([TestPaths.fixture("csv/stores.csv")], to: scratch.path("none.sqlite"))
         }
-        #expect(missing?.code == .fileNotFound && missing?.remedy?.contains("--output") == true)
+        #expect(missing?.code == .fileNotFound && missing?.option == "append" && missing?.remedy?.contains("without `append`") == true)
         let text = scratch.path("text.sqlite")
         try Data("not a database".utf8).write(to: URL(fileURLWithPath: text))
         let notGeoDB = #expect(throws: GeoDBError.self) { try append([TestPaths.fixture("csv/stores.csv")], to: text) }

@@ -243,7 +243,7 @@ import TestSupport
         let error = #expect(throws: GeoDBError.self) { _ = try TimeZoneLookup(path: path) }
         #expect(error?.message.contains("has no timezones") == true)
         let viaDatabase = #expect(throws: GeoDBError.self) { _ = try db.timeZone(at: Coordinate(lat: 60, lon: 25)) }
-        #expect(viaDatabase?.remedy?.contains("geodb import") == true)
+        #expect(viaDatabase?.remedy?.contains("import timezone boundaries") == true)
     }
 }
 

@@ -10,7 +10,7 @@ import TestSupport
 
     init() throws { db = try GeoDatabase(path: try TestDatabases.helsinki()) }
 
-    func search(_ text: String, autocomplete: Bool = false, near: Coordinate? = nil, kinds: [String] = [],
+    func search(_ text: String, autocomplete: Bool = false, near: Coordinate? = nil, kinds: [PlaceKind] = [],
                 limit: Int = 10) throws -> [PlaceResult] {
         var options = SearchOptions()
         options.autocomplete = autocomplete
@@ -52,7 +52,7 @@ import TestSupport
         #expect(position != nil, "\(text): \(expected) not found in \(results.prefix(5).map(\.sourceRef))")
         if let position {
             #expect(first ? position == 0 : position < 3, "\(text): \(expected) at \(position + 1)")
-            #expect(results[position].match == match, "\(text): match \(results[position].match ?? "nil")")
+            #expect(results[position].match?.rawValue == match, "\(text): match \(results[position].match?.rawValue ?? "nil")")
         }
     }
 
@@ -84,14 +84,14 @@ import TestSupport
         #expect(detailed.address["suburb"] == "Kluuvi" && detailed.address["street"] == "Aleksanterinkatu")
         #expect(try db.lookup("w122595241").place.address["suburb"] == "Kluuvi")
         // An area gets only the levels above its own: a suburb is not its own suburb.
-        options.kinds = ["suburb"]
+        options.kinds = [.suburb]
         let suburb = try #require(try db.search("Kluuvi", options: options).first)
         #expect(suburb.address["suburb"] == nil)
     }
 
     @Test func numberNotOnTheStreetFallsBackToTheStreetMarked() throws {
         let results = try search("Aleksanterinkatu 999")
-        #expect(results.first?.kind == "street" && results.first?.match == "fallback")
+        #expect(results.first?.kind == .street && results.first?.match == .fallback)
     }
 
     @Test func nearBiasesWithoutFiltering() throws {
@@ -106,21 +106,21 @@ import TestSupport
     }
 
     @Test func kindFilterAndCoordinates() throws {
-        #expect(try search("Mannerheimintie", kinds: ["poi"]).allSatisfy { $0.kind == "poi" })
+        #expect(try search("Mannerheimintie", kinds: [.poi]).allSatisfy { $0.kind == .poi })
         let point = try #require(try search("60.1699, 24.9384").first)
-        #expect(point.match == "coordinate" && point.lat == 60.1699 && point.lon == 24.9384)
+        #expect(point.match == .coordinate && point.lat == 60.1699 && point.lon == 24.9384)
         let dms = try #require(try search("60°10'12\"N 24°56'18\"E").first)
         #expect(abs(dms.lat - 60.17) < 1e-9 && abs(dms.lon - (24 + 56.0 / 60 + 18.0 / 3600)) < 1e-9)
-        #expect(try search("91.0, 24.9").first?.match != "coordinate")
+        #expect(try search("91.0, 24.9").first?.match != .coordinate)
     }
 
     @Test func structuredAndHierarchical() throws {
         let nine = try db.structuredSearch(street: "Mannerheimintie", housenumber: "9", city: "Helsinki", postcode: nil)
-        #expect(!nine.isEmpty && nine.allSatisfy { $0.address["housenumber"] == "9" && $0.match == "exact" })
+        #expect(!nine.isEmpty && nine.allSatisfy { $0.address["housenumber"] == "9" && $0.match == .exact })
         #expect(try db.hierarchical(town: "Helsin").first?.sourceRef == "n1372477580")
         let streets = try db.hierarchical(town: "Helsinki", street: "Manner")
         #expect(streets.map(\.name).contains("Mannerheimintie"))
-        #expect(streets.allSatisfy { $0.kind == "street" && ($0.name ?? "").hasPrefix("Manner") })
+        #expect(streets.allSatisfy { $0.kind == .street && ($0.name ?? "").hasPrefix("Manner") })
         let numbers = try db.hierarchical(town: "Helsinki", street: "Mannerheimintie", housenumber: "1")
         #expect(!numbers.isEmpty && numbers.allSatisfy { ($0.address["housenumber"] ?? "").hasPrefix("1") })
         #expect(numbers.first?.address["housenumber"] == "1")
@@ -131,13 +131,13 @@ import TestSupport
 
     @Test func categoryNearAPlace() throws {
         let cafes = try search("cafe near Senaatintori")
-        #expect(!cafes.isEmpty && cafes.allSatisfy { $0.categoryID == "cafe" && $0.match == "category" })
+        #expect(!cafes.isEmpty && cafes.allSatisfy { $0.categoryID == "cafe" && $0.match == .category })
         let square = try db.lookup("r2919121").place.coordinate
         #expect(cafes.allSatisfy { square.distance(to: $0.coordinate) <= 1_000 })
         #expect(cafes.map { $0.distanceM ?? 0 } == cafes.map { $0.distanceM ?? 0 }.sorted())
         #expect(try search("pharmacies near Stockmann").allSatisfy { $0.categoryID == "pharmacy" })
         // Not a category before "near": ordinary text.
-        #expect(try search("Mannerheimintie near nothing").allSatisfy { $0.match != "category" })
+        #expect(try search("Mannerheimintie near nothing").allSatisfy { $0.match != .category })
     }
 
     @Test func lookupHasEverything() throws {

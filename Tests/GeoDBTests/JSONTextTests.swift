@@ -35,6 +35,6 @@ import Testing
             #expect(JSONText.stringObject(text) == nil, "\(text)")
         }
         // Values that are not strings: the tags decoder falls back to Foundation and keeps the strings.
-        #expect(QuerySession.decodeTags(#"{"a":1,"b":"c"}"#) == ["b": "c"])
+        #expect(PlaceReader.decodeTags(#"{"a":1,"b":"c"}"#) == ["b": "c"])
     }
 }

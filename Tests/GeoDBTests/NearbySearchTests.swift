@@ -156,11 +156,11 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
 
     @Test func planStartsFromTheCategoryWhenItIsRare() throws {
         let db = try QuerySession(path: try Self.helsinki.get())
-        let wide = QuerySession.boxes(around: Coordinate(lat: 60.1699, lon: 24.9384), radius: 1000)[0]
-        let narrow = QuerySession.boxes(around: Coordinate(lat: 60.1699, lon: 24.9384), radius: 50)[0]
+        let wide = BoundingBox.covering(radius: 1000, around: Coordinate(lat: 60.1699, lon: 24.9384))[0]
+        let narrow = BoundingBox.covering(radius: 50, around: Coordinate(lat: 60.1699, lon: 24.9384))[0]
         let common = CategoryFilter.categories(taxonomy.descendants(of: "food_and_drink"))
-        #expect(try db.categoryFirst(.rawTag("amenity=pharmacy"), box: wide))
-        #expect(try !db.categoryFirst(.rawTag("amenity=restaurant"), box: narrow))
+        #expect(try db.nearby.categoryFirst(.rawTag("amenity=pharmacy"), box: wide))
+        #expect(try !db.nearby.categoryFirst(.rawTag("amenity=restaurant"), box: narrow))
         let cases: [(CategoryFilter, BoundingBox, String)] = [
             (.categories(["pharmacy"]), wide, "INDEX idx_place_category_category_id_lat (category_id=? AND lat>? AND lat<?)"),
             (common, narrow, "INDEX idx_place_category_category_id_lat (category_id=? AND lat>? AND lat<?)"),
@@ -169,10 +169,9 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
             (.anyNamedPOI, narrow, "SCAN r VIRTUAL TABLE INDEX 2:"),
         ]
         for (filter, box, expected) in cases {
-            let sql = QuerySession.candidateSQL(filter, categoryFirst: try db.categoryFirst(filter, box: box), byName: false)
-            let plan = try db.connection.prepare("EXPLAIN QUERY PLAN " + sql)
-                .rows([.real(box.minLon), .real(box.minLat), .real(box.maxLon), .real(box.maxLat),
-                       QuerySession.filterValue(filter)]) { $0.text(3) ?? "" }
+            let sql = NearbySearch.candidateSQL(filter, categoryFirst: try db.nearby.categoryFirst(filter, box: box), byName: false)
+            let plan = try db.db.connection.prepare("EXPLAIN QUERY PLAN " + sql)
+                .rows(box.sqlValues + [filter.sqlValue]) { $0.text(3) ?? "" }
                 .joined(separator: " | ")
             #expect(plan.contains(expected), "\(plan)")
             #expect(!plan.contains("SCAN p"), "full scan of place: \(plan)")

@@ -25,7 +25,7 @@ import TestSupport
         let r = try #require(try answer(61.00025, 25.0011).first)
         #expect(r.place.sourceRef == "w105" && r.place.distanceM == 0)
         #expect(r.place.address["housenumber"] == "3" && r.place.address["street"] == "Rinnakkaiskatu")
-        #expect(r.place.address["city"] == "Testikylä" && r.hierarchySource == "nearest_place")
+        #expect(r.place.address["city"] == "Testikylä" && r.hierarchySource == .nearestPlace)
     }
 
     @Test func cornerHouse() throws {
@@ -51,7 +51,7 @@ import TestSupport
     @Test func interpolatedNumber() throws {
         // Numbers 2…20 (even) along 25.002…25.008: 10 is 8/18 of the way.
         let r = try #require(try answer(61.0001, 25.002 + 0.006 * 8 / 18).first)
-        #expect(r.place.kind == "interpolation" && r.place.match == "interpolated")
+        #expect(r.place.kind == .interpolation && r.place.match == .interpolated)
         #expect(r.place.address["housenumber"] == "10" && r.place.address["street"] == "Pitkäkatu")
     }
 
@@ -79,7 +79,7 @@ import TestSupport
         let street = try #require(try answer(60.1718147, 24.9355891, level: .street, in: helsinki).first)   // on its line
         #expect(street.place.name == "Mannerheimintie" && (street.place.distanceM ?? 9) < 1)
         // Points on known addresses return them: every 50th address node of the extract.
-        let addresses = try helsinki.search("Aleksanterinkatu", options: { var o = SearchOptions(); o.kinds = ["address"]; o.limit = 20; return o }())
+        let addresses = try helsinki.search("Aleksanterinkatu", options: { var o = SearchOptions(); o.kinds = [.address]; o.limit = 20; return o }())
         for a in addresses {
             let r = try #require(try answer(a.lat, a.lon, in: helsinki).first)
             #expect(r.place.distanceM == 0)
@@ -91,7 +91,7 @@ import TestSupport
     /// from the R*Tree, never from a scan of all geometries.
     @Test func streetSearchStartsFromTheRTree() throws {
         let session = try QuerySession(path: try TestDatabases.combined())
-        let plan = try session.connection.prepare("EXPLAIN QUERY PLAN " + QuerySession.streetsInBoxSQL)
+        let plan = try session.db.connection.prepare("EXPLAIN QUERY PLAN " + ReverseGeocoder.streetsInBoxSQL)
             .rows([.real(24.9), .real(60.1), .real(25.0), .real(60.2)]) { $0.text(3) ?? "" }
         #expect(plan.first?.hasPrefix("SCAN r VIRTUAL TABLE") == true, "\(plan)")
         #expect(!plan.contains("SCAN g"), "\(plan)")

@@ -108,7 +108,7 @@ public final class TimeZoneLookup {
     /// Number of zones in the database (the first `zoneCountInDatabase` of `zoneIDs`).
     public let zoneCountInDatabase: Int
 
-    private let connection: Connection
+    private let reader: DatabaseReader
     private var grid = GridTree()
     private let gridRows: Statement
     private let zoneIndexOfID: [Int32]
@@ -125,13 +125,14 @@ public final class TimeZoneLookup {
     /// let lookup = try TimeZoneLookup(path: "tz.sqlite")
     /// ```
     public convenience init(path: String, loading: Loading = .lazy) throws {
-        try self.init(connection: QuerySession(path: path).connection, loading: loading)
+        try self.init(reader: DatabaseReader(path: path, immutable: false), loading: loading)
     }
 
     /// Throws when the database holds no timezones.
-    init(connection db: Connection, loading: Loading = .lazy) throws {
-        self.connection = db
-        let zones = try db.prepare("SELECT id, tzid FROM timezone ORDER BY id").rows { ($0.int(0), $0.text(1) ?? "") }
+    init(reader: DatabaseReader, loading: Loading = .lazy) throws {
+        self.reader = reader
+        let db = reader.connection
+        let zones = try reader.rows("read the timezones", "SELECT id, tzid FROM timezone ORDER BY id") { ($0.int(0), $0.text(1) ?? "") }
         guard !zones.isEmpty else {
             throw Self.noTimeZones(in: db.path)
         }
@@ -156,18 +157,21 @@ public final class TimeZoneLookup {
         for (position, index) in ids.indices.sorted(by: { ids[$0] < ids[$1] }).enumerated() { rank[index] = Int32(position) }
         zoneRank = rank
         clocks = Array(repeating: nil, count: ids.count)
-        gridRows = try db.prepare("SELECT cell, timezone_id FROM timezone_grid WHERE cell >= ? AND cell < ?")
+        gridRows = try reader.reading("read the timezone grid") {
+            try db.prepare("SELECT cell, timezone_id FROM timezone_grid WHERE cell >= ? AND cell < ?")
+        }
         if loading == .eager {
             grid.markAllLoaded()
-            let rows = try db.prepare("SELECT cell, timezone_id FROM timezone_grid")
-            while try rows.step() { insertGridRow(cell: Int(rows.int(0)), zoneID: rows.int(1)) }
-            try polygons().loadAll()
+            try reader.forEach("read the timezone grid", "SELECT cell, timezone_id FROM timezone_grid") {
+                insertGridRow(cell: Int($0.int(0)), zoneID: $0.int(1))
+            }
+            try reading { try polygons().loadAll() }
         }
     }
 
     static func noTimeZones(in path: String) -> GeoDBError {
         GeoDBError(.invalidArgument, "\(path) has no timezones",
-                   remedy: "import timezone boundaries into it, e.g. geodb import A.osm.pbf timezones.geojson -o X.sqlite")
+                   remedy: "import timezone boundaries (timezone-boundary-builder's GeoJSON) into it")
     }
 
     /// The nautical zone for `hoursEast` (−12…12): Etc/GMT+2 is two hours *behind* UTC (POSIX sign).
@@ -183,7 +187,8 @@ public final class TimeZoneLookup {
     /// let id = try lookup.tzid(at: Coordinate(lat: 40.71, lon: -74.0))   // America/New_York
     /// ```
     public func tzid(at coordinate: Coordinate) throws -> String {
-        zoneIDs[Int(try find(Self.point(Self.checked(coordinate))).zone)]
+        try QueryValidation.coordinate(coordinate, option: "point")
+        return try reading { zoneIDs[Int(try find(Self.point(coordinate)).zone)] }
     }
 
     /// The zone at a point, how it was found, and every zone whose polygons contain it.
@@ -196,7 +201,11 @@ public final class TimeZoneLookup {
     }
 
     private func match(_ coordinate: Coordinate) throws -> (match: TimeZoneMatch, zone: Int) {
-        let p = Self.point(try Self.checked(coordinate))
+        try QueryValidation.coordinate(coordinate, option: "point")
+        return try reading { try match(at: Self.point(coordinate)) }
+    }
+
+    private func match(at p: Point7) throws -> (match: TimeZoneMatch, zone: Int) {
         let found = try find(p)
         var candidates: [Int32] = []
         if found.source == .polygon {
@@ -226,7 +235,13 @@ public final class TimeZoneLookup {
 
     /// Whether the grid answers for the point without polygon tests (for benchmarks and tests).
     package func answeredByGrid(_ coordinate: Coordinate) throws -> Bool {
-        try find(Self.point(Self.checked(coordinate))).fromGrid
+        try QueryValidation.coordinate(coordinate, option: "point")
+        return try reading { try find(Self.point(coordinate)).fromGrid }
+    }
+
+    /// Runs `body`, turning SQLite's failures into `GeoDBError`s that name the file.
+    private func reading<T>(_ body: () throws -> T) throws -> T {
+        try reader.reading("timezone lookup", body)
     }
 
     // MARK: finding
@@ -236,14 +251,6 @@ public final class TimeZoneLookup {
         var source: TimeZoneSource
         var fromGrid = false
         var meters: Double?
-    }
-
-    static func checked(_ coordinate: Coordinate) throws -> Coordinate {
-        guard coordinate.isValid else {
-            throw GeoDBError(.invalidArgument, "latitude \(coordinate.lat), longitude \(coordinate.lon) is not a position",
-                             remedy: "latitude must be within ±90 and longitude within ±180")
-        }
-        return coordinate
     }
 
     /// The point rounded to 1e-7°, with latitude 90 and longitude 180 normalised as the grid does.
@@ -315,7 +322,7 @@ public final class TimeZoneLookup {
 
     package func polygons() throws -> ZonePolygonSet {
         if let polygonSet { return polygonSet }
-        let db = connection
+        let db = reader.connection
         var ids: [Int64] = [], zones: [Int32] = [], boxes: [Box7] = []
         let rows = try db.prepare("""
             SELECT p.id, p.timezone_id, r.min_lon, r.max_lon, r.min_lat, r.max_lat
@@ -333,7 +340,7 @@ public final class TimeZoneLookup {
                               maxX: units(rows.double(3), .up), maxY: units(rows.double(5), .up)))
         }
         let geometry = try db.prepare("SELECT geometry FROM timezone_polygon WHERE id = ?")
-        let path = connection.path
+        let path = reader.path
         let set = ZonePolygonSet(zones: zones, boxes: boxes) { part in
             try geometry.bind([.integer(ids[part])])
             defer { geometry.reset() }
@@ -412,22 +419,5 @@ struct GridTree {
             }
             parent = node
         }
-    }
-}
-
-extension QuerySession {
-    /// Whether the database holds timezones (then `timeZones()` answers for any point).
-    public var hasTimeZones: Bool {
-        let table = try? connection.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'timezone'")
-        guard table != nil else { return false }
-        return (try? connection.scalarInt("SELECT 1 FROM timezone LIMIT 1")) != nil
-    }
-
-    /// `timeZones()`, or an error saying how to add timezones when the database has none.
-    func requiredTimeZones() throws -> TimeZoneLookup {
-        guard let lookup = try timeZones() else {
-            throw TimeZoneLookup.noTimeZones(in: path)
-        }
-        return lookup
     }
 }

@@ -64,13 +64,14 @@ enum CSVRole: CaseIterable {
         }
     }
 
+    /// The `CSVOptions` field that names this column, in backticks (as library messages name options).
     var option: String {
         switch self {
-        case .name: return "--name-column"
-        case .latitude: return "--lat-column"
-        case .longitude: return "--lon-column"
-        case .id: return "--id-column"
-        default: return "--category-column"
+        case .name: return "`nameColumn`"
+        case .latitude: return "`latColumn`"
+        case .longitude: return "`lonColumn`"
+        case .id: return "`idColumn`"
+        default: return "`categoryColumn`"
         }
     }
 }
@@ -110,42 +111,33 @@ struct CSVColumns {
     }
 }
 
-/// Streams a CSV file into a `PlaceSink`; bad rows are skipped with a warning (or fatal with `strict`).
-public final class CSVReader {
-    public let path: String
-    public private(set) var stats = RecordStats()
-    /// Called after each chunk of the file with the counts so far.
-    public var onProgress: ((RecordStats) -> Void)?
+/// The records of a CSV file, streamed from bytes: RFC 4180 quoting (delimiters, quotes and line breaks
+/// inside quoted fields), CRLF or LF, a UTF-8 BOM skipped, the delimiter given or detected from the first
+/// line. Shared by the place reader and `geodb timezone --batch`.
+package final class CSVRecords {
+    package let path: String
+    /// The delimiter used (given or detected), once the first line is read.
+    package private(set) var delimiter: UInt8?
     /// Bytes read at a time (tests make it tiny to put records across chunk boundaries).
     var chunkSize = ChunkedFileReader.defaultChunkSize
-    /// The delimiter used (given or detected), once the header is read.
-    public private(set) var delimiter: UInt8?
-    private let options: CSVOptions
-    private let lookups: GazetteerLookups
-    private let badRows: BadRows
     // The fields of the current record, unquoted, end to end; `fieldEnds[i]` ends field i.
     private var fieldBytes: [UInt8] = []
     private var fieldEnds: [Int] = []
 
     private static let quote = UInt8(ascii: "\""), lf: UInt8 = 0x0a, cr: UInt8 = 0x0d
 
-    public init(path: String, options: CSVOptions = CSVOptions(), lookups: GazetteerLookups = GazetteerLookups(),
-                strict: Bool = false) {
+    /// The records of the file at `path` (`/dev/stdin` reads standard input); `delimiter` nil: detected.
+    package init(path: String, delimiter: UInt8? = nil) {
         self.path = path
-        self.options = options
-        self.lookups = lookups
-        badRows = BadRows(file: path, strict: strict)
-        delimiter = options.delimiter
+        self.delimiter = delimiter
     }
 
-    package func read(into sink: PlaceSink) throws {
+    /// Calls `body` with the line number of each record that is not blank, in order, the header row
+    /// included; the record's fields are read with `field(_:)` while `body` runs. `progress` gets the
+    /// bytes read so far after each chunk.
+    package func read(progress: ((Int) -> Void)? = nil, _ body: (_ line: Int) throws -> Void) throws {
         var line = 1
-        var columns: CSVColumns?
         var atStart = true
-        let progress = { [self] (bytes: Int) in
-            stats.bytesRead = bytes
-            onProgress?(stats)
-        }
         try ChunkedFileReader(path: path, chunkSize: chunkSize).read(progress: progress) { bytes, atEnd in
             var position = 0
             if atStart {
@@ -156,7 +148,7 @@ public final class CSVReader {
                     delimiter = CSVDialect.detectDelimiter(header)
                     guard delimiter != nil else {
                         throw GeoDBError(.badInput, "\(path): line 1: no delimiter (, ; tab |) in the header line",
-                                         remedy: "a CSV file needs a header row naming its columns; give --delimiter if it uses another one")
+                                         remedy: "a CSV file needs a header row naming its columns; set `delimiter` if it uses another one")
                     }
                 }
                 atStart = false
@@ -167,20 +159,14 @@ public final class CSVReader {
                 line += 1 + lineBreaks
                 position = end
                 if fieldEnds == [0] && !quoted { continue }   // a blank line
-                guard let columns else {
-                    columns = try CSVColumns(headers: (0..<fieldEnds.count).map { field($0, trimmed: true) ?? "" },
-                                             options: options, file: path, line: recordLine)
-                    continue
-                }
-                stats.rows += 1
-                if let place = try record(columns, recordLine) { try sink.add(place) }
+                try body(recordLine)
             }
             return position
         }
-        if columns == nil {
-            throw GeoDBError.badInput(file: path, at: .line(1), "no header row: the file has no lines")
-        }
     }
+
+    /// Fields in the current record.
+    package var fieldCount: Int { fieldEnds.count }
 
     /// The first line from `start` (up to LF or CR), or nil when the buffer ends before it does.
     static func firstLine(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, atEnd: Bool) -> UnsafeBufferPointer<UInt8>? {
@@ -256,7 +242,7 @@ public final class CSVReader {
     }
 
     /// Field `i` of the current record, spaces trimmed when asked; nil when empty.
-    private func field(_ i: Int, trimmed: Bool = true) -> String? {
+    package func field(_ i: Int, trimmed: Bool = true) -> String? {
         fieldBytes.withUnsafeBufferPointer { bytes in
             var start = i == 0 ? 0 : fieldEnds[i - 1], end = fieldEnds[i]
             if trimmed {
@@ -267,14 +253,69 @@ public final class CSVReader {
         }
     }
 
+    /// Calls `body` with the bytes of field `i` of the current record, untrimmed.
+    package func withBytes<T>(ofField i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try fieldBytes.withUnsafeBufferPointer { bytes in
+            try body(bytes.slice((i == 0 ? 0 : fieldEnds[i - 1])..<fieldEnds[i]))
+        }
+    }
+}
+
+/// Streams a CSV file into a `PlaceSink`; bad rows are skipped with a warning (or fatal with `strict`).
+public final class CSVReader {
+    public let path: String
+    public private(set) var stats = RecordStats()
+    /// Called after each chunk of the file with the counts so far.
+    public var onProgress: ((RecordStats) -> Void)?
+    /// Bytes read at a time (tests make it tiny to put records across chunk boundaries).
+    var chunkSize: Int {
+        get { records.chunkSize }
+        set { records.chunkSize = newValue }
+    }
+    /// The delimiter used (given or detected), once the header is read.
+    public var delimiter: UInt8? { records.delimiter }
+    private let records: CSVRecords
+    private let options: CSVOptions
+    private let lookups: GazetteerLookups
+    private let badRows: BadRows
+
+    public init(path: String, options: CSVOptions = CSVOptions(), lookups: GazetteerLookups = GazetteerLookups(),
+                strict: Bool = false) {
+        self.path = path
+        self.options = options
+        self.lookups = lookups
+        badRows = BadRows(file: path, strict: strict)
+        records = CSVRecords(path: path, delimiter: options.delimiter)
+    }
+
+    package func read(into sink: PlaceSink) throws {
+        var columns: CSVColumns?
+        let progress = { [self] (bytes: Int) in
+            stats.bytesRead = bytes
+            onProgress?(stats)
+        }
+        try records.read(progress: progress) { line in
+            guard let columns else {
+                columns = try CSVColumns(headers: (0..<records.fieldCount).map { records.field($0) ?? "" },
+                                         options: options, file: path, line: line)
+                return
+            }
+            stats.rows += 1
+            if let place = try record(columns, line) { try sink.add(place) }
+        }
+        if columns == nil {
+            throw GeoDBError.badInput(file: path, at: .line(1), "no header row: the file has no lines")
+        }
+    }
+
     private func field(_ role: CSVRole, of columns: CSVColumns) -> String? {
-        columns.index[role].flatMap { field($0) }
+        columns.index[role].flatMap { records.field($0) }
     }
 
     /// The place of the current record, or nil when it is skipped.
     private func record(_ columns: CSVColumns, _ line: Int) throws -> PlaceRecord? {
-        guard fieldEnds.count == columns.headers.count else {
-            try badRows.skip(line: line, .badFields, "\(fieldEnds.count) fields, the header has \(columns.headers.count)",
+        guard records.fieldCount == columns.headers.count else {
+            try badRows.skip(line: line, .badFields, "\(records.fieldCount) fields, the header has \(columns.headers.count)",
                              stats: &stats)
             return nil
         }
@@ -284,12 +325,10 @@ public final class CSVReader {
             try badRows.skip(line: line, .noName, "no name (column '\(column)' is empty)", stats: &stats)
             return nil
         }
-        let coordinate = try fieldBytes.withUnsafeBufferPointer { bytes in
-            func slice(_ role: CSVRole) -> UnsafeBufferPointer<UInt8> {
-                let i = columns.index[role] ?? 0
-                return bytes.slice((i == 0 ? 0 : fieldEnds[i - 1])..<fieldEnds[i])
+        let coordinate = try records.withBytes(ofField: columns.index[.latitude] ?? 0) { lat in
+            try records.withBytes(ofField: columns.index[.longitude] ?? 0) { lon in
+                try badRows.coordinate(lat: lat, lon: lon, line: line, stats: &stats)
             }
-            return try badRows.coordinate(lat: slice(.latitude), lon: slice(.longitude), line: line, stats: &stats)
         }
         guard let coordinate else { return nil }
 
@@ -298,10 +337,10 @@ public final class CSVReader {
         if let value = field(.category, of: columns) {
             // Kept as written (free text like "Coffee shop", or an OSM tag like "amenity=cafe"): the
             // taxonomy maps either; a value naming a kind ("city", "town") also sets the kind.
-            if let named = PlaceKind(rawValue: value.lowercased()) { kind = named }
+            if let named = PlaceKind(rawValue: value.lowercased()), named != .coordinate { kind = named }
             category = value
         }
-        if let value = field(.kind, of: columns), let named = PlaceKind(rawValue: value.lowercased()) { kind = named }
+        if let value = field(.kind, of: columns), let named = PlaceKind(rawValue: value.lowercased()), named != .coordinate { kind = named }
         var address = Address(housenumber: housenumber, street: field(.street, of: columns),
                               postcode: field(.postcode, of: columns), city: field(.city, of: columns),
                               countryCode: field(.countryCode, of: columns)?.uppercased(), state: field(.state, of: columns))
@@ -317,7 +356,7 @@ public final class CSVReader {
         let population = field(.population, of: columns).flatMap { text in
             text.utf8.withContiguousStorageIfAvailable { ByteNumber.int($0) } ?? nil
         }
-        let tags = columns.tagColumns.compactMap { i in field(i).map { (key: columns.headers[i], value: $0) } }
+        let tags = columns.tagColumns.compactMap { i in records.field(i).map { (key: columns.headers[i], value: $0) } }
         return PlaceRecord(
             sourceRef: field(.id, of: columns) ?? String(line), kind: kind, category: category, name: name,
             names: name.map { [PlaceName(name: $0, type: "name")] } ?? [], coordinate: coordinate,

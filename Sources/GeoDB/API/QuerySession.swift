@@ -1,0 +1,216 @@
+// One read-only connection to a geodb database and the query engines over it; `GeoDatabase` keeps a
+// pool of these so that many threads can query at once. Each public method hands its call to the engine
+// of its kind (Search/, Reverse/, Nearby/, TimeZones/, Storage/): the session holds no query logic.
+import Foundation
+
+/// One connection to a geodb database, for one thread at a time: the fastest way to run many queries
+/// from one thread (no locking). Queries never write. For use from several threads, or from async code,
+/// use `GeoDatabase`, which hands out sessions from a pool.
+///
+/// ```swift
+/// let session = try QuerySession(path: "helsinki.sqlite")
+/// print(try session.search("mannerheimintie").first?.name ?? "-")
+/// ```
+///
+/// Every method checks its options first (`QueryValidation`) and throws `GeoDBError` only: SQLite's
+/// failures come as `.database` errors naming the file and what the query was for.
+public final class QuerySession {
+    /// The database file.
+    public let path: String
+    let db: DatabaseReader
+
+    // The engines, each made on first use. They share what they read through (`db`, `places`) and the
+    // caches of this session (nearest-place grids, the timezone lookup).
+    lazy var places = PlaceReader(db)
+    lazy var index = SearchIndex(db)
+    lazy var nearestPlaces = NearestPlaces(db)
+    lazy var timeZoneLoader = TimeZoneLoader(db)
+    lazy var hierarchy = AddressHierarchy(db: db, places: places, nearest: nearestPlaces)
+    lazy var nearby = NearbySearch(db: db, places: places)
+    lazy var forward = ForwardSearch(index: index, places: places, hierarchy: hierarchy, nearby: nearby)
+    lazy var structured = StructuredSearch(db: db, index: index, places: places, forward: forward)
+    lazy var placeLookup = PlaceLookup(db: db, places: places, hierarchy: hierarchy)
+    lazy var reverseGeocoder = ReverseGeocoder(db: db, places: places, nearest: nearestPlaces, hierarchy: hierarchy,
+                                                       timeZones: timeZoneLoader)
+
+    /// Opens `path` read-only and checks that it is a geodb database of this schema version. The session
+    /// keeps SQLite's shared lock on the file from its first read until it closes (`locking_mode =
+    /// EXCLUSIVE`): other readers are unaffected and geodb never writes a database in place (a new import
+    /// is renamed over it), but a program that updates the file in place waits until the session closes.
+    /// `immutable` promises the file never changes while open (no locking at all).
+    ///
+    /// ```swift
+    /// let session = try QuerySession(path: "world.sqlite", immutable: true)
+    /// ```
+    public init(path: String, immutable: Bool = false) throws {
+        self.path = path
+        db = try DatabaseReader(path: path, immutable: immutable)
+    }
+
+    /// Runs `body` in one read transaction: SQLite takes its file lock and checks the file once for all
+    /// of the queries in it (a third of a nearest-place query otherwise), and they all see one snapshot.
+    /// Nested calls share the outer one.
+    ///
+    /// ```swift
+    /// let (a, b) = try session.inReadTransaction { (try session.search("a"), try session.search("b")) }
+    /// ```
+    public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        try db.inReadTransaction(body)
+    }
+
+    // MARK: forward search (Search/)
+
+    /// Places matching `text`, best first (typo- and diacritic-tolerant; `options.autocomplete` for text
+    /// still being typed).
+    ///
+    /// ```swift
+    /// var options = SearchOptions()
+    /// options.autocomplete = true
+    /// let results = try session.search("mannerh", options: options)   // Mannerheimintie first
+    /// ```
+    public func search(_ text: String, options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
+        try forward.search(text, options: options)
+    }
+
+    /// An address from its parts: the exact address, else an interpolated position, else the street.
+    ///
+    /// ```swift
+    /// let hits = try session.structuredSearch(street: "Mannerheimintie", housenumber: "9", city: "Helsinki", postcode: nil)
+    /// ```
+    public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
+                                 options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
+        try structured.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options)
+    }
+
+    /// Town → street → house number, each step scoped by the one before and answering name fragments.
+    ///
+    /// ```swift
+    /// let streets = try session.hierarchical(town: "Helsinki", street: "Manner")
+    /// ```
+    public func hierarchical(town: String, street: String? = nil, housenumber: String? = nil,
+                             options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
+        try structured.hierarchical(town: town, street: street, housenumber: housenumber, options: options)
+    }
+
+    /// The streets crossing `street` (in `town` when given), each at its crossing point.
+    ///
+    /// ```swift
+    /// let corners = try session.crossings(of: "Mannerheimintie")
+    /// ```
+    public func crossings(of street: String, town: String? = nil, options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
+        try structured.crossings(of: street, town: town, options: options)
+    }
+
+    /// Everything about one place, by id (`1234`) or the source id results carry (`n123`, `geonames:658225`).
+    ///
+    /// ```swift
+    /// let details = try session.lookup("n319515045")
+    /// ```
+    public func lookup(_ reference: String) throws -> PlaceDetails {
+        try placeLookup.lookup(reference)
+    }
+
+    // MARK: reverse (Reverse/)
+
+    /// The place at `point`: address, street, POI or area, per `options.level`; empty when nothing is within reach.
+    ///
+    /// ```swift
+    /// let here = try session.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545))
+    /// ```
+    public func reverse(at point: Coordinate, options: ReverseOptions = ReverseOptions()) throws -> [ReverseResult] {
+        try reverseGeocoder.reverse(at: point, options: options)
+    }
+
+    // MARK: nearby (Nearby/)
+
+    /// Largest radius a nearby search accepts, in metres.
+    public static let maxRadius = NearbySearch.maxRadius
+    /// Largest page of a nearby search.
+    public static let maxPageSize = NearbySearch.maxPageSize
+
+    /// Places matching `filter` within `radius` metres (1…`maxRadius`) of `center`, nearest first (ties by
+    /// id), `limit` at a time.
+    ///
+    /// ```swift
+    /// let page = try session.places(near: Coordinate(lat: 60.1699, lon: 24.9384), radius: 500, filter: try .resolve(["cafe"]))
+    /// ```
+    public func places(near center: Coordinate, radius: Double, filter: CategoryFilter = .anyNamedPOI,
+                       name: String? = nil, limit: Int = 10, after cursor: String? = nil) throws -> PlacePage {
+        try nearby.places(near: center, radius: radius, filter: filter, name: name, limit: limit, after: cursor)
+    }
+
+    /// Places matching `filter` inside `box` (min > max longitude crosses the antimeridian), nearest to
+    /// `near` (default: the box's centre) first.
+    ///
+    /// ```swift
+    /// let page = try session.places(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96))
+    /// ```
+    public func places(in box: BoundingBox, near: Coordinate? = nil, filter: CategoryFilter = .anyNamedPOI,
+                       name: String? = nil, limit: Int = 10, after cursor: String? = nil) throws -> PlacePage {
+        try nearby.places(in: box, near: near, filter: filter, name: name, limit: limit, after: cursor)
+    }
+
+    /// The database's taxonomy in tree order (each parent followed by its children), with place counts.
+    ///
+    /// ```swift
+    /// for c in try session.categories() where c.depth == 0 { print(c.id, c.placesWithChildren) }
+    /// ```
+    public func categories() throws -> [CategoryCount] {
+        try nearby.categories()
+    }
+
+    // MARK: timezones (TimeZones/)
+
+    /// Whether the database holds timezones (then `timeZones()` answers for any point).
+    public var hasTimeZones: Bool { timeZoneLoader.hasTimeZones }
+
+    /// This session's timezone lookup (created on first use, then kept: it caches), or nil when the
+    /// database holds no timezones.
+    ///
+    /// ```swift
+    /// let tzid = try session.timeZones()?.tzid(at: Coordinate(lat: 60.17, lon: 24.94))
+    /// ```
+    public func timeZones() throws -> TimeZoneLookup? {
+        try timeZoneLoader.lookup()
+    }
+
+    /// The IANA zone at a point and its clock at `date`; throws `invalidArgument` when the database has no timezones.
+    ///
+    /// ```swift
+    /// let zone = try session.timeZone(at: Coordinate(lat: 60.1699, lon: 24.9384), date: Date())
+    /// ```
+    public func timeZone(at point: Coordinate, date: Date = Date()) throws -> TimeZoneAnswer {
+        try timeZoneLoader.required().timeZone(at: point, date: date)
+    }
+
+    // MARK: the file (Storage/)
+
+    /// Summarises the database; `topCategories` limits the category list.
+    ///
+    /// ```swift
+    /// print(try session.info(topCategories: 5).categories.map(\.name))
+    /// ```
+    public func info(topCategories: Int = 15) throws -> DatabaseInfo {
+        try DatabaseInfo(db, topCategories: topCategories)
+    }
+
+    /// Calls `body` with each selected place, in id order, and its geometry when `selection.withGeometry` asks.
+    ///
+    /// ```swift
+    /// var selection = PlaceSelection()
+    /// selection.kinds = [.street]
+    /// try session.forEachPlace(selection) { place, geometry in print(place.name ?? "", geometry != nil) }
+    /// ```
+    public func forEachPlace(_ selection: PlaceSelection, _ body: (PlaceResult, Geometry?) throws -> Void) throws {
+        try PlaceScan(db).forEach(selection, body)
+    }
+
+    /// Every tag key used by some place, sorted (the columns of a CSV export).
+    ///
+    /// ```swift
+    /// let keys = try session.tagKeys()   // ["brand", "cuisine", "opening_hours", …]
+    /// ```
+    public func tagKeys() throws -> [String] {
+        try PlaceScan(db).tagKeys()
+    }
+}

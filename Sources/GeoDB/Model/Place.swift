@@ -1,0 +1,264 @@
+// What a place is: its kind, its names, its address; the record importers write and queries read.
+
+/// The kind of a place (`place.kind`). The raw value is what the database stores and JSON shows.
+///
+/// ```swift
+/// let isAreaOrSettlement = result.kind.rank <= 20
+/// ```
+public enum PlaceKind: String, CaseIterable, Sendable, Codable {
+    case country, state, county, city, town, village, hamlet, suburb, neighbourhood, locality, island, square
+    case postcode, street, address, interpolation, poi, boundary
+    /// A coordinate typed as search text: search answers only, never stored.
+    case coordinate
+
+    /// Kinds that are towns and villages: what `--town` lists and what a city in an address names.
+    package static let settlements: [PlaceKind] = [.city, .town, .village, .hamlet]
+
+    /// The `PlaceResult.address` key a place of this kind fills for the places inside it (a suburb is their
+    /// `suburb`, a town their `city`); nil for kinds that are no level of an address.
+    package var addressLevel: String? {
+        switch self {
+        case .neighbourhood: return "neighbourhood"
+        case .suburb: return "suburb"
+        case .city, .town, .village, .hamlet: return "city"
+        case .county: return "county"
+        case .state: return "state"
+        case .country: return "country"
+        default: return nil
+        }
+    }
+
+    /// Address rank, as in Nominatim: smaller is bigger (4 country … 30 house).
+    public var rank: Int {
+        switch self {
+        case .country: return 4
+        case .state: return 8
+        case .county: return 12
+        case .city: return 16
+        case .town: return 17
+        case .village: return 19
+        case .hamlet, .suburb, .island: return 20
+        case .postcode: return 21
+        case .neighbourhood: return 22
+        case .locality, .boundary: return 24
+        case .square: return 25
+        case .street: return 26
+        case .address, .interpolation, .poi, .coordinate: return 30
+        }
+    }
+
+    /// Base importance (0…1) before population and fame adjust it; ranks cities above streets above POIs.
+    public var baseImportance: Double {
+        switch self {
+        case .country: return 0.9
+        case .state: return 0.75
+        case .city: return 0.7
+        case .county: return 0.6
+        case .town: return 0.55
+        case .village: return 0.45
+        case .suburb: return 0.4
+        case .island, .hamlet, .neighbourhood: return 0.35
+        case .locality, .square, .street, .boundary: return 0.3
+        case .postcode, .poi: return 0.25
+        case .address: return 0.2
+        case .interpolation, .coordinate: return 0.1
+        }
+    }
+}
+
+/// One name of a place (`place_name`).
+package struct PlaceName: Hashable, Sendable {
+    package var name: String
+    /// The tag it came from without a language suffix: name, alt_name, old_name, official_name, …
+    package var type: String
+    /// Language from a `name:xx` style suffix; nil when the tag has none.
+    package var lang: String?
+
+    package init(name: String, type: String, lang: String? = nil) {
+        self.name = name
+        self.type = type
+        self.lang = lang
+    }
+}
+
+/// Address parts of a place (`place.housenumber` … `place.country_code`, `place.state`, `place.country`).
+package struct Address: Hashable, Sendable {
+    package var housenumber: String?
+    package var street: String?
+    package var postcode: String?
+    package var city: String?
+    package var countryCode: String?
+    /// First-level subdivision name (GeoNames admin1 name, a CSV state column).
+    package var state: String?
+    /// Country name (GeoNames country table, a CSV country column).
+    package var country: String?
+
+    package init(housenumber: String? = nil, street: String? = nil, postcode: String? = nil,
+                city: String? = nil, countryCode: String? = nil, state: String? = nil, country: String? = nil) {
+        self.housenumber = housenumber
+        self.street = street
+        self.postcode = postcode
+        self.city = city
+        self.countryCode = countryCode
+        self.state = state
+        self.country = country
+    }
+
+    package var isEmpty: Bool {
+        housenumber == nil && street == nil && postcode == nil && city == nil && countryCode == nil && state == nil
+            && country == nil
+    }
+
+    /// "street housenumber postcode city state country", the text the search index holds for the address,
+    /// plus the street's extra normalized forms (`TextNormalizer.indexAlternatives`). Writers rebuild it
+    /// from the `place` columns when they merge a record into a place: keep it a function of those only.
+    package var searchText: String {
+        // Appended part by part, without an array of the parts and `joined`: it runs once per place on the
+        // writer's thread (callgrind, Helsinki ×5 import: 62.8 → 40.5 M instructions).
+        var text = "", first = true
+        func add(_ part: String?) {
+            guard let part else { return }
+            if !first { text += " " }
+            first = false
+            text += part
+        }
+        add(street)
+        add(housenumber)
+        add(postcode)
+        add(city)
+        add(state)
+        add(country)
+        // A loop, not `forEach(add)`: passing `add` as a value boxes `text` and checks every access at run time.
+        if let street { for word in TextNormalizer.indexAlternatives(street) { add(word) } }
+        return text
+    }
+}
+
+/// Everything written for one place: its row, names, geometry and index entries.
+package struct PlaceRecord: Sendable {
+    package var sourceRef: String
+    package var kind: PlaceKind
+    package var category: String?
+    package var name: String?
+    package var names: [PlaceName]
+    package var coordinate: Coordinate
+    /// Box of the whole place (its geometry), for the R*Tree.
+    package var boundingBox: BoundingBox
+    package var importance: Double
+    package var adminLevel: Int?
+    package var population: Int64?
+    package var address: Address
+    /// Display tags, in the order written to `place.tags` (JSON).
+    package var tags: [(key: String, value: String)]
+    package var geometry: Geometry?
+    /// IANA time zone id (`place.timezone`), when the source has one (GeoNames does).
+    package var timezone: String?
+
+    package init(sourceRef: String, kind: PlaceKind, category: String?, name: String?, names: [PlaceName],
+                coordinate: Coordinate, boundingBox: BoundingBox? = nil, importance: Double? = nil,
+                adminLevel: Int? = nil, population: Int64? = nil, address: Address = Address(),
+                tags: [(key: String, value: String)] = [], geometry: Geometry? = nil, timezone: String? = nil) {
+        self.sourceRef = sourceRef
+        self.kind = kind
+        self.category = category
+        self.name = name
+        self.names = names
+        self.coordinate = coordinate
+        self.boundingBox = boundingBox ?? BoundingBox(coordinate)
+        self.importance = importance ?? kind.baseImportance
+        self.adminLevel = adminLevel
+        self.population = population
+        self.address = address
+        self.tags = tags
+        self.geometry = geometry
+        self.timezone = timezone
+    }
+
+    /// Whether this place's polygon contains other places (admin and place areas): those go into `area_rtree`.
+    package var isContainerArea: Bool {
+        guard case .polygons? = geometry else { return false }
+        return kind.rank < PlaceKind.street.rank
+    }
+
+    /// The names as one text for the search index: distinct names, separated so phrases do not run across them.
+    package var nameSearchText: String { Self.nameSearchText(names.lazy.map(\.name)) }
+
+    /// Distinct names in order, joined by " ; ", then the extra forms `TextNormalizer.indexAlternatives`
+    /// gives (ß→ss, ä→ae, abbreviations, …): the `name` text of `place_fts`. Writers rebuild it from
+    /// `place_name` (rowid order) when they merge a record into a place, so it must stay a function of those.
+    package static func nameSearchText<C: Collection<String>>(_ names: C) -> String {
+        // Appended, not joined, and the extra forms made distinct by sorting, not by a Set (hashing a String
+        // normalises it): it runs once per place on the writer's thread (callgrind, Helsinki ×5 import:
+        // 101.7 → 91.3 M instructions; most of the rest is `indexAlternatives`).
+        var text = ""
+        var extra: [String] = []
+        if names.count == 1, let name = names.first {
+            // One name (most places): `distinctNames` would allocate two arrays to return it (x5: 19 M).
+            text = name
+            extra = TextNormalizer.indexAlternatives(name)
+        } else {
+            for (i, name) in distinctNames(names).enumerated() {
+                if i > 0 { text += " ; " }
+                text += name
+                extra += TextNormalizer.indexAlternatives(name)
+            }
+        }
+        guard !extra.isEmpty else { return text }
+        text += " ; "
+        extra.sort()
+        for (i, word) in extra.enumerated() where i == 0 || word != extra[i - 1] {
+            if i > 0 { text += " " }
+            text += word
+        }
+        return text
+    }
+
+    /// `names` without repeats, in order. Names are equal when their UTF-8 bytes are (not Swift's canonical
+    /// equivalence, which normalises every non-ASCII name and is several times slower).
+    package static func distinctNames<S: Sequence<String>>(_ names: S) -> [String] {
+        distinct(names) { $0 }
+    }
+
+    /// `names` without repeated names (compared as by `distinctNames`), the first of each kept.
+    package static func distinct(_ names: [PlaceName]) -> [PlaceName] { distinct(names, by: \.name) }
+
+    static func distinct<S: Sequence>(_ items: S, by name: (S.Element) -> String) -> [S.Element] {
+        // Most places have a few names: compare those directly; hash only long lists.
+        var kept: [S.Element] = []
+        var keys: [String] = []
+        var seen: Set<UTF8Key>?
+        for item in items {
+            let key = name(item)
+            if seen != nil {
+                guard seen!.insert(UTF8Key(key)).inserted else { continue }
+            } else {
+                guard !keys.contains(where: { UTF8Key.equal($0, key) }) else { continue }
+                keys.append(key)
+                if keys.count == 16 { seen = Set(keys.map(UTF8Key.init)) }
+            }
+            kept.append(item)
+        }
+        return kept
+    }
+}
+
+/// A string compared and hashed by its UTF-8 bytes.
+struct UTF8Key: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (a: UTF8Key, b: UTF8Key) -> Bool { equal(a.text, b.text) }
+
+    static func equal(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,109 @@
+// What every query returns for a place: the fields a client shows or keeps, the same for all queries,
+// and the one place that writes a place's name and address as a line of text.
+
+/// A place in a query answer.
+///
+/// ```swift
+/// let first = try db.search("Stockmann").first
+/// print(first?.displayName ?? "", first?.sourceRef ?? "")   // "Stockmann, Aleksanterinkatu 52, 00100 Helsinki" w122595241
+/// ```
+public struct PlaceResult: Codable, Sendable, Equatable {
+    /// `place.id` in this database.
+    public var id: Int64
+    /// The id in its source, qualified so it names one record across sources: OSM `n123`/`w45`/`r6`,
+    /// GeoNames `geonames:658225`, CSV `csv:<file name>:<id or line>`. `lookup` takes it back.
+    public var sourceRef: String
+    /// `city`, `street`, `address`, `poi`, …
+    public var kind: PlaceKind
+    /// Raw source category, e.g. `amenity=cafe`.
+    public var category: String?
+    /// Taxonomy category, e.g. `cafe`.
+    public var categoryID: String?
+    /// Display name; nil for most addresses.
+    public var name: String?
+    /// Name and address as one line: "Café Engel, Aleksanterinkatu 26, 00170 Helsinki".
+    public var displayName: String
+    /// Latitude, degrees (exact to 1e-7).
+    public var lat: Double
+    /// Longitude, degrees (exact to 1e-7).
+    public var lon: Double
+    /// Metres from the query point, when the query has one.
+    public var distanceM: Double?
+    /// housenumber, street, postcode, city, state, country, country_code — those the place has
+    /// (reverse answers add neighbourhood, suburb, county from the hierarchy).
+    public var address: [String: String]
+    /// Display tags: opening_hours, website, phone, cuisine, wheelchair, …
+    public var tags: [String: String]
+    /// The place's IANA time zone, when its source gives one (GeoNames does).
+    public var timezone: String?
+    /// Population, when the source gives one.
+    public var population: Int64?
+    /// Search only: the ranking score, higher first.
+    public var score: Double?
+    /// How the query found it (search and reverse answers).
+    public var match: MatchClass?
+
+    enum CodingKeys: String, CodingKey {
+        case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM,
+             address, tags, timezone, population, score, match
+    }
+
+    /// The position as a `Coordinate`.
+    public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
+}
+
+/// How a result matched its query. The raw value is what JSON shows.
+///
+/// ```swift
+/// let typo = results.first?.match == .fuzzy
+/// ```
+public enum MatchClass: String, Codable, Sendable, CaseIterable {
+    /// The text equals a name of the place (and its house number, when one was asked).
+    case exact
+    /// The text is the start of a name, or names it with words beyond the query's.
+    case prefix
+    /// Words 1–2 edits away from the text matched (a typo).
+    case fuzzy
+    /// A house number placed along an interpolation line.
+    case interpolated
+    /// The street, because it has no such house number.
+    case fallback
+    /// The text was a coordinate.
+    case coordinate
+    /// A place of the category the text named ("cafe near Senaatintori").
+    case category
+}
+
+/// A place's name and address written as one line, the same way for every query.
+package enum AddressFormat {
+    /// "Name, Street 12, 00100 City": what results show as `displayName`.
+    ///
+    /// ```swift
+    /// AddressFormat.displayName(name: "Stockmann", address: ["street": "Aleksanterinkatu", "housenumber": "52"])
+    /// ```
+    package static func displayName(name: String?, address: [String: String]) -> String {
+        line(name: name, address: address, withAreas: false)
+    }
+
+    /// "Name, Street 12, Suburb, 00100 City, Country": a reverse answer, which names the areas around it too.
+    package static func addressLine(name: String?, address: [String: String]) -> String {
+        line(name: name, address: address, withAreas: true)
+    }
+
+    /// "Suburb, County, State, Country": an area answering a reverse query, with the areas above it.
+    package static func areaLine(name: String?, address: [String: String]) -> String {
+        ([name] + ["county", "state", "country"].map { address[$0] }).compactMap { $0 }.joined(separator: ", ")
+    }
+
+    private static func line(name: String?, address: [String: String], withAreas: Bool) -> String {
+        var parts: [String] = []
+        if let name { parts.append(name) }
+        let street = [address["street"], address["housenumber"]].compactMap { $0 }.joined(separator: " ")
+        if !street.isEmpty && street != name { parts.append(street) }
+        if withAreas, let suburb = address["suburb"] ?? address["neighbourhood"] { parts.append(suburb) }
+        let city = [address["postcode"], address["city"]].compactMap { $0 }.joined(separator: " ")
+        if !city.isEmpty { parts.append(city) }
+        if withAreas, let country = address["country"] { parts.append(country) }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,161 @@
+// Forward geocoding: free text (or as-you-type text) in, ranked places out. Typo-tolerant, safe with
+// any input: user text only ever reaches FTS5 as quoted words. The scores are SearchRanking's.
+import Foundation
+
+/// Free-text search over the search tables, ranked by `SearchRanking`.
+final class ForwardSearch {
+    private let index: SearchIndex
+    private let places: PlaceReader
+    private let hierarchy: AddressHierarchy
+    private let nearby: NearbySearch
+
+    init(index: SearchIndex, places: PlaceReader, hierarchy: AddressHierarchy, nearby: NearbySearch) {
+        self.index = index
+        self.places = places
+        self.hierarchy = hierarchy
+        self.nearby = nearby
+    }
+
+    /// Places matching `text`, best first.
+    func search(_ text: String, options: SearchOptions) throws -> [PlaceResult] {
+        try options.validate()
+        let text = String(text.prefix(256))
+        if let point = CoordinateParser.parse(text) { return try coordinateResult(point, options: options) }
+        if let phrase = try categoryPhrase(text, options: options) { return phrase }
+        let query = ParsedQuery(text)
+        guard !query.words.isEmpty || !query.numbers.isEmpty else { return [] }
+
+        var ranked = try rankedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil)
+        // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
+        // While the user is typing, prefix matches are enough to show: only none at all suggests a typo.
+        let tooFew = options.autocomplete ? ranked.isEmpty : ranked.count < min(options.limit, 3)
+        if tooFew && !ranked.contains(where: { $0.match == .exact }) {
+            let fuzzyWords = try query.words.map { try [$0] + index.similarWords(to: $0) }
+            if fuzzyWords.contains(where: { $0.count > 1 }) {
+                let seen = Set(ranked.map(\.id))
+                ranked += try rankedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy)
+                    .filter { !seen.contains($0.id) }
+            }
+        }
+        ranked.sort { ($0.score, -$0.id) > ($1.score, -$1.id) }
+        // Full results only for those shown: reading a place (tags JSON and all) costs more than ranking it.
+        let shown = Dictionary(ranked.prefix(options.limit).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var found = try places.results(ids: ranked.prefix(options.limit).map(\.id)).map { place in
+            var place = place
+            place.score = shown[place.id]?.score
+            place.match = shown[place.id]?.match
+            place.distanceM = shown[place.id]?.distanceM
+            return place
+        }
+        // A house number the street does not have: the street (or an interpolated position), marked.
+        if !query.numbers.isEmpty && !ranked.contains(where: { $0.match == .exact && $0.kind != .street }) {
+            found += try numberFallback(query, options: options).filter { f in !found.contains { $0.id == f.id } }
+            found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
+        }
+        var shownResults = Array(found.prefix(options.limit))
+        if options.includeHierarchy { shownResults = try shownResults.map(hierarchy.withHierarchy) }
+        return try places.localized(shownResults, language: options.language)
+    }
+
+    /// "cafe near Senaatintori", "pharmacies near Stockmann": the places of a category within 1 km of the
+    /// best match for the text after "near", nearest first. Nil when the text is not such a phrase (the
+    /// words before "near" are not a category), so it is searched as ordinary text.
+    private func categoryPhrase(_ text: String, options: SearchOptions) throws -> [PlaceResult]? {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let near = words.firstIndex(where: { ["near", "nearby", "around"].contains($0.lowercased()) }),
+              near > 0, near < words.count - 1 else { return nil }
+        var category = words[..<near].joined(separator: " ").lowercased()
+        let filter: CategoryFilter
+        if let resolved = try? CategoryFilter.resolve([category]) {
+            filter = resolved
+        } else {
+            // Plurals: "cafes", "pharmacies".
+            category = category.hasSuffix("ies") ? String(category.dropLast(3)) + "y" : String(category.dropLast())
+            guard let resolved = try? CategoryFilter.resolve([category]) else { return nil }
+            filter = resolved
+        }
+        var anchorOptions = options
+        anchorOptions.limit = 1
+        anchorOptions.categories = nil
+        guard let anchor = try search(words[(near + 1)...].joined(separator: " "), options: anchorOptions).first else { return [] }
+        return try nearby.places(near: anchor.coordinate, radius: 1_000, filter: filter, name: nil, limit: options.limit, after: nil)
+            .places.map { var p = $0; p.match = .category; return p }
+    }
+
+    /// Candidates for the words (each a list of alternatives), scored by `SearchRanking`.
+    private func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions,
+                                  forced: MatchClass?) throws -> [RankedCandidate] {
+        var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
+        groups += query.numbers.map { [$0] }
+        var prefixGroups = groups
+        let typing = options.autocomplete && forced == nil && !words.isEmpty
+        if typing { prefixGroups[words.count - 1] = groups[words.count - 1].map { $0 + "*" } }
+        guard let match = FTSQuery.groups(prefixGroups) else { return [] }
+        let candidates = try index.candidates(match: match, options: options)
+        // Names decide exact matches: not needed when the class is forced. Only a place having every word
+        // whole can have a name equal to the query: while the user is still typing (the last word a prefix),
+        // that is few of the candidates, and only theirs are compared.
+        var compared = forced == nil ? candidates.map(\.id) : []
+        if typing, let whole = FTSQuery.groups(groups) {
+            let complete = Set(try index.candidates(match: whole, options: options).map(\.id))
+            compared = compared.filter(complete.contains)
+        }
+        let names = try index.normalizedNames(of: compared, words: query.words)
+        return candidates.map { place in
+            SearchRanking.rank(place, query: query, names: names[place.id] ?? [], forced: forced, near: options.near)
+        }
+    }
+
+    /// For "Street 99" where the street has no 99: an interpolation line covering 99 (with the position
+    /// along it), else the street itself; marked `interpolated` / `fallback`.
+    func numberFallback(_ query: ParsedQuery, options: SearchOptions) throws -> [PlaceResult] {
+        guard !query.words.isEmpty, let number = query.numbers.first, let wanted = Int(number.prefix { $0.isNumber }) else {
+            return []
+        }
+        var results: [PlaceResult] = []
+        let words = query.words.map { TextNormalizer.variants($0) }
+        if let match = FTSQuery.groups(words, column: "address") {
+            let lines = try places.results(ids: try index.candidates(match: match, options: options, limit: 50).map(\.id))
+                .filter { $0.kind == .interpolation }
+            for var line in lines {
+                let range = (line.address["housenumber"] ?? "").split(separator: "-").compactMap { Int($0) }
+                guard range.count == 2, (min(range[0], range[1])...max(range[0], range[1])).contains(wanted),
+                      let geometry = try places.geometry(of: line.id), case .lineStrings(let parts) = geometry, let points = parts.first,
+                      let point = LineMath.point(along: points, fraction: range[0] == range[1] ? 0
+                                                    : Double(wanted - range[0]) / Double(range[1] - range[0])) else { continue }
+                line.lat = point.coordinate.lat
+                line.lon = point.coordinate.lon
+                line.address["housenumber"] = number
+                line.match = .interpolated
+                line.score = SearchRanking.interpolatedScore
+                line.displayName = AddressFormat.displayName(name: nil, address: line.address)
+                results.append(line)
+            }
+        }
+        if results.isEmpty, let match = FTSQuery.groups(words, column: "name") {
+            var streetOptions = options
+            streetOptions.kinds = [.street]
+            for var street in try places.results(ids: try index.candidates(match: match, options: streetOptions, limit: 5).map(\.id)) {
+                street.match = .fallback
+                street.score = SearchRanking.fallbackScore
+                results.append(street)
+            }
+        }
+        return results
+    }
+
+    /// A query that is a coordinate: that point, with the nearest address or POI within 100 m when there is one.
+    private func coordinateResult(_ point: Coordinate, options: SearchOptions) throws -> [PlaceResult] {
+        var result = PlaceResult(id: 0, sourceRef: "", kind: .coordinate, category: nil, categoryID: nil, name: nil,
+                                 displayName: String(format: "%.6f, %.6f", point.lat, point.lon), lat: point.lat, lon: point.lon,
+                                 distanceM: options.near.map { $0.distance(to: point) }, address: [:], tags: [:],
+                                 score: 100, match: .coordinate)
+        let nearbyPOI = try nearby.places(near: point, radius: 100, filter: .anyNamedPOI, name: nil, limit: 1, after: nil).places
+        let buildings = try nearby.places(near: point, radius: 100, filter: .rawTag("building=yes"), name: nil, limit: 1, after: nil).places
+        if let nearest = (buildings + nearbyPOI).min(by: { ($0.distanceM ?? 0) < ($1.distanceM ?? 0) }) {
+            result.address = nearest.address
+            result.displayName += " (near \(nearest.displayName))"
+        }
+        return [result]
+    }
+}

@@ -1,0 +1,84 @@
+// Everything about one place, found by its id or the source id results carry (`geodb lookup`).
+import GeoDBSQLite
+
+/// Everything about one place (`geodb lookup`).
+///
+/// ```swift
+/// let details = try db.lookup("w122595241")
+/// print(details.names.map(\.name), details.geometry ?? "point")
+/// ```
+public struct PlaceDetails: Codable, Sendable {
+    /// One name of the place (`place_name`).
+    ///
+    /// ```swift
+    /// let swedish = details.names.first { $0.lang == "sv" }?.name
+    /// ```
+    public struct Name: Codable, Sendable {
+        /// The name as written.
+        public var name: String
+        /// `name`, `alt_name`, `old_name`, `official_name`, …
+        public var type: String
+        /// Language of the name (`name:sv` → "sv"), when it has one.
+        public var lang: String?
+    }
+    /// The place, as queries return it.
+    public var place: PlaceResult
+    /// Every name, own names first.
+    public var names: [Name]
+    /// The file the place came from.
+    public var source: String
+    /// A summary of its geometry ("3 lines, 41 points"), when it has one.
+    public var geometry: String?
+}
+
+/// Lookups by id for one session.
+final class PlaceLookup {
+    private let db: DatabaseReader
+    private let places: PlaceReader
+    private let hierarchy: AddressHierarchy
+
+    init(db: DatabaseReader, places: PlaceReader, hierarchy: AddressHierarchy) {
+        self.db = db
+        self.places = places
+        self.hierarchy = hierarchy
+    }
+
+    /// Everything about the place with this id (`42`) or source id (`n123`).
+    func lookup(_ reference: String) throws -> PlaceDetails {
+        let id: Int64?
+        if let number = Int64(reference) {
+            id = number
+        } else {
+            // A source id as results give it: "n123", "geonames:658225", "csv:stores.csv:17".
+            var ref = reference, format: String?, file: String?
+            if reference.hasPrefix("geonames:") {
+                (format, ref) = ("geonames", String(reference.dropFirst("geonames:".count)))
+            } else if reference.hasPrefix("csv:"), let colon = reference.lastIndex(of: ":"),
+                      colon > reference.index(reference.startIndex, offsetBy: 3) {
+                format = "csv"
+                file = String(reference[reference.index(reference.startIndex, offsetBy: 4)..<colon])
+                ref = String(reference[reference.index(after: colon)...])
+            }
+            id = try db.first("find a place by its source id", """
+                SELECT p.id FROM place p JOIN source s ON s.id = p.source_id
+                WHERE p.source_ref = ?1 AND (?2 IS NULL OR s.format = ?2) AND (?3 IS NULL OR s.name = ?3) ORDER BY p.id LIMIT 1
+                """, [.text(ref), format.map(SQLiteValue.text) ?? .null, file.map(SQLiteValue.text) ?? .null]) { $0.int(0) }
+        }
+        guard let id, let place = try places.results(ids: [id]).first.map(hierarchy.withHierarchy) else {
+            throw GeoDBError(.invalidArgument, "no place '\(reference.prefix(200))' in \(db.path)",
+                             remedy: "give a place id or a source id such as n123, geonames:658225 or csv:stores.csv:17")
+        }
+        let names = try db.rows("names of a place", "SELECT name, type, lang FROM place_name WHERE place_id = ?1 ORDER BY rowid",
+                                [.integer(id)]) { PlaceDetails.Name(name: $0.text(0) ?? "", type: $0.text(1) ?? "", lang: $0.text(2)) }
+        let source = try db.first("source of a place", "SELECT s.name FROM place p JOIN source s ON s.id = p.source_id WHERE p.id = ?1",
+                                  [.integer(id)]) { $0.text(0) ?? "" } ?? ""
+        let summary = try places.geometry(of: id).map { geometry -> String in
+            switch geometry {
+            case .lineStrings(let lines): return "\(lines.count) line\(lines.count == 1 ? "" : "s"), \(geometry.points.count) points"
+            case .polygons(let polygons):
+                return "\(polygons.count) polygon\(polygons.count == 1 ? "" : "s") (\(polygons.reduce(0) { $0 + $1.count - 1 }) holes), \(geometry.points.count) points"
+            }
+        }
+        return PlaceDetails(place: place, names: names, source: source, geometry: summary)
+    }
+}

@@ -1,0 +1,121 @@
+// What the search tables give the search engines: places whose index entry matches an FTS5 query, with
+// the options' filters applied in SQL; their names, folded for comparison; and the indexed words a few
+// edits from a word (typos).
+import GeoDBSQLite
+
+/// Reads `place_fts`, `place_name` and the typo vocabulary `search_token`.
+final class SearchIndex {
+    private let db: DatabaseReader
+
+    init(_ db: DatabaseReader) { self.db = db }
+
+    /// What ranking reads of a candidate place.
+    struct Candidate {
+        var id: Int64
+        var importance: Double
+        var kind: PlaceKind
+        var housenumber: String?
+        var postcode: String?
+        var city: String?
+        var coordinate: Coordinate
+    }
+
+    /// Places whose index entry matches, most important first, with the options' filters in SQL.
+    func candidates(match: String, options: SearchOptions, limit: Int = 200) throws -> [Candidate] {
+        let (filter, values) = Self.filter(match: match, options: options)
+        return try db.rows("search candidates", """
+            SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon
+            FROM place_fts f JOIN place p ON p.id = f.rowid
+            WHERE place_fts MATCH ?1\(filter) ORDER BY p.importance DESC, p.id LIMIT \(limit)
+            """, values) { row in
+            Candidate(id: row.int(0), importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
+                      housenumber: row.text(3),
+                      postcode: row.text(4), city: row.text(5), coordinate: Coordinate(lat: row.double(6), lon: row.double(7)))
+        }
+    }
+
+    /// The SQL conditions of the options' filters (after `AND`) and the values they bind, the match first.
+    private static func filter(match: String, options: SearchOptions) -> (String, [SQLiteValue]) {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = [.text(match)]
+        if let box = options.bbox {
+            values += [.real(box.minLon), .real(box.maxLon), .real(box.minLat), .real(box.maxLat)]
+            conditions.append("p.lon BETWEEN ?2 AND ?3 AND p.lat BETWEEN ?4 AND ?5")
+        }
+        if let country = options.countryCode {
+            values.append(.text(country.uppercased()))
+            conditions.append("p.country_code = ?\(values.count)")
+        }
+        if !options.kinds.isEmpty {
+            values.append(.text(JSONText.array(options.kinds.map(\.rawValue))))
+            conditions.append("p.kind IN (SELECT value FROM json_each(?\(values.count)))")
+        }
+        switch options.categories {
+        case .categories(let ids)?:
+            values.append(.text(JSONText.array(ids)))
+            conditions.append("p.id IN (SELECT place_id FROM place_category WHERE category_id IN (SELECT value FROM json_each(?\(values.count))))")
+        case .rawTag(let tag)?:
+            values.append(.text(tag))
+            conditions.append("p.category = ?\(values.count)")
+        case .anyNamedPOI?:
+            conditions.append("p.kind = 'poi' AND p.name IS NOT NULL")
+        case nil:
+            break
+        }
+        return (conditions.map { " AND " + $0 }.joined(), values)
+    }
+
+    /// Each place's names that could equal the query `words` (folded to the form queries are compared in).
+    /// Names whose length is far from the query's, or whose first letter cannot fold to a query word's,
+    /// are not folded at all: places of a gazetteer have dozens of alternate names.
+    func normalizedNames(of ids: [Int64], words: [String]) throws -> [Int64: Set<String>] {
+        guard !ids.isEmpty else { return [:] }
+        let wanted = words.joined(separator: " ")
+        // The first letters of the query's words (a name may equal the query without its context words).
+        let firsts = words.compactMap(\.utf8.first)
+        var names: [Int64: Set<String>] = [:]
+        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        for (id, name) in try db.rows("names of search candidates", """
+            SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
+              AND length(CAST(name AS BLOB)) BETWEEN ?2 AND ?3
+            UNION ALL SELECT id, street FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
+            """, [.text(json), .integer(Int64(wanted.utf8.count / 2)), .integer(Int64(wanted.utf8.count * 3 + 8))],
+            { ($0.int(0), $0.text(1) ?? "") }) {
+            // Folding is the cost here (gazetteer places have dozens of names in many scripts): skip names
+            // whose first letter cannot fold to that of a query word.
+            if firsts.allSatisfy({ $0 < 0x80 }), !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts) { continue }
+            names[id, default: []].insert(TextNormalizer.tokens(name).joined(separator: " "))
+        }
+        return names
+    }
+
+    /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word`, most used first.
+    /// Found through the trigram index on `search_token`: with k edits allowed, one of k+1 pieces of the
+    /// word survives intact, so the pieces' substring matches hold every candidate.
+    func similarWords(to word: String) throws -> [String] {
+        guard word.count >= 4, !word.allSatisfy(\.isNumber) else { return [] }
+        let edits = word.count >= 8 ? 2 : 1
+        // Pieces and trigrams in Unicode scalars, as FTS5's trigram tokenizer counts: a piece of three
+        // Characters can be more scalars (Devanagari), which FTS5 would take as a phrase and refuse.
+        let letters = Array(word.unicodeScalars)
+        let pieceLength = max(3, letters.count / (edits + 1))
+        var pieces: [[Unicode.Scalar]] = []
+        var start = 0
+        while start < letters.count {
+            let end = min(letters.count, start + pieceLength)
+            pieces.append(Array(letters[max(0, min(start, letters.count - 3))..<max(end, min(letters.count, start + 3))]))
+            start = end
+        }
+        // Each piece as its trigrams, all required (the index keeps no positions, so no phrases): a superset
+        // of the words holding the piece, narrowed by the edit distance below.
+        let match = Set(pieces.map { piece in
+            Set((0...(piece.count - 3)).map { String(String.UnicodeScalarView(piece[$0..<($0 + 3)])) }).sorted()
+        }).sorted { $0.joined() < $1.joined() }.map { trigrams in
+            "(" + trigrams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ") + ")"
+        }.joined(separator: " OR ")
+        let candidates = try db.rows("typo candidates", "SELECT token, places FROM search_token WHERE search_token MATCH ?1 LIMIT 2000",
+                                     [.text(match)]) { ($0.text(0) ?? "", $0.int(1)) }
+        return candidates.filter { $0.0 != word && Taxonomy.editDistance($0.0, word, limit: edits) <= edits }
+            .sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(8).map(\.0)
+    }
+}

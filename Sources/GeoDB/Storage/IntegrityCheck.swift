@@ -1,0 +1,136 @@
+// `geodb inspect --check`: SQLite, FTS5 and R*Tree integrity plus geodb's own cross-table invariants.
+import Foundation
+import GeoDBSQLite
+
+/// One check and its outcome.
+///
+/// ```swift
+/// for r in try db.check() where !r.ok { print(r.name, r.detail) }
+/// ```
+public struct CheckResult: Codable, Sendable {
+    /// What was checked, e.g. "fts5 integrity-check".
+    public var name: String
+    /// Whether it passed.
+    public var ok: Bool
+    /// What was found: "ok" or the problem.
+    public var detail: String
+}
+
+/// The checks of `geodb inspect --check`.
+///
+/// ```swift
+/// let failed = try IntegrityCheck.run(path: "helsinki.sqlite").filter { !$0.ok }
+/// ```
+public enum IntegrityCheck {
+    /// Runs every check on the database at `path`. FTS5's integrity check is an INSERT command, so the
+    /// file is opened read-write; nothing is changed (the check runs in a transaction that is rolled back).
+    ///
+    /// ```swift
+    /// let ok = try IntegrityCheck.run(path: "helsinki.sqlite").allSatisfy(\.ok)
+    /// ```
+    public static func run(path: String) throws -> [CheckResult] {
+        _ = try QuerySession(path: path)   // exists, is geodb, right version
+        let db: Connection
+        do {
+            db = try Connection(path: path, mode: .readWrite)
+        } catch let error as SQLiteError {
+            throw GeoDBError.database(path: path, purpose: "open for checking", error)
+        }
+        var results: [CheckResult] = []
+        func check(_ name: String, _ body: () throws -> String?) {
+            do {
+                let problem = try body()
+                results.append(CheckResult(name: name, ok: problem == nil, detail: problem ?? "ok"))
+            } catch let error as SQLiteError {
+                results.append(CheckResult(name: name, ok: false, detail: error.message))
+            } catch {
+                results.append(CheckResult(name: name, ok: false, detail: "\(error)"))
+            }
+        }
+        func count(_ sql: String) throws -> Int64 { try db.scalarInt(sql) ?? 0 }
+
+        check("sqlite integrity_check") {
+            let lines = try db.prepare("PRAGMA integrity_check").rows { $0.text(0) ?? "" }
+            return lines == ["ok"] ? nil : lines.prefix(5).joined(separator: "; ")
+        }
+        check("foreign keys") {
+            let n = try db.prepare("PRAGMA foreign_key_check").rows { _ in 1 }.count
+            return n == 0 ? nil : "\(n) rows point at missing places or sources"
+        }
+        // FTS5's check of the index structure (SQLite 3.40 does not compare an external-content index
+        // with its content table).
+        for table in ["place_fts", "search_token"] {
+            check("fts5 integrity-check(\(table))") {
+                try db.execute("BEGIN")
+                defer { try? db.execute("ROLLBACK") }
+                try db.execute("INSERT INTO \(table)(\(table)) VALUES ('integrity-check')")
+                return nil
+            }
+        }
+        for table in ["place_rtree", "area_rtree"] {
+            check("rtreecheck(\(table))") {
+                let text = try db.scalarText("SELECT rtreecheck('\(table)')") ?? ""
+                return text == "ok" ? nil : text
+            }
+        }
+        check("place = place_rtree = place_fts rows") {
+            let places = try count("SELECT count(*) FROM place")
+            let boxes = try count("SELECT count(*) FROM place_rtree")
+            let fts = try count("SELECT count(*) FROM place_fts_docsize")
+            let orphans = try count("SELECT count(*) FROM place_rtree r WHERE NOT EXISTS (SELECT 1 FROM place p WHERE p.id = r.id)")
+            guard places == boxes, places == fts, orphans == 0 else {
+                return "place \(places), place_rtree \(boxes) (\(orphans) without a place), place_fts \(fts)"
+            }
+            return nil
+        }
+        check("meta place_count") {
+            let stored = try db.scalarText("SELECT value FROM meta WHERE key = 'place_count'")
+            let actual = try count("SELECT count(*) FROM place")
+            return stored == String(actual) ? nil : "meta says \(stored ?? "nothing"), place has \(actual)"
+        }
+        check("source place counts add up") {
+            let counted = try count("SELECT coalesce(sum(place_count), 0) FROM source")
+            let actual = try count("SELECT count(*) FROM place")
+            let linked = try count("SELECT coalesce(sum(linked_count), 0) FROM source")
+            let links = try count("SELECT count(*) FROM place_link")
+            guard counted == actual, linked == links else {
+                return "sources say \(counted) places and \(linked) links; place has \(actual), place_link \(links)"
+            }
+            return nil
+        }
+        check("coordinates valid and inside their boxes") {
+            let bad = try count("""
+                SELECT count(*) FROM place p JOIN place_rtree r ON r.id = p.id
+                WHERE p.lat NOT BETWEEN -90 AND 90 OR p.lon NOT BETWEEN -180 AND 180
+                   OR p.lat NOT BETWEEN r.min_lat - 1e-5 AND r.max_lat + 1e-5
+                   OR p.lon NOT BETWEEN r.min_lon - 1e-5 AND r.max_lon + 1e-5
+                """)
+            return bad == 0 ? nil : "\(bad) places outside ±90/±180 or outside their R*Tree box"
+        }
+        check("area_rtree entries have polygons") {
+            let bad = try count("""
+                SELECT count(*) FROM area_rtree a LEFT JOIN place_geometry g ON g.place_id = a.id
+                WHERE g.geometry IS NULL OR substr(g.geometry, 1, 1) <> x'02'
+                """)
+            return bad == 0 ? nil : "\(bad) area entries without a polygon"
+        }
+        check("geometry blobs decode") {
+            let rows = try db.prepare("SELECT place_id, geometry FROM place_geometry")
+            var bad: [Int64] = []
+            while try rows.step() {
+                if Geometry(encoded: rows.blob(1) ?? []) == nil { bad.append(rows.int(0)) }
+            }
+            return bad.isEmpty ? nil : "\(bad.count) undecodable (place \(bad.prefix(5).map(String.init).joined(separator: ", ")))"
+        }
+        check("category place counts") {
+            // The import adds up what its writer counted: the rows must agree.
+            let wrong = try count("""
+                SELECT count(*) FROM category c
+                WHERE place_count != (SELECT count(*) FROM place_category pc WHERE pc.category_id = c.id)
+                """)
+            return wrong == 0 ? nil : "\(wrong) categories whose place_count differs from their place_category rows"
+        }
+        for (name, body) in timeZoneChecks(db) { check(name, body) }
+        return results
+    }
+}

@@ -1,0 +1,99 @@
+// Reads places by id into the results every query returns: one SELECT for all of them, the source id
+// qualified, the address and display name built, tags decoded; and a place's geometry and localized name.
+import Foundation
+import GeoDBSQLite
+
+/// Builds `PlaceResult`s from the `place` rows of a database. Shared by every query engine of a session.
+final class PlaceReader {
+    private let db: DatabaseReader
+
+    init(_ db: DatabaseReader) { self.db = db }
+
+    /// The columns `placeResult(_:)` reads, in order (with `joins`).
+    static let columns = """
+        p.id, \(qualifiedSourceRef), p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
+        p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population
+        """
+    static let columnCount = 18
+    /// The tables `columns` read besides `place p`.
+    static let joins = "LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id"
+    /// `PlaceResult.sourceRef` from `place.source_ref` and the source's format and file name.
+    static let qualifiedSourceRef = """
+        CASE s.format WHEN 'geonames' THEN 'geonames:' || p.source_ref WHEN 'csv' THEN 'csv:' || s.name || ':' || p.source_ref \
+        ELSE p.source_ref END
+        """
+
+    /// Full results for place ids, in the order given (unknown ids left out); `distances` fills `distanceM`.
+    func results(ids: [Int64], distances: [Int64: Double] = [:]) throws -> [PlaceResult] {
+        guard !ids.isEmpty else { return [] }
+        // One place (the usual reverse answer): a plain key lookup, without json_each's virtual table.
+        let single = ids.count == 1
+        let key: SQLiteValue = single ? .integer(ids[0]) : .text("[" + ids.map(String.init).joined(separator: ",") + "]")
+        let rows = try db.rows("read places", """
+            SELECT \(Self.columns) FROM place p \(Self.joins)
+            WHERE \(single ? "p.id = ?1" : "p.id IN (SELECT value FROM json_each(?1))")
+            """, [key]) { row -> PlaceResult in
+            var result = try Self.placeResult(row, in: db.path)
+            result.distanceM = distances[result.id]
+            return result
+        }
+        let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The place of a row whose first columns are `columns`.
+    static func placeResult(_ row: Statement, in path: String) throws -> PlaceResult {
+        let id = row.int(0)
+        let kind = try kind(row.text(2), place: id, in: path)
+        var address: [String: String] = [:]
+        for (index, key) in [(8, "housenumber"), (9, "street"), (10, "postcode"), (11, "city"), (12, "country_code"),
+                             (14, "state"), (15, "country")] {
+            if let value = row.text(Int32(index)) { address[key] = value }
+        }
+        let name = row.text(5)
+        return PlaceResult(id: id, sourceRef: row.text(1) ?? "", kind: kind, category: row.text(3),
+                           categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, address: address),
+                           lat: row.double(6), lon: row.double(7), address: address, tags: decodeTags(row.text(13)),
+                           timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17))
+    }
+
+    /// The kind stored for a place; throws for one this geodb does not know (the file was not written by
+    /// geodb, or was changed since).
+    static func kind(_ text: String?, place id: Int64, in path: String) throws -> PlaceKind {
+        guard let text, let kind = PlaceKind(rawValue: text), kind != .coordinate else {
+            throw GeoDBError(.notAGeoDatabase, "\(path): place \(id) has kind '\(text ?? "NULL")', which geodb does not write")
+        }
+        return kind
+    }
+
+    /// The `tags` column: geodb writes a flat object of strings; anything else another writer put there
+    /// is read with Foundation's parser (values that are not strings are dropped).
+    static func decodeTags(_ json: String?) -> [String: String] {
+        guard let json else { return [:] }
+        if let object = JSONText.stringObject(json) { return object }
+        let any = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
+        return any.compactMapValues { $0 as? String }
+    }
+
+    /// The line or polygon geometry of a place, when it has one.
+    func geometry(of id: Int64) throws -> Geometry? {
+        try db.first("read a geometry", "SELECT geometry FROM place_geometry WHERE place_id = ?1", [.integer(id)]) {
+            $0.blob(0).flatMap(Geometry.init(encoded:))
+        } ?? nil
+    }
+
+    /// `results` with each name shown in `language` where the place has a name in it (`name:xx`).
+    func localized(_ results: [PlaceResult], language: String?) throws -> [PlaceResult] {
+        guard let language else { return results }
+        var out = results
+        for index in out.indices {
+            if let localized = try db.first("read a localized name",
+                                            "SELECT name FROM place_name WHERE place_id = ?1 AND lang = ?2 AND type = 'name'",
+                                            [.integer(out[index].id), .text(language)], { $0.text(0) }) ?? nil {
+                out[index].name = localized
+                out[index].displayName = AddressFormat.displayName(name: localized, address: out[index].address)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,38 @@
+// FTS5 MATCH expressions built from user text: every word quoted, so nothing the user types is read as
+// FTS5 syntax (column filters, NEAR, operators, unbalanced quotes).
+
+/// Builds FTS5 MATCH expressions from user text without ever passing its syntax through.
+package enum FTSQuery {
+    /// `col: (a OR b) (c OR d*)` — each group an OR of quoted words (a trailing `*` marks a prefix), all
+    /// groups required; nil when there is no word.
+    ///
+    /// ```swift
+    /// FTSQuery.groups([["main", "mn"], ["st*"]])   // ("main" OR "mn") AND "st"*
+    /// ```
+    package static func groups(_ groups: [[String]], column: String? = nil) -> String? {
+        let parts = groups.compactMap { alternatives -> String? in
+            let terms = alternatives.filter { !$0.isEmpty && $0 != "*" }.map { word -> String in
+                let isPrefix = word.hasSuffix("*")
+                let bare = isPrefix ? String(word.dropLast()) : word
+                return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
+            }
+            guard !terms.isEmpty else { return nil }
+            return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
+        }
+        guard !parts.isEmpty else { return nil }
+        let body = parts.joined(separator: " AND ")
+        return column.map { "\($0): (\(body))" } ?? body
+    }
+
+    /// `col: "tok1"* "tok2"*` for the words of `text` (letters and digits only; quotes escaped),
+    /// or nil when the text has no words.
+    ///
+    /// ```swift
+    /// FTSQuery.allPrefixes("Cafe En", column: "name")   // name: "cafe"* "en"*
+    /// ```
+    package static func allPrefixes(_ text: String, column: String) -> String? {
+        let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }.prefix(16)
+        guard !words.isEmpty else { return nil }
+        return "\(column): " + words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,116 @@
+// `geodb import`: build a database from OSM PBF / XML files, GeoNames dumps and CSV files, or add them to one.
+import ArgumentParser
+import Foundation
+import GeoDB
+import GeoDBFileOutput
+import GeoDBImport
+
+extension GeoDBCommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import map data files into a new geodb database, or add them to one.",
+            discussion: """
+                Formats are recognised by content: OSM PBF (.osm.pbf), OSM XML (.osm, also gzip- or bzip2-compressed), \
+                GeoNames dumps (cities500.txt, allCountries.txt, …), CSV files with a header row and timezone \
+                boundaries (GeoJSON with a tzid property, as timezone-boundary-builder writes). GeoNames \
+                country tables (countryInfo.txt) and admin1CodesASCII.txt given beside a dump name its countries \
+                and states.
+
+                OSM files are imported first. A GeoNames or CSV record that is a place already imported from \
+                another file (same name, compatible kind, close by) is merged into that place (--no-link: kept \
+                apart); docs/SCHEMA.md, place_link, has the rule.
+
+                The database is built in a temporary file beside the output (with --append, a copy of it) and \
+                renamed into place only when complete: a failed or interrupted import leaves it untouched.
+                """)
+
+        @Argument(help: "Input files.")
+        var inputs: [String]
+
+        @Option(name: .shortAndLong, help: "The database file to write.")
+        var output: String?
+
+        @Option(help: ArgumentHelp("An existing database to add the inputs to.", valueName: "database"))
+        var append: String?
+
+        @OptionGroup(title: "CSV input")
+        var csv: CSVArguments
+
+        @Flag(help: "Stop at the first bad GeoNames or CSV row instead of skipping it.")
+        var strict = false
+
+        @Flag(inversion: .prefixedNo, help: "Merge GeoNames/CSV records into the same place from another file.")
+        var link = true
+
+        @Flag(help: "Replace the output file if it exists.")
+        var force = false
+
+        @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+        var quiet = false
+
+        @Flag(help: "Show progress even when standard error is not a terminal.")
+        var progress = false
+
+        @Flag(help: "Print the summary as JSON.")
+        var json = false
+
+        @Option(help: "How to build the R*Tree indexes: packed (bulk load) or insert (row by row; slower).")
+        var rtree: RTreeBuild = .packed
+
+        @Option(help: "SQLite page cache for the build, in MiB.")
+        var cacheMib = ImportOptions().cacheMiB
+
+        /// How many bad-row messages go to standard error; the summary counts them all.
+        static let warningsShown = 10
+
+        func validate() throws {
+            guard (output == nil) != (append == nil) else {
+                throw ValidationError("give either --output (a new database) or --append (an existing one)")
+            }
+        }
+
+        func run() throws {
+            var options = ImportOptions()
+            options.force = force
+            options.rtreeBuild = rtree
+            options.cacheMiB = cacheMib
+            options.append = append != nil
+            options.strict = strict
+            options.linkDuplicates = link
+            options.csv = csv.options
+            InterruptCleanup.install()
+            let showProgress = !quiet && (progress || Terminal.stderrIsTTY)
+            let start = Date()
+            let summary = try Importer.run(inputs: inputs, output: output ?? append ?? "", options: options,
+                                           progress: showProgress ? { Self.draw($0, since: start) } : nil)
+            if showProgress { Terminal.status("\r\u{1B}[K") }
+            if !quiet {
+                let warnings = summary.sources.flatMap { $0.records?.warnings ?? [] }
+                let total = summary.sources.reduce(0) { $0 + ($1.records?.skippedTotal ?? 0) }
+                for warning in warnings.prefix(Self.warningsShown) { Terminal.status("warning: \(warning)\n") }
+                if total > Self.warningsShown { Terminal.status("warning: … \(Format.count(total - Self.warningsShown)) more bad rows skipped\n") }
+            }
+            if json {
+                print(try Format.json(ImportReport(summary)))
+            } else if !quiet {
+                print(ImportReport.describe(summary))
+            }
+        }
+
+        static func draw(_ p: ImportProgress, since start: Date) {
+            let elapsed = max(Date().timeIntervalSince(start), 0.001)
+            var line = "\r\u{1B}[K\(p.phase)"
+            if !p.file.isEmpty { line += " \(p.file)" }
+            if p.bytesTotal > 0 && p.phase == "reading" {
+                line += String(format: " %3.0f%%", Double(p.bytesRead) / Double(p.bytesTotal) * 100)
+            }
+            if p.objectsRead > 0 {
+                line += " · \(Format.count(p.objectsRead)) objects (\(Format.count(Int(Double(p.objectsRead) / elapsed)))/s)"
+            }
+            line += " · \(Format.count(p.placesWritten)) places · \(Format.seconds(elapsed))"
+            Terminal.status(line)
+        }
+    }
+}
+
+extension RTreeBuild: ExpressibleByArgument {}

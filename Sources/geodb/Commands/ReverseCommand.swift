@@ -1,0 +1,62 @@
+// `geodb reverse`: the address (or street, POI, area) at a point.
+import ArgumentParser
+import Foundation
+import GeoDB
+
+extension GeoDBCommand {
+    struct Reverse: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What is at a point: the nearest address, else street, else POI or place, with its hierarchy.")
+
+        @OptionGroup var database: DatabaseArgument
+
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Latitude and longitude (negative values as written).",
+                                                                valueName: "lat lon"))
+        var position: [String] = []
+
+        @Option(help: "Granularity: address, street, poi, suburb, city, state, country.")
+        var kind: ReverseLevel = .address
+
+        @Option(parsing: .unconditional, help: "Search radius in metres (default: 50 for addresses, 500 for streets and POIs, … 2000 km for countries).")
+        var radius: Double?
+
+        @Option(parsing: .unconditional, help: "Nearest candidates to list (1 … 100).")
+        var limit = 1
+
+        @OptionGroup var output: JSONOption
+
+        func validate() throws {
+            _ = try PointArgument.parse(position, command: "reverse")
+        }
+
+        func run() throws {
+            let point = try PointArgument.parse(position, command: "reverse")
+            var options = ReverseOptions()
+            options.level = kind
+            options.radius = radius
+            options.limit = limit
+            options.includeTimeZone = true
+            let results = try database.open().reverse(at: point, options: options)
+            if output.json {
+                print(try Format.json(results))
+                return
+            }
+            guard !results.isEmpty else {
+                // An address query falls back to streets and then to POIs and places up to 5 km.
+                let reach = max(radius ?? kind.defaultRadius, kind == .address ? 5_000 : 0)
+                print("nothing within \(Format.count(Int(reach))) m")
+                return
+            }
+            for r in results {
+                let p = r.place
+                print("\(p.displayName)  (\(p.kind.rawValue)\(p.match == .interpolated ? ", interpolated" : ""), \(ResultTable.distance(p.distanceM ?? 0)))")
+                let keys = ["housenumber", "street", "postcode", "neighbourhood", "suburb", "city", "county", "state", "country", "country_code"]
+                print(Format.table(keys.compactMap { key in p.address[key].map { [key, $0] } }, indent: 2))
+                print("  hierarchy from \(r.hierarchySource.rawValue); \(p.sourceRef) at \(String(format: "%.7f, %.7f", p.lat, p.lon))"
+                      + (r.timezone.map { "; time zone \($0)" } ?? ""))
+            }
+        }
+    }
+}
+
+extension ReverseLevel: ExpressibleByArgument {}

@@ -1,0 +1,113 @@
+// `geodb search`: free text, autocomplete, structured, hierarchical and crossings.
+import ArgumentParser
+import Foundation
+import GeoDB
+
+extension GeoDBCommand {
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find places by name or address: free text, as-you-type, structured or town → street → number.",
+            discussion: """
+                Free text: geodb search DB "Aleksanterinkatu 52"; add --autocomplete while the last word is unfinished.
+                A coordinate ("60.1699, 24.9384" or 60°10'12"N 24°56'18"E) answers that point.
+                Structured: --street, --housenumber, --city, --postcode. Hierarchical: --town alone lists towns;
+                with --street, streets in the town; with --housenumber too, the numbers on that street.
+                --street with --crossing lists the streets crossing it.
+                """)
+
+        @OptionGroup var database: DatabaseArgument
+
+        @Argument(help: "What to look for.")
+        var text: String?
+
+        @Flag(help: "The last word is a prefix (as-you-type).")
+        var autocomplete = false
+
+        @Option(parsing: .unconditional, help: "Prefer places near lat,lon (a bias, not a filter).")
+        var near: String?
+
+        @Option(parsing: .unconditional, help: "Only inside min lon,min lat,max lon,max lat.")
+        var bbox: String?
+
+        @Option(help: "Only in this country (ISO code, e.g. FI).")
+        var country: String?
+
+        @Option(help: "Only these kinds (city, street, address, poi, …); repeatable or comma-separated.")
+        var kind: [String] = []
+
+        @Option(help: "Only these categories (as in `geodb nearby`).")
+        var category: String?
+
+        @Option(parsing: .unconditional, help: "Results (1 … 100).")
+        var limit = 10
+
+        @Option(help: "Show names in this language when known (e.g. sv).")
+        var lang: String?
+
+        @Option(help: "Structured: street name.")
+        var street: String?
+
+        @Option(help: "Structured: house number.")
+        var housenumber: String?
+
+        @Option(help: "Structured: city.")
+        var city: String?
+
+        @Option(help: "Structured: postcode.")
+        var postcode: String?
+
+        @Option(help: "Hierarchical: the town to search in.")
+        var town: String?
+
+        @Flag(help: "With --street: the streets crossing it.")
+        var crossing = false
+
+        @OptionGroup var output: JSONOption
+
+        @Flag(help: "Print a GeoJSON FeatureCollection.")
+        var geojson = false
+
+        func validate() throws {
+            let structured = street != nil || housenumber != nil || city != nil || postcode != nil || town != nil
+            if text == nil && !structured { throw ValidationError("give a text to search for, or --street/--town/…") }
+            if text != nil && structured { throw ValidationError("give either a text or structured options, not both") }
+            if crossing && street == nil { throw ValidationError("--crossing needs --street") }
+            if output.json && geojson { throw ValidationError("give either --json or --geojson, not both") }
+            _ = try KindList.parse(kind)
+        }
+
+        func run() throws {
+            let db = try database.open()
+            var options = SearchOptions()
+            options.limit = limit
+            options.autocomplete = autocomplete
+            options.near = try near.map { try NearArgument.parse($0) }
+            options.bbox = try bbox.map { try BoxArgument.parse($0) }
+            options.countryCode = country
+            options.kinds = try KindList.parse(kind)
+            options.categories = try category.map { try CategoryFilter.resolve(CommaList.items($0)) }
+            options.language = lang
+            options.includeHierarchy = true   // one process per query: the lookup cost does not matter here
+            let results: [PlaceResult]
+            if let text {
+                results = try db.search(text, options: options)
+            } else if crossing, let street {
+                results = try db.crossings(of: street, town: town, options: options)
+            } else if let town {
+                results = try db.hierarchical(town: town, street: street, housenumber: housenumber, options: options)
+            } else {
+                results = try db.structuredSearch(street: street, housenumber: housenumber, city: city,
+                                                  postcode: postcode, options: options)
+            }
+            if output.json {
+                print(try Format.json(results))
+            } else if geojson {
+                print(try GeoJSONOutput.featureCollection(results))
+            } else if results.isEmpty {
+                print("no results")
+            } else {
+                print(ResultTable.render(results, showMatch: true))
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+// `geodb timezone`: the IANA zone, UTC offset, daylight saving time and local time at a point, or for
+// every point of a CSV file.
+import ArgumentParser
+import Foundation
+import GeoDB
+import GeoDBImport
+
+extension GeoDBCommand {
+    struct Timezone: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "timezone",
+            abstract: "The timezone at a point: IANA id, UTC offset, daylight saving time, local time.",
+            discussion: """
+                The database needs timezone boundaries: geodb import timezones.geojson -o tz.sqlite.
+                Negative coordinates are written as they are: geodb timezone tz.sqlite -44.0 -176.5.
+                Where no polygon contains the point, the nearest zone within 12 nautical miles answers, else \
+                the nautical zone of the longitude (Etc/GMT±N). Where zones overlap, the smallest polygon wins.
+                --batch reads CSV with lat and lon columns (a header naming them, or the first two columns) \
+                and writes one CSV row per point.
+                """)
+
+        @OptionGroup var database: DatabaseArgument
+
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Latitude and longitude in degrees.", valueName: "lat lon"))
+        var position: [String] = []
+
+        @Option(help: "The instant for offset and local time, ISO 8601 (2026-07-01T12:00:00Z, …+03:00, or 2026-07-01 for midnight UTC); default now.")
+        var at: String?
+
+        @OptionGroup var output: JSONOption
+
+        @Flag(help: "List every zone whose polygons contain the point (overlapping zones).")
+        var all = false
+
+        @Option(help: "A CSV file of points ('-' for standard input); writes CSV to standard output.")
+        var batch: String?
+
+        func validate() throws {
+            if batch != nil {
+                guard position.isEmpty else { throw ValidationError("give either --batch FILE or lat lon, not both") }
+            } else {
+                _ = try PointArgument.parse(position, command: "timezone")
+            }
+            _ = try instant()
+        }
+
+        func instant() throws -> Date {
+            guard let at else { return Date() }
+            let full = ISO8601DateFormatter()
+            let fractional = ISO8601DateFormatter()
+            fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let day = ISO8601DateFormatter()
+            day.formatOptions = [.withFullDate]
+            guard let date = full.date(from: at) ?? fractional.date(from: at) ?? day.date(from: at) else {
+                throw ValidationError("--at '\(at)' is not an ISO 8601 time such as 2026-07-01T12:00:00Z")
+            }
+            return date
+        }
+
+        func run() throws {
+            let date = try instant()
+            if let batch {
+                try runBatch(batch, date: date)
+                return
+            }
+            let coordinate = try PointArgument.parse(position, command: "timezone")
+            let answer = try TimeZoneLookup(path: database.path).timeZone(at: coordinate, date: date)
+            if output.json {
+                print(try Format.json(TimeZoneReport(coordinate: coordinate, answer: answer)))
+            } else {
+                print(TimeZoneReport.describe(answer, all: all))
+            }
+        }
+
+        /// Reads points from CSV and writes a CSV row per point, in order.
+        private func runBatch(_ path: String, date: Date) throws {
+            let lookup = try TimeZoneLookup(path: database.path, loading: .eager)
+            var out = OutputBuffer()
+            out.write("lat,lon,tzid,utc_offset_seconds,dst,abbreviation,local_time,source\n")
+            try BatchPoints(path: path).forEach { point in
+                let a = try lookup.timeZone(at: point.coordinate, date: date)
+                let fields = [point.latText, point.lonText, a.tzid, a.utcOffsetSeconds.map(String.init) ?? "",
+                              a.isDST.map { $0 ? "true" : "false" } ?? "", a.abbreviation ?? "", a.localTime ?? "", a.source.rawValue]
+                out.write(fields.map(CSVText.quoted).joined(separator: ",") + "\n")
+            }
+            out.flush()
+        }
+    }
+}

@@ -1,0 +1,40 @@
+// Library errors in the CLI's words: the library names its options in backticks (`limit`, `near`); the
+// CLI prints the flag that sets each (--limit, --near).
+import ArgumentParser
+import GeoDB
+
+enum CLIMessages {
+    /// The flag or argument of each library option the CLI sets.
+    static let flags: [String: String] = [
+        "limit": "--limit", "near": "--near", "bbox": "--bbox", "countryCode": "--country", "kinds": "--kind",
+        "categories": "--category", "language": "--lang", "radius": "--radius", "after": "--after",
+        "center": "LAT LON", "point": "LAT LON", "force": "--force", "append": "--append", "output": "--output",
+        "delimiter": "--delimiter", "nameColumn": "--name-column", "latColumn": "--lat-column",
+        "lonColumn": "--lon-column", "idColumn": "--id-column", "categoryColumn": "--category-column",
+    ]
+
+    /// `error` with the library's option names replaced by the CLI's flags; other errors unchanged.
+    static func translated(_ error: Error) -> Error {
+        guard let error = error as? GeoDBError else { return error }
+        return GeoDBError(error.code, flagged(error.message), remedy: error.remedy.map(flagged), option: error.option)
+    }
+
+    /// A library check's error as a usage error (exit status 64), for checks run while validating arguments.
+    static func usageError(_ error: Error) -> Error {
+        guard let error = translated(error) as? GeoDBError else { return error }
+        return ValidationError(error.description)
+    }
+
+    /// `text` with each `name` in backticks replaced by its flag (or the bare name when the CLI has none).
+    static func flagged(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "`"), let close = rest[rest.index(after: open)...].firstIndex(of: "`") {
+            out += rest[..<open]
+            let name = String(rest[rest.index(after: open)..<close])
+            out += flags[name] ?? name
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+}

@@ -1,0 +1,121 @@
+// What `geodb import` prints when it is done: the summary as text, and as JSON with `--json`.
+import Foundation
+import GeoDB
+import GeoDBImport
+
+/// The import summary as JSON.
+struct ImportReport: Encodable {
+    struct Source: Encodable {
+        var name: String, format: String, sizeBytes: Int, places: Int
+        var nodes: Int, ways: Int, relations: Int, invalidCoordinates: Int
+        var relationsAssembled: Int, relationsSkipped: Int, relationMembersMissing: Int
+        var waysWithMissingNodes: Int, missingNodeRefs: Int, interpolationsSkipped: Int
+        var nodeStoreBytes: Int, wayStoreBytes: Int
+        /// GeoNames and CSV files: data rows, records merged into other places, rows skipped by reason.
+        var rows: Int?, linked: Int?, skipped: [String: Int]?, warnings: [String]?
+    }
+    var output: String
+    var seconds: Double
+    var outputBytes: Int
+    var places: Int
+    var linked: Int
+    var appended: Bool
+    var lookupTables: [String]
+    var kinds: [String: Int]
+    var phases: [String: Double]
+    var sources: [Source]
+    var timezones: TimeZoneImportReport?
+
+    init(_ s: ImportSummary) {
+        output = s.output
+        seconds = s.seconds
+        outputBytes = s.outputBytes
+        places = s.places
+        linked = s.linked
+        appended = s.appended
+        lookupTables = s.lookupTables
+        timezones = s.timeZones.map(TimeZoneImportReport.init)
+        kinds = Dictionary(uniqueKeysWithValues: s.countsByKind.map { ($0.key.rawValue, $0.value) })
+        phases = Dictionary(s.phases.map { ($0.name, $0.seconds) }, uniquingKeysWith: +)
+        sources = s.sources.map { src in
+            Source(name: src.name, format: src.format.rawValue, sizeBytes: src.sizeBytes, places: src.places,
+                   nodes: src.read.nodes, ways: src.read.ways, relations: src.read.relations,
+                   invalidCoordinates: src.read.invalidCoordinates, relationsAssembled: src.build.relationsAssembled,
+                   relationsSkipped: src.build.relationsSkipped, relationMembersMissing: src.build.relationMembersMissing,
+                   waysWithMissingNodes: src.build.waysWithMissingNodes, missingNodeRefs: src.build.missingNodeRefs,
+                   interpolationsSkipped: src.build.interpolationsSkipped, nodeStoreBytes: src.build.nodeStoreBytes,
+                   wayStoreBytes: src.build.wayStoreBytes, rows: src.records?.rows,
+                   linked: src.records.map { _ in src.linked },
+                   skipped: src.records.map { r in Dictionary(uniqueKeysWithValues: r.skipped.map { ($0.key.rawValue, $0.value) }) },
+                   warnings: src.records?.warnings)
+        }
+    }
+
+    /// The summary as text for the terminal: files, places by kind, phases.
+    static func describe(_ s: ImportSummary) -> String {
+        let verb = s.appended ? "Added" : "Imported"
+        let added = s.appended ? "\(Format.count(s.places)) places added" : "\(Format.count(s.places)) places"
+        let files = s.sources.count + (s.timeZones == nil ? 0 : 1)
+        var lines = ["\(verb) \(files) file\(files == 1 ? "" : "s") \(s.appended ? "to" : "into") \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(added))"]
+        if !s.lookupTables.isEmpty { lines.append("  names from \(s.lookupTables.joined(separator: ", "))") }
+        for source in s.sources {
+            if let records = source.records {
+                lines.append(contentsOf: describe(source, records))
+                continue
+            }
+            let r = source.read, b = source.build
+            lines.append("  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(r.nodes)) nodes, \(Format.count(r.ways)) ways, \(Format.count(r.relations)) relations → \(Format.count(source.places)) places")
+            lines.append("    relations assembled \(Format.count(b.relationsAssembled)), skipped \(Format.count(b.relationsSkipped)) (rings not closed: cut at the extract edge or broken); street segments \(Format.count(b.streetSegments))")
+            if b.waysWithMissingNodes > 0 {
+                lines.append("    \(Format.count(b.waysWithMissingNodes)) ways refer to \(Format.count(b.missingNodeRefs)) nodes missing from the file (left out of their geometry)")
+            }
+            if r.invalidCoordinates > 0 {
+                lines.append("    \(Format.count(r.invalidCoordinates)) nodes with coordinates outside ±90/±180 skipped")
+            }
+            if b.interpolationsSkipped > 0 {
+                lines.append("    \(Format.count(b.interpolationsSkipped)) address interpolation lines skipped (end nodes without house numbers)")
+            }
+        }
+        if let timeZones = s.timeZones { lines += describe(timeZones) }
+        let kinds = s.countsByKind.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
+        if !kinds.isEmpty {
+            lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
+        }
+        lines.append("  time: " + s.phases.map { "\($0.name) \(Format.seconds($0.seconds))" }.joined(separator: ", "))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The lines of a GeoNames or CSV source: rows read, places imported and linked, rows skipped and why.
+    static func describe(_ source: ImportedSource, _ records: RecordStats) -> [String] {
+        var line = "  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(records.rows)) rows → \(Format.count(source.places)) places"
+        if source.linked > 0 { line += ", \(Format.count(source.linked)) merged into places of other files" }
+        line += ", \(Format.count(records.skippedTotal)) skipped"
+        var lines = [line]
+        if records.skippedTotal > 0 {
+            let reasons = records.skipped.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
+            lines.append("    skipped: " + reasons.map { "\(Format.count($0.value)) \($0.key)" }.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    /// The lines of a timezone boundary file: zones, polygons, the grid.
+    static func describe(_ s: TimeZoneImportStats) -> [String] {
+        [
+            "  \(s.name) (timezone.geojson, \(Format.bytes(s.sizeBytes))): \(Format.count(s.zones)) zones, \(Format.count(s.polygons)) polygons (\(Format.count(s.holes)) holes), \(Format.count(s.vertices)) vertices"
+                + (s.degenerateRings > 0 ? "; \(Format.count(s.degenerateRings)) degenerate rings dropped" : ""),
+            "    grid to level \(s.gridLevel) (1/\(1 << s.gridLevel)°): \(Format.count(s.gridCells)) cells inside one zone, \(Format.count(s.gridBorderCells)) border cells; read \(Format.seconds(s.readSeconds)), grid \(Format.seconds(s.gridSeconds))",
+        ]
+    }
+}
+
+/// The timezone part of `geodb import --json`.
+struct TimeZoneImportReport: Encodable {
+    var name: String, sizeBytes: Int, zones: Int, polygons: Int, holes: Int, vertices: Int, degenerateRings: Int
+    var gridLevel: Int, gridCells: Int, gridBorderCells: Int, readSeconds: Double, gridSeconds: Double
+
+    init(_ s: TimeZoneImportStats) {
+        name = s.name; sizeBytes = s.sizeBytes; zones = s.zones; polygons = s.polygons; holes = s.holes
+        vertices = s.vertices; degenerateRings = s.degenerateRings; gridLevel = s.gridLevel; gridCells = s.gridCells
+        gridBorderCells = s.gridBorderCells; readSeconds = s.readSeconds; gridSeconds = s.gridSeconds
+    }
+}
