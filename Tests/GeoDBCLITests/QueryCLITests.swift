@@ -1,0 +1,102 @@
+// The query commands as a user runs them, with --json on SampleData: search (free text, as-you-type,
+// structured, hierarchical), reverse, lookup and nearby (paged), and their errors in the CLI's words.
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct QueryCLITests {
+    static let helsinki = Result { try TestDatabases.helsinki() }
+
+    /// Runs geodb with `arguments` (after the command and database) and decodes its JSON output.
+    static func json(_ command: String, _ arguments: [String]) throws -> Any {
+        let run = try runGeodb([command, try helsinki.get()] + arguments + ["--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+    }
+
+    static func results(_ arguments: [String]) throws -> [[String: Any]] {
+        try #require(try json("search", arguments) as? [[String: Any]])
+    }
+
+    @Test func freeTextAndAutocomplete() throws {
+        let address = try Self.results(["Aleksanterinkatu 52", "--limit", "3"])
+        #expect(address.count == 3)
+        #expect(address.first?["source_id"] as? String == "n319515045")
+        #expect(address.first?["kind"] as? String == "address" && address.first?["match"] as? String == "exact")
+        #expect((address.first?["address"] as? [String: String])?["suburb"] == "Kluuvi")   // the CLI fills the hierarchy
+
+        let typing = try Self.results(["mannerh", "--autocomplete", "--limit", "3"])
+        #expect(typing.first?["source_id"] as? String == "w22906934" && typing.first?["match"] as? String == "prefix")
+
+        let typo = try Self.results(["Pohjoisesplandi", "--limit", "2"])
+        #expect(typo.first?["name"] as? String == "Pohjoisesplanadi" && typo.first?["match"] as? String == "fuzzy")
+    }
+
+    @Test func structuredAndHierarchical() throws {
+        let structured = try Self.results(["--street", "Mannerheimintie", "--housenumber", "1", "--city", "Helsinki"])
+        #expect(!structured.isEmpty && structured.allSatisfy { ($0["address"] as? [String: String])?["housenumber"] == "1" })
+        let streets = try Self.results(["--town", "Helsinki", "--street", "Manner", "--limit", "5"])
+        #expect(!streets.isEmpty && streets.allSatisfy { $0["kind"] as? String == "street" })
+        let town = try Self.results(["--town", "Helsin"])
+        #expect(town.first?["source_id"] as? String == "n1372477580")
+    }
+
+    @Test func reverseAndLookup() throws {
+        let answers = try #require(try Self.json("reverse", ["60.16952", "24.93545"]) as? [[String: Any]])
+        let place = try #require(answers.first?["place"] as? [String: Any])
+        #expect(place["name"] as? String == "Kampin kappeli" && place["kind"] as? String == "poi")
+        #expect(answers.first?["hierarchy_source"] as? String == "nearest_place")
+
+        let details = try #require(try Self.json("lookup", ["w122595241"]) as? [String: Any])
+        #expect((details["place"] as? [String: Any])?["name"] as? String == "Stockmann")
+        #expect(details["source"] as? String == "helsinki.osm.pbf")
+        #expect((details["names"] as? [[String: Any]])?.isEmpty == false)
+    }
+
+    /// Two pages of cafes: nearest first, every one a cafe, the second starting where the first ended.
+    @Test func nearbyPages() throws {
+        let arguments = ["60.1699", "24.9384", "--category", "cafe", "--radius", "500", "--limit", "5"]
+        let first = try #require(try Self.json("nearby", arguments) as? [String: Any])
+        let places = try #require(first["places"] as? [[String: Any]])
+        let cursor = try #require(first["next_cursor"] as? String)
+        let second = try #require(try Self.json("nearby", arguments + ["--after", cursor]) as? [String: Any])
+        let more = try #require(second["places"] as? [[String: Any]])
+        let distances = (places + more).compactMap { $0["distance_m"] as? Double }
+        #expect(places.count == 5 && more.count == 5 && distances.count == 10)
+        #expect(distances == distances.sorted())
+        #expect((places + more).allSatisfy { $0["category_id"] as? String == "cafe" })
+        #expect(Set((places + more).compactMap { $0["id"] as? Int }).count == 10)
+    }
+
+    /// A negative value after an option is its value, not another option.
+    @Test func negativeOptionValues() throws {
+        let far = try Self.results(["Stockmann", "--near", "-33.8,151.2", "--limit", "1"])
+        #expect(far.first?["name"] as? String == "Stockmann")
+        let box = try runGeodb(["nearby", try Self.helsinki.get(), "--bbox", "-1,-1,1,1"])
+        #expect(box.status == 0 && box.stdout.contains("nothing in the box"))
+    }
+
+    /// Library errors in the CLI's words: its flags, one wording per rule, exit status 1 (64 for arguments
+    /// the CLI checks itself), never a crash — including the paths that trapped (--town/--street with a
+    /// negative --limit).
+    @Test(arguments: [
+        (["search", "DB", "--town", "Helsinki", "--limit=-1"], 1, "Error: --limit -1 is out of range (1…100)"),
+        (["search", "DB", "--street", "Aleksanterinkatu", "--housenumber", "52", "--limit", "-1"], 1, "Error: --limit -1 is out of range (1…100)"),
+        (["search", "DB", "Kamppi", "--limit", "0"], 1, "Error: --limit 0 is out of range (1…100)"),
+        (["search", "DB", "Kamppi", "--near", "95,0"], 1, "Error: --near 95, 0 is out of range (latitude -90…90, longitude -180…180)"),
+        (["search", "DB", "Kamppi", "--country", "FIN"], 1, "Error: --country 'FIN' is not a two-letter ISO 3166-1 country code"),
+        (["search", "DB", "Kamppi", "--kind", "strasse"], 64, "Error: --kind: unknown kind 'strasse'"),
+        (["reverse", "DB", "91", "0"], 64, "Error: LAT LON 91, 0 is out of range (latitude -90…90, longitude -180…180)"),
+        (["reverse", "DB", "60.17", "24.94", "--radius", "-5"], 1, "Error: --radius -5 m is out of range (1…20000000 m)"),
+        (["nearby", "DB", "60.17", "24.94", "--radius", "0.5"], 1, "Error: --radius 0.5 m is out of range (1…100000 m)"),
+        (["nearby", "DB", "60.17", "24.94", "--after", "zz"], 1, "Error: --after 'zz' is not a cursor from a previous page of this query"),
+        (["nearby", "DB", "--bbox", "24.9,60.2,24.95,60.1"], 1, "Error: --bbox 24.9,60.2,24.95,60.1 has its minimum latitude above its maximum"),
+        (["lookup", "DB", "n0"], 1, "Error: no place 'n0' in"),
+    ] as [([String], Int32, String)])
+    func errorsNameTheFlags(_ arguments: [String], _ status: Int32, _ message: String) throws {
+        let db = try Self.helsinki.get()
+        let run = try runGeodb(arguments.map { $0 == "DB" ? db : $0 })
+        #expect(run.status == status, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
+    }
+}
