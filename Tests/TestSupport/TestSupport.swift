@@ -72,3 +72,9 @@ public func runProgram(_ program: String, _ arguments: [String]) throws -> Proce
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                          stderr: String(decoding: stderr, as: UTF8.self))
 }
+
+/// The letters of Latin-1, Latin Extended-A and -B, IPA Extensions, Greek and Cyrillic, upper and lower
+/// case: what the normalization walks (every one must fold to ASCII and be found typed in ASCII).
+public let latinGreekCyrillicLetters: [Unicode.Scalar] = [0xC0...0x2AF, 0x370...0x3FF, 0x400...0x4FF].flatMap { range in
+    range.compactMap(Unicode.Scalar.init).filter { Character($0).isLetter }
+}
