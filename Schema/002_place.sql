@@ -6,16 +6,18 @@ CREATE TABLE place (
     source_ref   TEXT NOT NULL,      -- id in the source: OSM 'n123' / 'w45' / 'r6', GeoNames id, CSV id or line
     kind         TEXT NOT NULL,      -- country, state, county, city, town, village, hamlet, suburb,
                                      -- neighbourhood, locality, island, square, postcode, street,
-                                     -- address, interpolation, poi, boundary
+                                     -- address, interpolation, poi, water, boundary
     category     TEXT,               -- raw source category 'key=value': 'amenity=cafe', 'geonames=P.PPLC'
     name         TEXT,               -- display name; NULL for plain addresses
-    lat          REAL NOT NULL,      -- WGS 84 degrees: the point, centroid, label node or mid-street point
+    lat          REAL NOT NULL,      -- WGS 84 degrees: the point, the place node of an area, its label
+                                     -- point (inside it), or a mid-street point
     lon          REAL NOT NULL,
     rank         INTEGER NOT NULL,   -- address rank: 4 country .. 16 city .. 20 suburb .. 26 street .. 30 address/POI
     importance   REAL NOT NULL,      -- 0..1, higher ranks first in search
-    admin_level  INTEGER,            -- OSM admin_level of boundaries
+    admin_level  INTEGER,            -- OSM admin_level of administrative areas (2 for countries)
     population   INTEGER,
-    housenumber  TEXT,               -- address parts, from addr:* tags
+    housenumber  TEXT,               -- the place's own address parts, from addr:* tags (the areas around
+                                     -- it are in place_area_set)
     street       TEXT,
     postcode     TEXT,
     city         TEXT,
@@ -41,12 +43,13 @@ CREATE TABLE place_geometry (
     geometry BLOB NOT NULL
 );
 
--- A record of a gazetteer source (GeoNames, CSV) that is the same real-world place as an already
--- imported place of another source (same name, compatible kind, close by; docs/SCHEMA.md): it was
--- merged into that place (its names added to place_name and place_fts) instead of becoming a second one.
+-- A record that is the same real-world place as another place and was merged into it instead of
+-- becoming a second one (its names added to place_name and place_fts; docs/SCHEMA.md): a GeoNames or
+-- CSV record matching a place of another source, or an OSM boundary merged with the place node it
+-- labels. Lookups by the record's id find the place.
 CREATE TABLE place_link (
     place_id   INTEGER NOT NULL REFERENCES place(id),    -- the place the record was merged into
     source_id  INTEGER NOT NULL REFERENCES source(id),   -- the record's source
-    source_ref TEXT NOT NULL,                             -- its id in that source (GeoNames id, CSV id or line)
+    source_ref TEXT NOT NULL,                             -- its id in that source ('r1155956', GeoNames id, CSV id or line)
     distance_m REAL NOT NULL                              -- metres between the two positions
 );

@@ -2,6 +2,6 @@
 -- a filter only; exact positions are place.lat / place.lon and place_geometry.
 CREATE VIRTUAL TABLE place_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
 
--- Bounding boxes of the places whose polygons contain other places (boundaries, place areas),
--- for point-in-polygon lookups (id = place.id; the polygon is in place_geometry).
+-- Bounding boxes of the administrative and postal areas (id = area.id; the polygon is the
+-- place_geometry of area.place_id), for point-in-polygon lookups.
 CREATE VIRTUAL TABLE area_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);

@@ -7,3 +7,5 @@ CREATE INDEX IF NOT EXISTS idx_place_category ON place(category);
 CREATE INDEX IF NOT EXISTS idx_place_kind ON place(kind);
 CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);
 CREATE INDEX IF NOT EXISTS idx_place_link_source_id_source_ref ON place_link(source_id, source_ref);
+-- The areas a place is (a merged city-state is two).
+CREATE INDEX IF NOT EXISTS idx_area_place_id ON area(place_id);

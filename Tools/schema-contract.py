@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Proves that a program which is not geodb can read a geodb database from docs/SCHEMA.md alone, with
 nothing but Python's standard library: it checks the schema version, runs every SQL statement of the
-doc as written, answers a radius search, category totals, one geometry blob and timezone lookups by the
-doc's rules, and checks the doc's own worked examples (a geometry blob, Helsinki's grid cells).
+doc as written, answers a radius search, category totals, every place's address, one geometry blob and
+timezone lookups by the doc's rules, and checks the doc's own worked examples (a geometry blob, Helsinki's grid cells).
 
     python3 Tools/schema-contract.py DB [--doc docs/SCHEMA.md] [--points FILE]
 
-Prints one JSON object (keys: examples, radius, cafes_500m, category_counts, geometry, and timezones
+Prints one JSON object (keys: examples, radius, cafes_500m, category_counts, geometry, addresses, and timezones
 when the database has them). Any contract violation: a one-line error on stderr, exit status 1.
 """
 import argparse
@@ -16,7 +16,7 @@ import re
 import sqlite3
 import sys
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 EARTH_RADIUS_M = 6371008.8          # the doc's mean Earth radius
 UNITS_PER_DEGREE = 10_000_000       # coordinates are stored in integers of 1e-7 degree
 CENTER = (60.1699, 24.9384)         # Helsinki, the doc's example point
@@ -165,6 +165,35 @@ def category_counts(db):
                                     f"but category.place_count adds up to {declared}")
         counts[top] = places
     return counts
+
+
+# -- address hierarchy ----------------------------------------------------------------------------------
+
+LEVELS = ["neighbourhood", "suburb", "city", "county", "state", "country"]
+
+
+def addresses(db):
+    """Every place's full address by the doc's rule (section Address hierarchy): its own columns first, then
+    the names of its set's areas and the set's postcode; the set's country code over the place's own."""
+    joins = " ".join(f"LEFT JOIN place a{i} ON a{i}.id = s.{level}_id" for i, level in enumerate(LEVELS))
+    names = ", ".join(f"a{i}.name" for i in range(len(LEVELS)))
+    result = {}
+    for row in db.execute(f"""
+            SELECT p.id, p.housenumber, p.street, p.postcode, p.city, p.country_code, p.state, p.country,
+                   s.postcode, s.country_code, {names}
+            FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id
+            LEFT JOIN area_set s ON s.id = pas.area_set_id {joins}"""):
+        own = dict(zip(["housenumber", "street", "postcode", "city", "country_code", "state", "country"], row[1:8]))
+        address = {key: value for key, value in own.items() if value is not None}
+        for level, name in zip(LEVELS, row[10:]):
+            if name is not None:
+                address.setdefault(level, name)
+        if row[8] is not None:
+            address.setdefault("postcode", row[8])
+        if row[9] is not None:
+            address["country_code"] = row[9]   # the set's country over the place's own
+        result[str(row[0])] = address
+    return result
 
 
 # -- geometry blobs -------------------------------------------------------------------------------------
@@ -444,6 +473,7 @@ def contract_report(db_path, doc_path, points_path):
         "cafes_500m": places_within(db, lat, lon, RADIUS_M, category="cafe"),
         "category_counts": category_counts(db),
         "geometry": street_geometry(db),
+        "addresses": addresses(db),
     }
     if has_timezones(db):
         report["timezones"] = []

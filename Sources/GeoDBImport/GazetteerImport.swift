@@ -77,7 +77,7 @@ extension Importer {
         try db.prepare("UPDATE source SET place_count = ?, linked_count = ?, data_timestamp = ? WHERE id = ?")
             .run([.integer(Int64(places)), .integer(Int64(linked)),
                   stats.newestModification.map { .text($0) } ?? .null, .integer(writer.sourceID)])
-        return ImportedSource(name: name, format: format, sizeBytes: size, places: places, read: OSMReadStats(),
+        return ImportedSource(id: writer.sourceID, name: name, format: format, sizeBytes: size, places: places, read: OSMReadStats(),
                               build: OSMBuildStats(), header: OSMHeader(), records: stats, linked: linked)
     }
 }

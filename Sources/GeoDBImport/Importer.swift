@@ -36,6 +36,8 @@ public struct ImportProgress: Sendable {
 
 /// One imported input file, as recorded in the `source` table.
 public struct ImportedSource: Sendable {
+    /// `source.id`.
+    public var id: Int64
     public var name: String
     public var format: InputFormat
     public var sizeBytes: Int
@@ -124,6 +126,7 @@ public enum Importer {
             if options.append && options.linkDuplicates && plan.sources.contains(where: { $0.format.isGazetteer }) {
                 try writer.loadLinkCandidates()
             }
+            var extraAreaLevels: [Int64: [AddressLevel]] = [:]
             for (i, source) in plan.sources.enumerated() {
                 // Gazetteer records link to places of the files before them (OSM files come first).
                 writer.linksDuplicates = options.linkDuplicates && source.format.isGazetteer
@@ -133,12 +136,25 @@ public enum Importer {
                 } else if source.format.isOSM {
                     summary.sources.append(try importOSM(source.path, format: source.format, db: db, writer: writer,
                                                          temporary: temporary, progress: progress))
+                    // After the last OSM file, before gazetteer records link to its places: one place per real place.
+                    if !plan.sources[(i + 1)...].contains(where: { $0.format.isOSM }) {
+                        extraAreaLevels = try clock.attribute(to: "hierarchy") { try PlaceMerger(writer: writer).run() }
+                    }
                 } else {
                     summary.sources.append(try importGazetteer(source.path, format: source.format, db: db, writer: writer,
                                                                lookups: lookups, options: options, progress: progress))
                 }
             }
             clock.lap("read")
+            progress?(ImportProgress(phase: "hierarchy", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
+                                     placesWritten: writer.written))
+            try HierarchyBuilder(writer: writer, osmSources: Set(summary.sources.filter { $0.format.isOSM }.map(\.id)))
+                .run(extraLevels: extraAreaLevels)
+            // Merges change the sources' place counts.
+            for (i, source) in summary.sources.enumerated() {
+                summary.sources[i].places = Int(try db.scalarInt("SELECT place_count FROM source WHERE id = ?", [.integer(source.id)]) ?? 0)
+            }
+            clock.lap("hierarchy")
             progress?(ImportProgress(phase: "indexing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
             try writer.finish()
@@ -218,7 +234,7 @@ public enum Importer {
                       header.replicationSequence.map { .integer($0) } ?? .null,
                       header.replicationURL.map { .text($0) } ?? .null,
                       header.writingProgram.map { .text($0) } ?? .null, .integer(sourceID)])
-        return ImportedSource(name: name, format: format, sizeBytes: size, places: places, read: read,
+        return ImportedSource(id: sourceID, name: name, format: format, sizeBytes: size, places: places, read: read,
                               build: builder.stats, header: header)
     }
 
@@ -281,11 +297,24 @@ public enum Importer {
 struct PhaseClock {
     private var last = Date()
     private(set) var laps: [(name: String, seconds: Double)] = []
+    /// Time of phases that ran inside another (`attribute`), added to their own lap.
+    private var carried: [String: Double] = [:]
 
     mutating func lap(_ name: String) {
         let now = Date()
-        laps.append((name, now.timeIntervalSince(last)))
+        laps.append((name, now.timeIntervalSince(last) + (carried.removeValue(forKey: name) ?? 0)))
         last = now
+    }
+
+    /// Runs `body` as part of phase `name` (its lap counts it), not of the phase running around it.
+    mutating func attribute<T>(to name: String, _ body: () throws -> T) rethrows -> T {
+        let start = Date()
+        defer {
+            let spent = Date().timeIntervalSince(start)
+            carried[name, default: 0] += spent
+            last += spent
+        }
+        return try body()
     }
 }
 

@@ -57,6 +57,7 @@ final class PlaceLinker {
     }
 
     private(set) var candidates: [Candidate] = []
+    private var indexOfPlace: [Int64: Int] = [:]
     private var cells: [Int: [Int32]] = [:]
     private var countBySource: [Int64: Int] = [:]
 
@@ -69,6 +70,7 @@ final class PlaceLinker {
 
     func register(_ candidate: Candidate) {
         let index = Int32(candidates.count)
+        indexOfPlace[candidate.id] = Int(index)
         candidates.append(candidate)
         cells[Self.cell(row: Self.row(candidate.coordinate.lat), column: Self.column(candidate.coordinate.lon)), default: []]
             .append(index)
@@ -77,6 +79,17 @@ final class PlaceLinker {
 
     /// Names after a merge added some.
     func setNames(_ names: [String], at index: Int) { candidates[index].names = names }
+
+    /// Names of place `id`, when it is a candidate, after a merge added some.
+    func setNames(_ names: [String], ofPlace id: Int64) {
+        if let index = indexOfPlace[id] { candidates[index].names = names }
+    }
+
+    /// Place `id` is gone (merged into another): nothing links to it any more (a candidate without names
+    /// never matches).
+    func remove(place id: Int64) {
+        if let index = indexOfPlace[id] { candidates[index].names = [] }
+    }
 
     /// The place of another source that `place` is, if any: a compatible kind within the kinds' distance
     /// limit, where the record's name is one of the place's names or the place's name is one of the

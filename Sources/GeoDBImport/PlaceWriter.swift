@@ -16,7 +16,7 @@ public enum RTreeBuild: String, Sendable, CaseIterable {
 /// another source (`PlaceLinker`) is not written as a second place: its names are added to that place
 /// and the link is recorded in `place_link`.
 public final class PlaceWriter: PlaceSink {
-    private let db: Connection
+    let db: Connection
     private let rtreeBuild: RTreeBuild
     private let insertPlace: Statement
     private let insertName: Statement
@@ -35,6 +35,16 @@ public final class PlaceWriter: PlaceSink {
     private var placeBoxes = RTreeEntries()
     private var areaBoxes = RTreeEntries()
     private var nextID: Int64
+    /// The first place id of this import (earlier ones are in the database already, when appending).
+    let firstID: Int64
+    /// The label and admin-centre nodes ("n123") of boundaries written so far, by place id: the place
+    /// nodes they may be merged with (`PlaceMerger`).
+    private(set) var boundaryNodes: [Int64: (label: String?, adminCentre: String?)] = [:]
+    /// Ids of the places written that are or stand for an area a place can lie in (settlements,
+    /// administrative and postal areas, localities, islands): the merger and the hierarchy read these rows,
+    /// a few in a hundred, instead of scanning the table.
+    private(set) var areaLikeIDs: [Int64] = []
+
     private var sinceCommit = 0
 
     /// Names are inserted in batches of this many.
@@ -87,6 +97,7 @@ public final class PlaceWriter: PlaceSink {
             statement.copiesBoundValues = true
         }
         nextID = (try db.scalarInt("SELECT max(id) FROM place") ?? 0) + 1
+        firstID = nextID
         if rtreeBuild == .packed && nextID > 1 {
             // Appending: the packed load rewrites the whole tree, so it must start from what is there.
             placeBoxes = try Self.existingEntries(of: "place_rtree", in: db)
@@ -108,6 +119,12 @@ public final class PlaceWriter: PlaceSink {
             try merge(place, into: match)
             return
         }
+        try insert(place)
+    }
+
+    /// Writes `place` as a new place (never linked to another) and returns its id.
+    @discardableResult
+    func insert(_ place: PlaceRecord) throws -> Int64 {
         let id = nextID
         nextID += 1
         let p = insertPlace
@@ -146,6 +163,12 @@ public final class PlaceWriter: PlaceSink {
             categoryCounts[category, default: 0] += 1
         }
         try fullText.insert(id: id, name: place.nameSearchText, address: place.address.searchText)
+        if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
+            areaLikeIDs.append(id)
+        }
+        if place.labelNode != nil || place.adminCentreNode != nil {
+            boundaryNodes[id] = (place.labelNode, place.adminCentreNode)
+        }
         if keepsLinkCandidates, LinkRule.group(place.kind) != nil, !place.names.isEmpty {
             linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate,
                                   names: PlaceRecord.distinctNames(place.names.lazy.map(\.name))))
@@ -159,12 +182,12 @@ public final class PlaceWriter: PlaceSink {
         }
 
         try addBox(id: id, place.boundingBox, to: placeBoxes, statement: insertPlaceRTree)
-        if place.isContainerArea { try addBox(id: id, place.boundingBox, to: areaBoxes, statement: insertAreaRTree) }
 
         countsByKind[place.kind, default: 0] += 1
         written += 1
         if boundingBox == nil { boundingBox = place.boundingBox } else { boundingBox!.extend(place.boundingBox) }
         try countForCommit()
+        return id
     }
 
     private func countForCommit() throws {
@@ -176,7 +199,7 @@ public final class PlaceWriter: PlaceSink {
         }
     }
 
-    private func insertNames(_ names: [PlaceName], of id: Int64) throws {
+    func insertNames(_ names: [PlaceName], of id: Int64) throws {
         for name in names {
             pendingNames.append((id, name))
             if pendingNames.count == Self.nameBatchSize {
@@ -187,7 +210,7 @@ public final class PlaceWriter: PlaceSink {
     }
 
     /// Writes the names still waiting; before anything reads `place_name` or adds to a place's names.
-    private func flushNames() throws {
+    func flushNames() throws {
         for pending in pendingNames { try bindNames([pending], to: insertName) }
         pendingNames.removeAll(keepingCapacity: true)
     }
@@ -301,6 +324,46 @@ public final class PlaceWriter: PlaceSink {
         case .insert:
             try statement.run([.integer(id), .real(box.minLon), .real(box.maxLon), .real(box.minLat), .real(box.maxLat)])
         }
+    }
+
+    // MARK: changing places written earlier in this import (merges, the hierarchy)
+
+    /// Gives place `id` another box in the place R*Tree (it took over a merged boundary's polygon).
+    func setBox(of id: Int64, _ box: BoundingBox) throws {
+        switch rtreeBuild {
+        case .packed: placeBoxes.setBox(id: id, box)
+        case .insert:
+            try db.prepare("UPDATE place_rtree SET min_lon = ?2, max_lon = ?3, min_lat = ?4, max_lat = ?5 WHERE id = ?1")
+                .run([.integer(id), .real(box.minLon), .real(box.maxLon), .real(box.minLat), .real(box.maxLat)])
+        }
+    }
+
+    /// Adds an area (`area.id`) with its box to area_rtree.
+    func addArea(_ id: Int64, box: BoundingBox) throws {
+        try addBox(id: id, box, to: areaBoxes, statement: insertAreaRTree)
+    }
+
+    /// Forgets what this writer keeps of place `id` besides its rows (which the caller deletes): its
+    /// R*Tree entry, its search row (`names` and `address` as indexed), its link candidate, its counts.
+    func forget(_ id: Int64, kind: PlaceKind, category: String?, names: [String], address: Address) throws {
+        switch rtreeBuild {
+        case .packed: placeBoxes.remove(id: id)
+        case .insert: try db.prepare("DELETE FROM place_rtree WHERE id = ?").run([.integer(id)])
+        }
+        try fullText.delete(id: id, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        linker.remove(place: id)
+        countsByKind[kind, default: 0] -= 1
+        written -= 1
+        if let raw = category, let category = categories.categoryID(raw: raw, kind: kind) { categoryCounts[category, default: 0] -= 1 }
+        boundaryNodes[id] = nil
+    }
+
+    /// Place `id` has `names` now instead of `old` (a merge added some): its search row and its link
+    /// candidate follow.
+    func renamed(_ id: Int64, from old: [String], to names: [String], address: Address) throws {
+        try fullText.delete(id: id, name: PlaceRecord.nameSearchText(old), address: address.searchText)
+        try fullText.insert(id: id, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        linker.setNames(PlaceRecord.distinctNames(names), ofPlace: id)
     }
 
     /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,

@@ -37,6 +37,34 @@ struct RTreeEntries {
         boxes.append(box)
     }
 
+    /// The entry of `id`, found in the runs (ids ascend: earlier imports' entries first, then this one's).
+    private func index(of id: Int64) -> Int? {
+        var low = 0, high = runs.count, before = 0
+        // Entries before run r: kept as a running sum would cost a field per run; runs are few, so sum them.
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle].first + Int64(runs[middle].count) <= id { low = middle + 1 } else { high = middle }
+        }
+        guard low < runs.count, runs[low].first <= id else { return nil }
+        for r in 0..<low { before += runs[r].count }
+        return before + Int(id - runs[low].first)
+    }
+
+    /// Gives `id` another box (a place that took over a merged area's polygon).
+    func setBox(id: Int64, _ box: BoundingBox) {
+        guard let index = index(of: id) else { return }
+        boxes[index] = (Self.down(box.minLon), Self.up(box.maxLon), Self.down(box.minLat), Self.up(box.maxLat))
+    }
+
+    /// Leaves `id` out of the tree (a place merged into another); its slot stays, marked empty.
+    func remove(id: Int64) {
+        guard let index = index(of: id) else { return }
+        boxes[index] = Self.removed
+    }
+
+    /// The box of a removed entry: empty (min above max), so no query can meet it; packing skips it.
+    static let removed: Box = (.infinity, -.infinity, .infinity, -.infinity)
+
     /// The largest float not above `x`, so the float box always contains the exact one.
     static func down(_ x: Double) -> Float {
         let f = Float(x)
@@ -77,14 +105,16 @@ enum RTreeBulkLoader {
         let cellSize = 24
         let capacity = (nodeSize - 4) / cellSize
         var tree = PackedRTree()
-        guard entries.count > 0 else {
+        guard entries.count > 0, (0..<entries.count).contains(where: { entries.boxes[$0].minX <= entries.boxes[$0].maxX }) else {
             // An empty tree is a root leaf with no cells, as SQLite creates it.
             tree.nodes = [(1, [UInt8](repeating: 0, count: nodeSize))]
             return tree
         }
 
-        // Level 0 cells are the entries; each level packs the cells below into nodes until one remains.
+        // Level 0 cells are the entries (less removed ones); each level packs the cells below into nodes
+        // until one remains.
         var cells = zip(entries.ids, 0..<entries.count).map { Cell(id: $0, box: entries.boxes[$1]) }
+            .filter { $0.box.minX <= $0.box.maxX }
         var levels: [[[Cell]]] = []
         repeat {
             let nodes = tile(cells, capacity: capacity)

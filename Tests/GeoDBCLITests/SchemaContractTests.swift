@@ -15,7 +15,7 @@ enum Python {
 @Suite(.enabled(if: Python.path != nil, "needs python3 (apt install python3)"))
 struct SchemaContractTests {
 
-    /// The script's report on the Helsinki + timezones database, for `points`.
+    /// The script's report on the Helsinki + Monaco + timezones database, for `points`.
     static func report(points: [Coordinate]) throws -> [String: Any] {
         let scratch = try ScratchDirectory()
         let pointsFile = scratch.path("points.json")
@@ -23,7 +23,7 @@ struct SchemaContractTests {
         let script = TestPaths.root.appendingPathComponent("Tools/schema-contract.py").path
         let doc = TestPaths.root.appendingPathComponent("docs/SCHEMA.md").path
         let result = try runProgram(try #require(Python.path),
-                                    [script, try TestDatabases.helsinkiWithTimeZones(), "--doc", doc, "--points", pointsFile])
+                                    [script, try TestDatabases.helsinkiMonacoTimeZones(), "--doc", doc, "--points", pointsFile])
         #expect(result.status == 0, "\(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
@@ -37,7 +37,7 @@ struct SchemaContractTests {
 
     @Test func pythonAndTheDocAnswerWhatTheSwiftLibraryDoes() throws {
         let report = try Self.report(points: Self.points)
-        let db = try GeoDatabase(path: try TestDatabases.helsinkiWithTimeZones())
+        let db = try GeoDatabase(path: try TestDatabases.helsinkiMonacoTimeZones())
         let center = Coordinate(lat: 60.1699, lon: 24.9384)
 
         // Every SQL example of the doc ran (the script fails on any that does not) and found something.
@@ -64,6 +64,17 @@ struct SchemaContractTests {
         }
         let radius = try #require((report["radius"] as? [String: Any])?["ids"] as? [Int]).map(Int64.init)
         #expect(radius.filter(namedPOIs.contains) == (try db.places(near: center, radius: 500, limit: 1000).places.map(\.id)))
+
+        // Every place's address by the doc's hierarchy rule: the library's.
+        let addresses = try #require(report["addresses"] as? [String: [String: String]])
+        var compared = 0
+        try db.withSession { session in
+            try session.forEachPlace(PlaceSelection()) { place, _ in
+                #expect(addresses[String(place.id)] == place.address, "\(place.sourceRef)")
+                compared += 1
+            }
+        }
+        #expect(compared == addresses.count && addresses.values.contains { $0["suburb"] != nil })
 
         // Category totals: the library's counts with children.
         let counts = try #require(report["category_counts"] as? [String: Int])

@@ -60,10 +60,11 @@ final class TagCollector: OSMHandler {
     let (sink, stats, _) = try buildPlaces(TestPaths.sampleData("helsinki.osm.pbf"))
     let dbs = try HelsinkiDatabases.shared.get()
     let db = try Connection(path: dbs.pbf, mode: .readOnly())
-    let stored = try db.prepare("SELECT source_ref, kind, lat, lon FROM place ORDER BY id").rows {
+    // (Less the postcode places the hierarchy makes from the addresses afterwards.)
+    let stored = try db.prepare("SELECT source_ref, kind, lat, lon FROM place WHERE kind <> 'postcode' ORDER BY id").rows {
         "\($0.text(0) ?? "") \($0.text(1) ?? "") \($0.double(2)) \($0.double(3))"
     }
-    #expect(stored.count == 2505)
+    #expect(stored.count == 2508)
     #expect(stored == sink.places.map { "\($0.sourceRef) \($0.kind.rawValue) \($0.coordinate.lat) \($0.coordinate.lon)" })
     let build = dbs.pbfSummary.sources[0].build
     #expect([build.streetSegments, build.waysWithMissingNodes, build.missingNodeRefs, build.interpolationsSkipped,
@@ -134,11 +135,12 @@ final class TagCollector: OSMHandler {
         let (sink, _, _) = try buildPlaces(file)
         let area = try #require(sink.named("Keskusta").first)
         #expect(area.kind == .suburb && area.adminLevel == 10 && area.sourceRef == "r200")
-        #expect(area.isContainerArea)
         guard case .polygons(let polygons)? = area.geometry else { Issue.record("no polygon"); return }
         #expect(polygons.count == 1 && polygons[0].count == 2)
-        // The centroid lies in the hole; the label point is the middle of the widest inside stretch.
-        #expect(area.coordinate.distance(to: Coordinate(lat: 60.005, lon: 25.002)) < 0.1)
+        // The centroid lies in the hole; the label point is the point inside farthest from every edge: 167 m
+        // from the hole, half-way between it and the south (or the north) edge.
+        let poles = [Coordinate(lat: 60.0025, lon: 25.005), Coordinate(lat: 60.0075, lon: 25.005)]
+        #expect(poles.contains { area.coordinate.distance(to: $0) < 20 }, "\(area.coordinate)")
     }
 
     @Test(arguments: files) func interpolationJoinsItsEndNumbers(file: String) throws {

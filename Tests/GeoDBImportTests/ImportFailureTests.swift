@@ -210,7 +210,7 @@ import TestSupport
         try process.run()
         process.waitUntilExit()
         let summary = try Importer.run(inputs: [gz], output: setup.scratch.path("gz.sqlite"))
-        #expect(summary.places == 11)
+        #expect(summary.places == 12)
         #expect(summary.sources[0].format == .osmXMLGzip)
         #expect(!setup.scratch.contents().contains { $0.contains(".tmp-") })
     }
@@ -220,7 +220,7 @@ import TestSupport
     func bzip2CompressedXMLImports(fixture: String) throws {
         let setup = try Setup()
         let summary = try Importer.run(inputs: [TestPaths.fixture(fixture)], output: setup.scratch.path("bz2.sqlite"))
-        #expect(summary.places == 11)
+        #expect(summary.places == 12)
         #expect(summary.sources[0].format == .osmXMLBzip2)
         #expect(summary.sources[0].read.nodes == 27)
         #expect(!setup.scratch.contents().contains { $0.contains(".tmp-") })

@@ -61,8 +61,12 @@ import TestSupport
         #expect(try answer(61.0001, 25.0030, level: .street).first?.place.sourceRef == "w100")
     }
 
-    @Test func farFromEverythingIsNothing() throws {
-        #expect(try answer(62.0, 26.0).isEmpty)
+    /// A database without boundaries answers a point far from everything with the nearest settlement, at
+    /// any distance, marked as such (as reverse_geocoder does).
+    @Test func farFromEverythingIsTheNearestSettlement() throws {
+        let far = try #require(try answer(62.0, 26.0).first)
+        #expect(far.place.name == "Testikylä" && far.place.match == .nearest && far.hierarchySource == .nearestPlace)
+        #expect((far.place.distanceM ?? 0) > 100_000)
         #expect(try answer(62.0, 26.0, level: .city, radius: 200_000).first?.place.name == "Testikylä")
         #expect(throws: GeoDBError.self) { try answer(95, 0) }
         #expect(throws: GeoDBError.self) { try answer(0, 181) }
@@ -118,12 +122,14 @@ import TestSupport
             let expected = all.map { ($0.id, point.distance(to: $0.coordinate)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
             #expect(got?.place.id == expected?.0, "\(point): got \(got?.place.name ?? "nothing"), expected place \(expected?.0 ?? 0)")
         }
-        // The five nearest, in order (ties by id), within 30 km.
+        // The five nearest, in order (ties by id), within 30 km; with none so near, the five nearest at any
+        // distance, marked as such.
         for point in points.prefix(60) {
-            let got = try answer(point.lat, point.lon, level: .city, radius: 30_000, limit: 5, in: cities).map(\.place.id)
-            let expected = all.map { ($0.id, point.distance(to: $0.coordinate)) }.filter { $0.1 <= 30_000 }
-                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(5).map(\.0)
-            #expect(got == Array(expected), "\(point)")
+            let answers = try answer(point.lat, point.lon, level: .city, radius: 30_000, limit: 5, in: cities)
+            let byDistance = all.map { ($0.id, point.distance(to: $0.coordinate)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            let near = byDistance.filter { $0.1 <= 30_000 }
+            #expect(answers.map(\.place.id) == (near.isEmpty ? byDistance : near).prefix(5).map(\.0), "\(point)")
+            #expect(answers.allSatisfy { ($0.place.match == .nearest) == near.isEmpty }, "\(point)")
         }
         let vienna = try #require(try answer(48.2, 16.37, level: .city, in: cities).first)
         #expect(vienna.place.name == "Vienna" && vienna.place.address["country"] == "Austria")

@@ -19,6 +19,21 @@ import TestSupport
     @Test func embeddedTaxonomyMatchesSchemaFolder() throws {
         let text = try String(contentsOf: TestPaths.root.appendingPathComponent("Schema/categories.tsv"), encoding: .utf8)
         #expect(SchemaFiles.categoriesTSV + "\n" == text, "run Tools/generate-schema.sh after editing Schema/categories.tsv")
+        let levels = try String(contentsOf: TestPaths.root.appendingPathComponent("Schema/admin_levels.tsv"), encoding: .utf8)
+        #expect(SchemaFiles.adminLevelsTSV + "\n" == levels, "run Tools/generate-schema.sh after editing Schema/admin_levels.tsv")
+    }
+
+    /// The admin level table: a country's own row wins over the default, "-" means no level, an unknown
+    /// admin level is none.
+    @Test func adminLevelsPerCountry() {
+        let table = AdminLevels.standard
+        #expect(table.level(adminLevel: 8, country: "LI") == .city)
+        #expect(table.level(adminLevel: 10, country: "MC") == .suburb)
+        #expect(table.level(adminLevel: 7, country: "FR") == nil)          // arrondissement: no address level
+        #expect(table.level(adminLevel: 7, country: nil) == .city)        // the default
+        #expect(table.level(adminLevel: 10, country: "NL") == .city)      // woonplaats
+        #expect(table.level(adminLevel: 4, country: "DE") == .state)
+        #expect(table.level(adminLevel: 42, country: "DE") == nil)
     }
 
     @Test func newDatabaseRecordsItsVersion() throws {

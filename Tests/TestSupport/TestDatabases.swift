@@ -23,6 +23,29 @@ public enum TestDatabases {
         }
     }
 
+    /// SampleData/helsinki.osm.pbf and monaco.osm.pbf with the timezones: what the schema contract test reads
+    /// (places, areas with polygons, zones).
+    public static func helsinkiMonacoTimeZones() throws -> String {
+        try database("helsinki-monaco-timezones") { output in
+            _ = try Importer.run(inputs: ["helsinki.osm.pbf", "monaco.osm.pbf", "timezones-small.geojson"].map(TestPaths.sampleData),
+                                 output: output)
+        }
+    }
+
+    /// SampleData/liechtenstein.osm.pbf imported: a whole country with its boundaries.
+    public static func liechtenstein() throws -> String {
+        try database("liechtenstein") { output in
+            _ = try Importer.run(inputs: [TestPaths.sampleData("liechtenstein.osm.pbf")], output: output)
+        }
+    }
+
+    /// SampleData/monaco.osm.pbf imported: a city-state with wards.
+    public static func monaco() throws -> String {
+        try database("monaco") { output in
+            _ = try Importer.run(inputs: [TestPaths.sampleData("monaco.osm.pbf")], output: output)
+        }
+    }
+
     /// All of SampleData, as Tools/demo.sh imports it into demo/combined.sqlite: Helsinki (OSM), GeoNames
     /// cities15000 with country names, and timezones.
     public static func combined() throws -> String {

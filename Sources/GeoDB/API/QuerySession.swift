@@ -22,14 +22,14 @@ public final class QuerySession {
     // The engines, each made on first use. They share what they read through (`db`, `places`) and the
     // caches of this session (nearest-place grids, the timezone lookup).
     lazy var places = PlaceReader(db)
-    lazy var index = SearchIndex(db)
+    lazy var index = SearchIndex(db, areaSets: places.areaSets)
     lazy var nearestPlaces = NearestPlaces(db)
     lazy var timeZoneLoader = TimeZoneLoader(db)
     lazy var hierarchy = AddressHierarchy(db: db, places: places, nearest: nearestPlaces)
     lazy var nearby = NearbySearch(db: db, places: places)
-    lazy var forward = ForwardSearch(index: index, places: places, hierarchy: hierarchy, nearby: nearby)
+    lazy var forward = ForwardSearch(index: index, places: places, nearby: nearby)
     lazy var structured = StructuredSearch(db: db, index: index, places: places, forward: forward)
-    lazy var placeLookup = PlaceLookup(db: db, places: places, hierarchy: hierarchy)
+    lazy var placeLookup = PlaceLookup(db: db, places: places)
     lazy var reverseGeocoder = ReverseGeocoder(db: db, places: places, nearest: nearestPlaces, hierarchy: hierarchy,
                                                        timeZones: timeZoneLoader)
 
@@ -202,7 +202,7 @@ public final class QuerySession {
     /// try session.forEachPlace(selection) { place, geometry in print(place.name ?? "", geometry != nil) }
     /// ```
     public func forEachPlace(_ selection: PlaceSelection, _ body: (PlaceResult, Geometry?) throws -> Void) throws {
-        try PlaceScan(db).forEach(selection, body)
+        try PlaceScan(db: db, places: places).forEach(selection, body)
     }
 
     /// Every tag key used by some place, sorted (the columns of a CSV export).
@@ -211,6 +211,6 @@ public final class QuerySession {
     /// let keys = try session.tagKeys()   // ["brand", "cuisine", "opening_hours", …]
     /// ```
     public func tagKeys() throws -> [String] {
-        try PlaceScan(db).tagKeys()
+        try PlaceScan(db: db, places: places).tagKeys()
     }
 }

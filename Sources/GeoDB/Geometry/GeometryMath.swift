@@ -9,14 +9,21 @@ package enum PolygonMath {
     /// Twice the signed area in (1e-7 degree)², positive when counter-clockwise.
     package static func doubleSignedArea(_ ring: [Point7]) -> Double {
         guard ring.count >= 3 else { return 0 }
+        // Relative to the first vertex: products of absolute coordinates (up to 1.8e9) cancel, and their
+        // rounding swamped a building's area.
+        let origin = ring[0]
         var sum = 0.0
         var previous = ring[ring.count - 1]
         for p in ring {
-            sum += Double(previous.lon) * Double(p.lat) - Double(p.lon) * Double(previous.lat)
+            sum += offset(previous.lon, origin.lon) * offset(p.lat, origin.lat) - offset(p.lon, origin.lon) * offset(previous.lat, origin.lat)
             previous = p
         }
         return sum
     }
+
+    /// `value - origin` exactly, as a Double.
+    @inline(__always)
+    static func offset(_ value: Int32, _ origin: Int32) -> Double { Double(Int64(value) - Int64(origin)) }
 
     /// Whether the point lies inside the ring (even-odd rule; points exactly on an edge count as inside
     /// for edges crossed from below, a deterministic choice).
@@ -44,12 +51,21 @@ package enum PolygonMath {
     }
 
     /// A point inside the polygons: the area-weighted centroid when it lies inside, otherwise the middle of
-    /// the widest inside stretch of the largest polygon on the centroid's latitude (concave shapes).
+    /// the widest inside stretch of the largest polygon on the centroid's latitude (concave shapes), else
+    /// the `labelPoint`.
     package static func interiorPoint(_ polygons: [[[Point7]]]) -> Point7? {
+        guard let outer = polygons.first?.first, !outer.isEmpty else { return nil }
+        return insideCentroid(polygons) ?? labelPoint(polygons) ?? outer[0]
+    }
+
+    /// The area-weighted centroid when it lies inside, else the middle of the widest inside stretch of the
+    /// largest polygon on its latitude; nil when neither is inside (or the polygons have no area).
+    static func insideCentroid(_ polygons: [[[Point7]]]) -> Point7? {
+        guard let origin = polygons.first?.first?.first else { return nil }
         var areaSum = 0.0, xSum = 0.0, ySum = 0.0
         for rings in polygons {
             for (index, ring) in rings.enumerated() {
-                let (a, cx, cy) = centroidTerms(ring)
+                let (a, cx, cy) = centroidTerms(ring, origin: origin)
                 // Outer rings add, holes subtract, whatever their winding.
                 let sign: Double = index == 0 ? 1 : -1
                 areaSum += sign * abs(a)
@@ -57,30 +73,109 @@ package enum PolygonMath {
                 ySum += sign * cy * abs(a)
             }
         }
-        guard let largest = polygons.max(by: { abs(doubleSignedArea($0.first ?? [])) < abs(doubleSignedArea($1.first ?? [])) }),
-              let outer = largest.first, !outer.isEmpty else { return nil }
-        guard areaSum > 0 else { return outer[0] }
-        let centroid = Point7(lat: Int32((ySum / areaSum).rounded()), lon: Int32((xSum / areaSum).rounded()))
+        guard areaSum > 0,
+              let largest = polygons.max(by: { abs(doubleSignedArea($0.first ?? [])) < abs(doubleSignedArea($1.first ?? [])) })
+        else { return nil }
+        let centroid = Point7(lat: Int32(Double(origin.lat) + (ySum / areaSum).rounded()),
+                              lon: Int32(Double(origin.lon) + (xSum / areaSum).rounded()))
         if polygons.contains(where: { polygonContains($0, lat: centroid.lat, lon: centroid.lon) }) { return centroid }
-        return scanlineMiddle(largest, lat: centroid.lat) ?? outer[0]
+        return scanlineMiddle(largest, lat: centroid.lat).flatMap { p in
+            polygons.contains { polygonContains($0, lat: p.lat, lon: p.lon) } ? p : nil
+        }
+    }
+
+    /// The point of the polygons farthest from their edges (the "pole of inaccessibility": where a map puts
+    /// an area's name), within `precision` metres, searched in the largest polygon by halving square cells
+    /// from the best bound first (polylabel). Inside by construction, never a centroid in a hole or bay.
+    ///
+    /// ```swift
+    /// let label = PolygonMath.labelPoint(polygons)   // deep inside a crescent-shaped municipality
+    /// ```
+    package static func labelPoint(_ polygons: [[[Point7]]], precision: Double = 50) -> Point7? {
+        guard let largest = polygons.max(by: { abs(doubleSignedArea($0.first ?? [])) < abs(doubleSignedArea($1.first ?? [])) }),
+              let outer = largest.first, outer.count >= 3 else { return nil }
+        let polygon = IndexedPolygon(owner: 0, rings: largest)
+        let box = polygon.box
+        // Metres per 1e-7 degree, across (scaled by the latitude) and along the meridian.
+        let ky = Coordinate.earthRadius * .pi / 180 / 1e7
+        let kx = ky * cos((Double(box.minY) + Double(box.maxY)) / 2e7 * .pi / 180)
+        /// Signed metres from (x, y) to the outline: positive inside.
+        func distance(_ x: Double, _ y: Double) -> Double {
+            let d = polygon.distance(toLon: x, lat: y, below: .infinity) ?? 0
+            let inside = polygon.contains(lon: Int32(x.rounded()), lat: Int32(y.rounded()))
+            return inside ? d : -d
+        }
+        struct Cell { var x, y, half, distance, bound: Double }
+        func cell(_ x: Double, _ y: Double, _ half: Double) -> Cell {
+            let d = distance(x, y)
+            return Cell(x: x, y: y, half: half, distance: d, bound: d + half * (kx * kx + ky * ky).squareRoot())
+        }
+        let width = Double(box.maxX) - Double(box.minX), height = Double(box.maxY) - Double(box.minY)
+        let size = max(min(width * kx, height * ky), 1)   // cells square in metres
+        let half = size / 2
+        var queue: [Cell] = []
+        var y = Double(box.minY)
+        while y < Double(box.maxY) {
+            var x = Double(box.minX)
+            while x < Double(box.maxX) {
+                queue.append(cell(x + half / kx, y + half / ky, half))
+                x += size / kx
+            }
+            y += size / ky
+        }
+        let start = insideCentroid([largest]) ?? outer[0]
+        var best = cell(Double(start.lon), Double(start.lat), 0)
+        // Cells are split while one could still hold a point `precision` farther inside than the best so far;
+        // the cap bounds the work on huge, ragged outlines (then the best found so far is inside anyway).
+        var evaluated = 0
+        while let index = queue.indices.max(by: { queue[$0].bound < queue[$1].bound }), evaluated < 4_000 {
+            let current = queue.remove(at: index)
+            if current.distance > best.distance { best = current }
+            guard current.bound - best.distance > precision else { continue }
+            let quarter = current.half / 2
+            for (dx, dy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
+                queue.append(cell(current.x + dx * quarter / kx, current.y + dy * quarter / ky, quarter))
+            }
+            evaluated += 4
+        }
+        guard best.distance > 0 else { return start }
+        return Point7(lat: Int32(best.y.rounded()), lon: Int32(best.x.rounded()))
+    }
+
+    /// The area of polygons (outer rings less holes) in square kilometres, planar at their latitude.
+    package static func areaKm2(_ polygons: [[[Point7]]]) -> Double {
+        var area = 0.0
+        for rings in polygons {
+            guard let outer = rings.first, let first = outer.first else { continue }
+            let scale = cos(Double(first.lat) / 1e7 * .pi / 180)
+            let rings = rings.enumerated().map { $0.offset == 0 ? abs(doubleSignedArea($0.element)) : -abs(doubleSignedArea($0.element)) }
+            area += max(0, rings.reduce(0, +)) / 2 * scale
+        }
+        let kmPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7 / 1000
+        return area * kmPerUnit * kmPerUnit
     }
 
     /// (signed area, centroid x, centroid y) of one ring.
-    static func centroidTerms(_ ring: [Point7]) -> (Double, Double, Double) {
-        let a = doubleSignedArea(ring)
-        guard a != 0 else {
-            let n = Double(max(ring.count, 1))
-            return (0, ring.reduce(0) { $0 + Double($1.lon) } / n, ring.reduce(0) { $0 + Double($1.lat) } / n)
-        }
-        var cx = 0.0, cy = 0.0
+    /// Half the ring's signed area and its centroid, in 1e-7 degrees relative to `origin` (for the same
+    /// reason as `doubleSignedArea`).
+    static func centroidTerms(_ ring: [Point7], origin: Point7) -> (Double, Double, Double) {
+        guard !ring.isEmpty else { return (0, 0, 0) }
+        var cx = 0.0, cy = 0.0, a2 = 0.0
         var previous = ring[ring.count - 1]
         for p in ring {
-            let cross = Double(previous.lon) * Double(p.lat) - Double(p.lon) * Double(previous.lat)
-            cx += (Double(previous.lon) + Double(p.lon)) * cross
-            cy += (Double(previous.lat) + Double(p.lat)) * cross
+            let (x0, y0) = (offset(previous.lon, origin.lon), offset(previous.lat, origin.lat))
+            let (x1, y1) = (offset(p.lon, origin.lon), offset(p.lat, origin.lat))
+            let cross = x0 * y1 - x1 * y0
+            a2 += cross
+            cx += (x0 + x1) * cross
+            cy += (y0 + y1) * cross
             previous = p
         }
-        return (a / 2, cx / (3 * a), cy / (3 * a))
+        guard a2 != 0 else {
+            let n = Double(ring.count)
+            return (0, ring.reduce(0) { $0 + offset($1.lon, origin.lon) } / n, ring.reduce(0) { $0 + offset($1.lat, origin.lat) } / n)
+        }
+        return (a2 / 2, cx / (3 * a2), cy / (3 * a2))
     }
 
     /// The middle of the widest inside interval where the horizontal line at `lat` crosses the polygon.

@@ -3,12 +3,12 @@
 
 /// Points bucketed by 1° cell and sorted by latitude inside each, in one array with an offset per cell
 /// (24 bytes per point): a query reads only the latitude band of each cell its circle reaches.
-struct PointGrid {
+package struct PointGrid: Sendable {
     private var ids: [Int64] = []
     private var coordinates: [Coordinate] = []
     private var cellStart: [Int32]   // 180 × 360 cells + 1
 
-    init(points: [(id: Int64, coordinate: Coordinate)]) {
+    package init(points: [(id: Int64, coordinate: Coordinate)]) {
         let sorted = points.sorted {
             (Self.cell($0.coordinate), $0.coordinate.lat, $0.id) < (Self.cell($1.coordinate), $1.coordinate.lat, $1.id)
         }
@@ -27,7 +27,7 @@ struct PointGrid {
 
     /// The `limit` nearest points within `radius` metres, nearest first (ties by id). The search radius
     /// doubles from 5 km; once the k-th best lies within it, nothing outside can be nearer.
-    func nearest(_ point: Coordinate, radius: Double, limit: Int) -> [(id: Int64, distance: Double)] {
+    package func nearest(_ point: Coordinate, radius: Double, limit: Int) -> [(id: Int64, distance: Double)] {
         var r = min(radius, 5_000)
         while true {
             var best: [(id: Int64, distance: Double)] = []   // the `limit` nearest so far, nearest first

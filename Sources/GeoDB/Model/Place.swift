@@ -8,22 +8,25 @@
 public enum PlaceKind: String, CaseIterable, Sendable, Codable {
     case country, state, county, city, town, village, hamlet, suburb, neighbourhood, locality, island, square
     case postcode, street, address, interpolation, poi, boundary
+    /// A named lake, river (its area), reservoir, bay.
+    case water
     /// A coordinate typed as search text: search answers only, never stored.
     case coordinate
 
     /// Kinds that are towns and villages: what `--town` lists and what a city in an address names.
     package static let settlements: [PlaceKind] = [.city, .town, .village, .hamlet]
 
-    /// The `PlaceResult.address` key a place of this kind fills for the places inside it (a suburb is their
-    /// `suburb`, a town their `city`); nil for kinds that are no level of an address.
-    package var addressLevel: String? {
+    /// The level of an address a place of this kind is for the places inside it (a suburb is their
+    /// suburb, a town their city); nil for kinds that are no level of an address.
+    package var addressLevel: AddressLevel? {
         switch self {
-        case .neighbourhood: return "neighbourhood"
-        case .suburb: return "suburb"
-        case .city, .town, .village, .hamlet: return "city"
-        case .county: return "county"
-        case .state: return "state"
-        case .country: return "country"
+        case .neighbourhood: return .neighbourhood
+        case .suburb: return .suburb
+        case .city, .town, .village, .hamlet: return .city
+        case .county: return .county
+        case .state: return .state
+        case .country: return .country
+        case .postcode: return .postcode
         default: return nil
         }
     }
@@ -40,7 +43,7 @@ public enum PlaceKind: String, CaseIterable, Sendable, Codable {
         case .hamlet, .suburb, .island: return 20
         case .postcode: return 21
         case .neighbourhood: return 22
-        case .locality, .boundary: return 24
+        case .locality, .boundary, .water: return 24
         case .square: return 25
         case .street: return 26
         case .address, .interpolation, .poi, .coordinate: return 30
@@ -57,12 +60,49 @@ public enum PlaceKind: String, CaseIterable, Sendable, Codable {
         case .town: return 0.55
         case .village: return 0.45
         case .suburb: return 0.4
-        case .island, .hamlet, .neighbourhood: return 0.35
+        case .island, .hamlet, .neighbourhood, .water: return 0.35
         case .locality, .square, .street, .boundary: return 0.3
         case .postcode, .poi: return 0.25
         case .address: return 0.2
         case .interpolation, .coordinate: return 0.1
         }
+    }
+}
+
+/// A level of an address: what `PlaceResult.address` calls the areas around a place, and what an area
+/// of the database is (`area.level`). The raw value is the address key.
+///
+/// ```swift
+/// let town = result.address[AddressLevel.city.rawValue]
+/// ```
+public enum AddressLevel: String, CaseIterable, Sendable, Codable {
+    case neighbourhood, suburb, city, county, state, country, postcode
+
+    /// The administrative levels from the smallest to the largest (postcode apart).
+    public static let nested: [AddressLevel] = [.neighbourhood, .suburb, .city, .county, .state, .country]
+
+    /// The position in `allCases` (and in `nested`, postcode last): levels index small arrays by it.
+    package var ordinal: Int {
+        switch self {
+        case .neighbourhood: 0
+        case .suburb: 1
+        case .city: 2
+        case .county: 3
+        case .state: 4
+        case .country: 5
+        case .postcode: 6
+        }
+    }
+
+    // By the case, not the raw string the default for raw-value enums hashes: the hierarchy phase keys
+    // its per-cell caches by level.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
+    /// The areas containing a point, less those of another country than the country area among them:
+    /// where an extract cuts a neighbour's boundary, what is left of it can reach over the border.
+    package static func withinCountry<Area>(_ areas: [AddressLevel: Area], code: (Area) -> String?) -> [AddressLevel: Area] {
+        guard let country = areas[.country].flatMap(code) else { return areas }
+        return areas.filter { code($0.value).map { $0 == country } ?? true }
     }
 }
 
@@ -153,6 +193,10 @@ package struct PlaceRecord: Sendable {
     package var geometry: Geometry?
     /// IANA time zone id (`place.timezone`), when the source has one (GeoNames does).
     package var timezone: String?
+    /// For an OSM boundary: the source refs ("n123") of the nodes its relation names as its `label` and its
+    /// `admin_centre`, which may be the place node of the same real place (the import merges them).
+    package var labelNode: String?
+    package var adminCentreNode: String?
 
     package init(sourceRef: String, kind: PlaceKind, category: String?, name: String?, names: [PlaceName],
                 coordinate: Coordinate, boundingBox: BoundingBox? = nil, importance: Double? = nil,
@@ -172,12 +216,6 @@ package struct PlaceRecord: Sendable {
         self.tags = tags
         self.geometry = geometry
         self.timezone = timezone
-    }
-
-    /// Whether this place's polygon contains other places (admin and place areas): those go into `area_rtree`.
-    package var isContainerArea: Bool {
-        guard case .polygons? = geometry else { return false }
-        return kind.rank < PlaceKind.street.rank
     }
 
     /// The names as one text for the search index: distinct names, separated so phrases do not run across them.

@@ -29,8 +29,8 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var lon: Double
     /// Metres from the query point, when the query has one.
     public var distanceM: Double?
-    /// housenumber, street, postcode, city, state, country, country_code — those the place has
-    /// (reverse answers add neighbourhood, suburb, county from the hierarchy).
+    /// housenumber, street, postcode, neighbourhood, suburb, city, county, state, country, country_code:
+    /// the place's own address tags, then the areas it lies in (reverse: the areas around the query point).
     public var address: [String: String]
     /// Display tags: opening_hours, website, phone, cuisine, wheelchair, …
     public var tags: [String: String]
@@ -72,17 +72,22 @@ public enum MatchClass: String, Codable, Sendable, CaseIterable {
     case coordinate
     /// A place of the category the text named ("cafe near Senaatintori").
     case category
+    /// Reverse: nothing was near; the point lies in this area.
+    case area
+    /// Reverse in a database without areas: the nearest settlement, however far.
+    case nearest
 }
 
 /// A place's name and address written as one line, the same way for every query.
 package enum AddressFormat {
-    /// "Name, Street 12, 00100 City": what results show as `displayName`.
+    /// What results show as `displayName`: "Name, Street 12, 00100 City" for a place in a town, the
+    /// `areaLine` for a settlement or an area.
     ///
     /// ```swift
-    /// AddressFormat.displayName(name: "Stockmann", address: ["street": "Aleksanterinkatu", "housenumber": "52"])
+    /// AddressFormat.displayName(name: "Stockmann", kind: .poi, address: ["street": "Aleksanterinkatu", "housenumber": "52"])
     /// ```
-    package static func displayName(name: String?, address: [String: String]) -> String {
-        line(name: name, address: address, withAreas: false)
+    package static func displayName(name: String?, kind: PlaceKind, address: [String: String]) -> String {
+        kind.addressLevel != nil ? areaLine(name: name, address: address) : line(name: name, address: address, withAreas: false)
     }
 
     /// "Name, Street 12, Suburb, 00100 City, Country": a reverse answer, which names the areas around it too.
@@ -90,9 +95,14 @@ package enum AddressFormat {
         line(name: name, address: address, withAreas: true)
     }
 
-    /// "Suburb, County, State, Country": an area answering a reverse query, with the areas above it.
+    /// "Vaduz, Oberland, Liechtenstein", "Monte-Carlo, Monaco": a settlement or an area with the areas above
+    /// it (a place's area set holds only those), each name once.
     package static func areaLine(name: String?, address: [String: String]) -> String {
-        ([name] + ["county", "state", "country"].map { address[$0] }).compactMap { $0 }.joined(separator: ", ")
+        var parts = name.map { [$0] } ?? []
+        for key in ["suburb", "city", "county", "state", "country"] {
+            if let area = address[key], !parts.contains(area) { parts.append(area) }
+        }
+        return parts.joined(separator: ", ")
     }
 
     private static func line(name: String?, address: [String: String], withAreas: Bool) -> String {
@@ -103,7 +113,8 @@ package enum AddressFormat {
         if withAreas, let suburb = address["suburb"] ?? address["neighbourhood"] { parts.append(suburb) }
         let city = [address["postcode"], address["city"]].compactMap { $0 }.joined(separator: " ")
         if !city.isEmpty { parts.append(city) }
-        if withAreas, let country = address["country"] { parts.append(country) }
+        // (A city-state's city is its country: named once.)
+        if withAreas, let country = address["country"], country != address["city"] { parts.append(country) }
         return parts.joined(separator: ", ")
     }
 }

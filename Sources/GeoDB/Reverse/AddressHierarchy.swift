@@ -1,6 +1,8 @@
 // Where a point lies: the neighbourhood, suburb, city, county, state and country around it, from the
-// smallest containing area of each level, else from the nearest place of each rank within reach.
-// Reverse answers, lookups and search results (with `includeHierarchy`) all get their areas here.
+// smallest containing area of each level (administrative and postal boundaries, `area`), and for levels no
+// boundary gives, the nearest place node of that level within reach. Reverse answers get their areas here
+// (places found by search carry the ones the import assigned them: `AreaSets`).
+import GeoDBSQLite
 
 /// Where the areas of an answer's address came from. The raw value is what JSON shows.
 ///
@@ -18,19 +20,26 @@ public enum HierarchySource: String, Codable, Sendable {
 
 /// The areas around points, for one session.
 final class AddressHierarchy {
+    /// An area containing a point.
+    struct Area {
+        var placeID: Int64
+        var level: AddressLevel
+        var name: String?
+        var countryCode: String?
+        /// Square kilometres (of two areas of a level, the smaller is the point's).
+        var km2: Double
+    }
+
     private let db: DatabaseReader
     private let places: PlaceReader
     private let nearest: NearestPlaces
-    /// Whether `area_rtree` has rows (a gazetteer-only database has none: no containment queries then).
-    private lazy var hasAreas: Bool = (try? db.first("find areas", "SELECT 1 FROM area_rtree LIMIT 1") { _ in true }) == true
-
-    /// The address levels, smallest first.
-    static let levels = ["neighbourhood", "suburb", "city", "county", "state", "country"]
+    /// Whether the database has areas (a gazetteer-only one has none: no containment queries then).
+    private(set) lazy var hasAreas: Bool = (try? db.first("find areas", "SELECT 1 FROM area LIMIT 1") { _ in true }) == true
 
     /// Without a containing area: how far the nearest place of each level may be, in metres.
-    private static let reach: [(level: String, kinds: [PlaceKind], metres: Double)] = [
-        ("neighbourhood", [.neighbourhood], 1_000), ("suburb", [.suburb], 2_500), ("city", [.city, .town, .village], 15_000),
-        ("county", [.county], 50_000), ("state", [.state], 200_000),
+    private static let reach: [(level: AddressLevel, kinds: [PlaceKind], metres: Double)] = [
+        (.neighbourhood, [.neighbourhood], 1_000), (.suburb, [.suburb], 2_500), (.city, [.city, .town, .village], 15_000),
+        (.county, [.county], 50_000), (.state, [.state], 200_000),
     ]
 
     init(db: DatabaseReader, places: PlaceReader, nearest: NearestPlaces) {
@@ -39,50 +48,51 @@ final class AddressHierarchy {
         self.nearest = nearest
     }
 
-    /// Names of the levels around `point` (address keys: neighbourhood … country, country_code, postcode)
-    /// and where they came from. `needed` are the levels wanted from nearest places when no area contains
-    /// the point (containing areas give every level they have).
-    func areas(at point: Coordinate, needed: Set<String>) throws -> ([String: String], HierarchySource) {
-        var result: [String: String] = [:]
+    /// The smallest area of each level containing `point` (postcode included).
+    func containingAreas(_ point: Coordinate) throws -> [AddressLevel: Area] {
+        guard hasAreas else { return [:] }
         let p7 = Point7(point)
-        let areas = !hasAreas ? [] : try db.rows("areas containing a point", """
-            SELECT p.kind, p.name, p.country_code, p.postcode, g.geometry, p.rank, p.id FROM area_rtree a CROSS JOIN place p ON p.id = a.id
-            CROSS JOIN place_geometry g ON g.place_id = p.id
-            WHERE a.min_lon <= ?1 AND a.max_lon >= ?1 AND a.min_lat <= ?2 AND a.max_lat >= ?2 ORDER BY p.rank DESC, p.id
+        var result: [AddressLevel: Area] = [:]
+        let rows = try db.rows("areas containing a point", """
+            SELECT a.level, a.place_id, a.country_code, p.name, p.postcode, g.geometry
+            FROM area_rtree r CROSS JOIN area a ON a.id = r.id CROSS JOIN place p ON p.id = a.place_id
+            CROSS JOIN place_geometry g ON g.place_id = a.place_id
+            WHERE r.min_lon <= ?1 AND r.max_lon >= ?1 AND r.min_lat <= ?2 AND r.max_lat >= ?2
             """, [.real(point.lon), .real(point.lat)]) { row in
-            (try PlaceReader.kind(row.text(0), place: row.int(6), in: db.path), row.text(1), row.text(2), row.text(3),
-             row.blob(4).flatMap(Geometry.init(encoded:)))
+            (AddressLevel(rawValue: row.text(0) ?? ""), row.int(1), row.text(2), row.text(3), row.text(4),
+             row.blob(5).flatMap(Geometry.init(encoded:)))
         }
-        for (kind, name, countryCode, postcode, geometry) in areas {
-            guard case .polygons(let polygons)? = geometry,
+        for (level, placeID, countryCode, name, postcode, geometry) in rows {
+            guard let level, case .polygons(let polygons)? = geometry,
                   polygons.contains(where: { PolygonMath.polygonContains($0, lat: p7.lat, lon: p7.lon) }) else { continue }
-            if let level = kind.addressLevel, result[level] == nil, let name { result[level] = name }
-            if kind == .postcode, result["postcode"] == nil { result["postcode"] = postcode ?? name }
-            if let countryCode, result["country_code"] == nil { result["country_code"] = countryCode }
+            let km2 = PolygonMath.areaKm2(polygons)
+            if let current = result[level], (current.km2, current.placeID) <= (km2, placeID) { continue }
+            result[level] = Area(placeID: placeID, level: level, name: level == .postcode ? postcode ?? name : name,
+                                 countryCode: countryCode, km2: km2)
+        }
+        return AddressLevel.withinCountry(result) { $0.countryCode }
+    }
+
+    /// Names of the levels around `point` (address keys: neighbourhood … country, country_code, postcode)
+    /// and where they came from: containing areas, else, for the `needed` levels, the nearest places.
+    func areas(at point: Coordinate, needed: Set<AddressLevel>) throws -> ([String: String], HierarchySource) {
+        var result: [String: String] = [:]
+        let containing = try containingAreas(point)
+        for (level, area) in containing {
+            if let name = area.name { result[level.rawValue] = name }
+        }
+        // The country's code, else that of the smallest area that has one.
+        if let code = containing[.country]?.countryCode
+            ?? AddressLevel.nested.lazy.compactMap({ containing[$0]?.countryCode }).first {
+            result["country_code"] = code
         }
         if !result.isEmpty { return (result, .polygons) }
         for (level, kinds, radius) in Self.reach where needed.contains(level) {
             if let found = try nearest.nearest(point, kinds: kinds, radius: radius, limit: 1).first,
                let name = try places.results(ids: [found.id]).first?.name {
-                result[level] = name
+                result[level.rawValue] = name
             }
         }
         return (result, result.isEmpty ? .addressTags : .nearestPlace)
-    }
-
-    /// `place` with the neighbourhood … country around it where its own columns say nothing, as reverse
-    /// answers have them; an area gets only the levels above its own.
-    func withHierarchy(_ place: PlaceResult) throws -> PlaceResult {
-        let levels = Self.levels
-        let own = place.kind.addressLevel.flatMap { levels.firstIndex(of: $0) } ?? -1
-        let above = Set(levels[(own + 1)...]).subtracting(place.address.keys)
-        guard !above.isEmpty else { return place }
-        var result = place
-        for (key, value) in try areas(at: place.coordinate, needed: above).0
-        where result.address[key] == nil && (above.contains(key) || (own < 0 && key != "country")) {
-            result.address[key] = value
-        }
-        result.displayName = AddressFormat.displayName(name: result.name, address: result.address)
-        return result
     }
 }

@@ -23,6 +23,17 @@ public enum ReverseLevel: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// The address level whose containing area answers this level (the municipality a point lies in).
+    var areaLevel: AddressLevel? {
+        switch self {
+        case .suburb: return .suburb
+        case .city: return .city
+        case .state: return .state
+        case .country: return .country
+        default: return nil
+        }
+    }
+
     /// Place kinds answering this level.
     var kinds: [PlaceKind] {
         switch self {
@@ -85,6 +96,12 @@ public struct ReverseResult: Codable, Sendable {
     public var hierarchySource: HierarchySource
     /// The IANA time zone of the query point, when the database has timezones and the options ask.
     public var timezone: String?
+    /// The named water body the query point lies in (a lake, a river's area, a bay), as Apple's
+    /// `CLPlacemark.inlandWater`.
+    public var water: String?
+    /// Named areas of interest containing the query point (parks, campuses, hospitals, stations, malls,
+    /// airports), smallest first, as `CLPlacemark.areasOfInterest`.
+    public var areasOfInterest: [String]
 }
 
 /// Reverse geocoding for one session.
@@ -103,45 +120,69 @@ final class ReverseGeocoder {
         self.timeZones = timeZones
     }
 
-    /// The place at `point`: address, street, POI or area, per `options.level`; empty when nothing is within reach.
+    /// The place at `point`: address, street, POI or area, per `options.level`. With nothing within reach
+    /// the area containing the point answers (or, in a database without areas, the nearest settlement at
+    /// any distance); empty only outside every area.
     func reverse(at point: Coordinate, options: ReverseOptions) throws -> [ReverseResult] {
         try QueryValidation.coordinate(point, option: "point")
         try options.validate()
         let radius = options.radius ?? options.level.defaultRadius
-        var found: [(id: Int64, distance: Double, interpolated: String?)] = []
+        var found: [Found] = []
+        let containing = try hierarchy.containingAreas(point)
         switch options.level {
         case .address:
             found = try nearestAddresses(point, radius: radius, limit: options.limit)
             if found.isEmpty { found = try nearestStreets(point, radius: max(radius, ReverseLevel.street.defaultRadius), limit: options.limit) }
             if found.isEmpty {
-                found = try nearest.nearest(point, kinds: nil, radius: max(radius, 5_000), limit: options.limit).map { ($0.id, $0.distance, nil) }
+                found = try nearest.nearest(point, kinds: nil, radius: max(radius, 5_000), limit: options.limit)
+                    .map { Found(id: $0.id, distance: $0.distance) }
             }
         case .street:
             found = try nearestStreets(point, radius: radius, limit: options.limit)
         default:
-            found = try nearest.nearest(point, kinds: options.level.kinds, radius: radius, limit: options.limit).map { ($0.id, $0.distance, nil) }
+            // The area of the level containing the point (a municipality, not the nearest town node).
+            if let area = options.level.areaLevel.flatMap({ containing[$0] }) {
+                found = [Found(id: area.placeID, distance: 0, match: .area)]
+            } else {
+                found = try nearest.nearest(point, kinds: options.level.kinds, radius: radius, limit: options.limit)
+                    .map { Found(id: $0.id, distance: $0.distance) }
+            }
         }
+        if found.isEmpty { found = try fallback(point, level: options.level, containing: containing, limit: options.limit) }
         let distances = Dictionary(found.map { ($0.id, $0.distance) }, uniquingKeysWith: min)
         let answers = try places.results(ids: found.map(\.id), distances: distances)
         // Only the levels above the answer, and only those its own columns do not already give.
-        let levels = Array(AddressHierarchy.levels.dropLast())
+        let levels = Array(AddressLevel.nested.dropLast())
         let answerLevel = answers.first.flatMap { $0.kind.addressLevel }.flatMap { levels.firstIndex(of: $0) }
-        let needed = Set(levels.enumerated().filter { index, key in
-            (answerLevel.map { index > $0 } ?? true) && answers.contains { $0.address[key] == nil }
+        let needed = Set(levels.enumerated().filter { index, level in
+            (answerLevel.map { index > $0 } ?? true) && answers.contains { $0.address[level.rawValue] == nil }
         }.map(\.element))
         let (areas, source) = try hierarchy.areas(at: point, needed: needed)
         let zone = options.includeTimeZone ? try timeZones.lookup()?.tzid(at: point) : nil
-        return zip(answers, found).map { place, item in
+        let (water, areasOfInterest) = try surroundings(of: point)
+        return try zip(answers, found).map { place, item in
             var p = place
             if let number = item.interpolated {
                 p.address["housenumber"] = number
                 p.match = .interpolated
             } else {
-                p.match = .exact
+                p.match = item.match
             }
             var usedSource = source
-            for (key, value) in areas where p.address[key] == nil { p.address[key] = value }
-            if areas.isEmpty && (p.address["city"] != nil || p.address["postcode"] != nil) { usedSource = .addressTags }
+            let ownSet = try places.areaSets.entry(ofPlace: p.id)
+            if source == .polygons {
+                // The city its own tags name, not its set (a village of the municipality, as addr:city).
+                let taggedCity = p.address["city"].flatMap { $0 == ownSet?.names[.city] ? nil : $0 }
+                Self.placeAtPoint(&p, taggedCity: taggedCity, in: areas)
+            } else {
+                for (key, value) in areas where p.address[key] == nil { p.address[key] = value }
+            }
+            if item.match == .nearest {
+                usedSource = .nearestPlace
+            } else if areas.isEmpty {
+                // No boundary at the point: the answer's own areas, as the import found them, or its tags.
+                usedSource = ownSet?.source ?? (p.address["city"] != nil || p.address["postcode"] != nil ? .addressTags : source)
+            }
             if p.kind.addressLevel != nil {
                 // An area answers for itself: only the levels above it.
                 p.displayName = AddressFormat.areaLine(name: p.name, address: p.address)
@@ -149,14 +190,87 @@ final class ReverseGeocoder {
                 p.displayName = AddressFormat.addressLine(name: p.kind == .address || p.kind == .interpolation ? nil : p.name,
                                                           address: p.address)
             }
-            return ReverseResult(place: p, hierarchySource: usedSource, timezone: zone)
+            return ReverseResult(place: p, hierarchySource: usedSource, timezone: zone, water: water,
+                                 areasOfInterest: areasOfInterest)
         }
+    }
+
+    /// Gives an answer the areas the query point lies in (a street's middle can lie in the next town): they
+    /// replace the answer's own above its level. An address whose own tags name a village of the
+    /// municipality as its city (`taggedCity`) keeps it, as its suburb (Mühlegasse 77, Schaanwald, Mauren).
+    static func placeAtPoint(_ place: inout PlaceResult, taggedCity: String?, in areas: [String: String]) {
+        let nested = AddressLevel.nested
+        let own = place.kind.addressLevel.flatMap { nested.firstIndex(of: $0) } ?? -1
+        if let city = areas["city"], let named = taggedCity, named != city, place.address["suburb"] == nil,
+           own < nested.firstIndex(of: .city)! {
+            place.address["suburb"] = named
+        }
+        for (key, value) in areas {
+            if let level = AddressLevel(rawValue: key), let rank = nested.firstIndex(of: level) {
+                if rank > own { place.address[key] = value }
+            } else if key == "country_code" || place.address[key] == nil {
+                place.address[key] = value
+            }
+        }
+    }
+
+    /// A place found near the point: how far, how it matched, and the house number interpolated there.
+    private struct Found {
+        var id: Int64
+        var distance: Double
+        var match: MatchClass = .exact
+        var interpolated: String?
+    }
+
+    /// Nothing within reach: the smallest area containing the point, else, in a database without areas
+    /// (a gazetteer), the nearest settlement at any distance (for an address, street, POI or city: a
+    /// settlement is no state or country); nothing outside every area.
+    private func fallback(_ point: Coordinate, level: ReverseLevel, containing: [AddressLevel: AddressHierarchy.Area],
+                          limit: Int) throws -> [Found] {
+        if let area = AddressLevel.nested.lazy.compactMap({ containing[$0] }).first {
+            return [Found(id: area.placeID, distance: 0, match: .area)]
+        }
+        guard !hierarchy.hasAreas, [.address, .street, .poi, .city].contains(level) else { return [] }
+        return try nearest.nearest(point, kinds: PlaceKind.settlements, radius: ReverseOptions.maxRadius, limit: limit)
+            .map { Found(id: $0.id, distance: $0.distance, match: .nearest) }
+    }
+
+    /// Categories of places whose area is an "area of interest" to someone standing in it.
+    static let areaOfInterestCategories: Set<String> = [
+        "leisure=park", "leisure=garden", "leisure=nature_reserve", "leisure=stadium", "leisure=golf_course",
+        "amenity=university", "amenity=college", "amenity=hospital", "amenity=school", "railway=station",
+        "public_transport=station", "shop=mall", "aeroway=aerodrome", "tourism=zoo", "tourism=theme_park",
+    ]
+
+    /// The named water body and the areas of interest whose polygons contain the point, smallest first.
+    private func surroundings(of point: Coordinate) throws -> (water: String?, areasOfInterest: [String]) {
+        let p7 = Point7(point)
+        let rows = try db.rows("areas of interest at a point", """
+            SELECT p.kind, p.category, p.name, g.geometry FROM place_rtree r CROSS JOIN place p ON p.id = r.id
+            CROSS JOIN place_geometry g ON g.place_id = p.id
+            WHERE r.min_lon <= ?1 AND r.max_lon >= ?1 AND r.min_lat <= ?2 AND r.max_lat >= ?2
+              AND p.name IS NOT NULL AND (p.kind = 'water' OR p.kind = 'poi') AND substr(g.geometry, 1, 1) = x'02'
+            """, [.real(point.lon), .real(point.lat)]) { ($0.text(0), $0.text(1), $0.text(2) ?? "", $0.blob(3).flatMap(Geometry.init(encoded:))) }
+        var water: (name: String, km2: Double)?
+        var interests: [(name: String, km2: Double)] = []
+        for (kind, category, name, geometry) in rows {
+            guard case .polygons(let polygons)? = geometry,
+                  polygons.contains(where: { PolygonMath.polygonContains($0, lat: p7.lat, lon: p7.lon) }) else { continue }
+            let km2 = PolygonMath.areaKm2(polygons)
+            if kind == PlaceKind.water.rawValue {
+                if water.map({ km2 < $0.km2 }) ?? true { water = (name, km2) }
+            } else if let category, Self.areaOfInterestCategories.contains(category) {
+                interests.append((name, km2))
+            }
+        }
+        var seen = Set<String>()
+        return (water?.name, interests.sorted { $0.km2 < $1.km2 }.map(\.name).filter { seen.insert($0).inserted })
     }
 
     /// Addresses (points, buildings, interpolation lines) within `radius`, nearest first, measured to the
     /// point, into the building (0 inside) or to the line (with the interpolated number there).
-    private func nearestAddresses(_ point: Coordinate, radius: Double, limit: Int) throws -> [(id: Int64, distance: Double, interpolated: String?)] {
-        var found: [(id: Int64, distance: Double, interpolated: String?)] = []
+    private func nearestAddresses(_ point: Coordinate, radius: Double, limit: Int) throws -> [Found] {
+        var found: [Found] = []
         for box in BoundingBox.covering(radius: radius, around: point) {
             let rows = try db.rows("addresses near a point", """
                 SELECT p.id, p.lat, p.lon, p.kind, p.housenumber, g.geometry FROM place_rtree r JOIN place p ON p.id = r.id
@@ -174,10 +288,10 @@ final class ReverseGeocoder {
                     let step = (range[1] - range[0]) % 2 == 0 ? 2 : 1
                     let raw = Double(range[0]) + fraction * Double(range[1] - range[0])
                     let interpolated = range[0] + Int(((raw - Double(range[0])) / Double(step)).rounded()) * step
-                    found.append((id, distance, String(interpolated)))
+                    found.append(Found(id: id, distance: distance, interpolated: String(interpolated)))
                 } else {
                     let distance = geometry?.distance(from: point) ?? point.distance(to: at)
-                    if distance <= radius { found.append((id, distance, nil)) }
+                    if distance <= radius { found.append(Found(id: id, distance: distance)) }
                 }
             }
         }
@@ -186,7 +300,7 @@ final class ReverseGeocoder {
 
     /// Named streets within `radius`, nearest first by distance to their geometry; paths, footways and
     /// service roads count 15 m further, so a named street nearly as close wins.
-    private func nearestStreets(_ point: Coordinate, radius: Double, limit: Int) throws -> [(id: Int64, distance: Double, interpolated: String?)] {
+    private func nearestStreets(_ point: Coordinate, radius: Double, limit: Int) throws -> [Found] {
         // Most points have a street close by: look near first, so few street geometries are decoded.
         for reach in [min(radius, 75), min(radius, 250)] where reach < radius {
             let found = try streets(point, radius: reach, limit: limit)
@@ -209,7 +323,7 @@ final class ReverseGeocoder {
     private static let minorStreets: Set<String> = ["highway=footway", "highway=path", "highway=cycleway", "highway=steps",
                                                     "highway=service", "highway=track", "highway=bridleway", "highway=pedestrian"]
 
-    private func streets(_ point: Coordinate, radius: Double, limit: Int) throws -> [(id: Int64, distance: Double, interpolated: String?)] {
+    private func streets(_ point: Coordinate, radius: Double, limit: Int) throws -> [Found] {
         var found: [(id: Int64, distance: Double, rankDistance: Double)] = []
         for box in BoundingBox.covering(radius: radius, around: point) {
             let rows = try db.rows("streets near a point", Self.streetsInBoxSQL, box.sqlValues) {
@@ -221,6 +335,6 @@ final class ReverseGeocoder {
                 if distance <= radius { found.append((id, distance, distance + (Self.minorStreets.contains(category) ? 15 : 0))) }
             }
         }
-        return found.sorted { ($0.rankDistance, $0.id) < ($1.rankDistance, $1.id) }.prefix(limit).map { ($0.id, $0.distance, nil) }
+        return found.sorted { ($0.rankDistance, $0.id) < ($1.rankDistance, $1.id) }.prefix(limit).map { Found(id: $0.id, distance: $0.distance) }
     }
 }

@@ -6,13 +6,11 @@ import Foundation
 final class ForwardSearch {
     private let index: SearchIndex
     private let places: PlaceReader
-    private let hierarchy: AddressHierarchy
     private let nearby: NearbySearch
 
-    init(index: SearchIndex, places: PlaceReader, hierarchy: AddressHierarchy, nearby: NearbySearch) {
+    init(index: SearchIndex, places: PlaceReader, nearby: NearbySearch) {
         self.index = index
         self.places = places
-        self.hierarchy = hierarchy
         self.nearby = nearby
     }
 
@@ -26,15 +24,22 @@ final class ForwardSearch {
         guard !query.words.isEmpty || !query.numbers.isEmpty else { return [] }
 
         var ranked = try rankedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil)
+        // A postcode, or its beginning ("949" lists 9490–9498): the postcode places, before the places there.
+        if query.words.isEmpty, query.numbers.count == 1, let code = query.numberText {
+            Self.merge(try postcodeCandidates(code, options: options), into: &ranked)
+        }
+        // "Name, Town": words naming where a place is match the areas it lies in, the others the place.
+        Self.merge(try placedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil), into: &ranked)
         // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
         // While the user is typing, prefix matches are enough to show: only none at all suggests a typo.
         let tooFew = options.autocomplete ? ranked.isEmpty : ranked.count < min(options.limit, 3)
         if tooFew && !ranked.contains(where: { $0.match == .exact }) {
             let fuzzyWords = try query.words.map { try [$0] + index.similarWords(to: $0) }
             if fuzzyWords.contains(where: { $0.count > 1 }) {
+                var fuzzy = try rankedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy)
+                Self.merge(try placedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy), into: &fuzzy)
                 let seen = Set(ranked.map(\.id))
-                ranked += try rankedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy)
-                    .filter { !seen.contains($0.id) }
+                ranked += fuzzy.filter { !seen.contains($0.id) }
             }
         }
         ranked.sort { ($0.score, -$0.id) > ($1.score, -$1.id) }
@@ -52,9 +57,7 @@ final class ForwardSearch {
             found += try numberFallback(query, options: options).filter { f in !found.contains { $0.id == f.id } }
             found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
         }
-        var shownResults = Array(found.prefix(options.limit))
-        if options.includeHierarchy { shownResults = try shownResults.map(hierarchy.withHierarchy) }
-        return try places.localized(shownResults, language: options.language)
+        return try places.localized(Array(found.prefix(options.limit)), language: options.language)
     }
 
     /// "cafe near Senaatintori", "pharmacies near Stockmann": the places of a category within 1 km of the
@@ -82,22 +85,90 @@ final class ForwardSearch {
             .places.map { var p = $0; p.match = .category; return p }
     }
 
+    /// Postcode places whose code is `code` or, from three characters, starts with it; in code order after
+    /// the exact one.
+    private func postcodeCandidates(_ code: String, options: SearchOptions) throws -> [RankedCandidate] {
+        var postcodes = options
+        postcodes.kinds = [.postcode]
+        guard let match = FTSQuery.groups([[code.count >= 3 ? code + "*" : code]], column: "name") else { return [] }
+        return try index.candidates(match: match, options: postcodes, limit: 100)
+            .sorted { ($0.postcode ?? "", $0.id) < ($1.postcode ?? "", $1.id) }
+            .enumerated().map { order, place in
+                let exact = place.postcode.map(TextNormalizer.fold) == code
+                // Above the places that merely lie in the postcode (their score is a prefix match's).
+                let score = SearchRanking.weight(of: exact ? .exact : .prefix) + SearchRanking.postcodeBonus * 3 - Double(order) / 1000
+                return RankedCandidate(id: place.id, kind: place.kind, score: score, match: exact ? .exact : .prefix,
+                                       distanceM: options.near.map { $0.distance(to: place.coordinate) })
+            }
+    }
+
+    /// Adds `found` to `ranked`, a place found twice keeping its better score.
+    private static func merge(_ found: [RankedCandidate], into ranked: inout [RankedCandidate]) {
+        var index = Dictionary(ranked.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for candidate in found {
+            if let i = index[candidate.id] {
+                if candidate.score > ranked[i].score { ranked[i] = candidate }
+            } else {
+                index[candidate.id] = ranked.count
+                ranked.append(candidate)
+            }
+        }
+    }
+
+    /// Candidates of the query read as "what, where": the words of a trailing part (after the last
+    /// comma; without commas, the last one or two words, or the first) name areas, the others the place
+    /// (`alternatives`: each word's, typos included when `forced` is fuzzy). Each reading is tried when its
+    /// area words name some area set.
+    private func placedCandidates(_ query: ParsedQuery, words alternatives: [[String]], options: SearchOptions,
+                                  forced: MatchClass?) throws -> [RankedCandidate] {
+        let words = query.words
+        guard words.count >= 2 || (words.count == 1 && !query.numbers.isEmpty) else { return [] }
+        var readings: [(what: Range<Int>, where: Range<Int>)] = []
+        if query.partSizes.count > 1 {
+            for parts in 1..<query.partSizes.count {
+                let whereCount = query.partSizes.suffix(parts).reduce(0, +)
+                readings.append((0..<(words.count - whereCount), (words.count - whereCount)..<words.count))
+            }
+        } else {
+            for count in 1...min(2, words.count) where count < words.count || !query.numbers.isEmpty {
+                readings.append((0..<(words.count - count), (words.count - count)..<words.count))
+            }
+            if words.count >= 2 { readings.append((1..<words.count, 0..<1)) }
+        }
+        var found: [RankedCandidate] = []
+        for (what, place) in readings where !(what.isEmpty && query.numbers.isEmpty) {
+            // While typing, the last word is a prefix, in whichever part it is.
+            var placeGroups = words[place].map { TextNormalizer.variants($0) }
+            if options.autocomplete, place.upperBound == words.count, let last = placeGroups.indices.last {
+                placeGroups[last] = placeGroups[last].map { $0 + "*" }
+            }
+            guard let areaMatch = FTSQuery.groups(placeGroups) else { continue }
+            let sets = try index.areaSets(matching: areaMatch)
+            guard !sets.isEmpty else { continue }
+            var subquery = query
+            subquery.words = Array(words[what])
+            found += try rankedCandidates(subquery, words: Array(alternatives[what]), options: options, forced: forced,
+                                          inSets: sets, typing: options.autocomplete && what.upperBound == words.count)
+        }
+        return found
+    }
+
     /// Candidates for the words (each a list of alternatives), scored by `SearchRanking`.
     private func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions,
-                                  forced: MatchClass?) throws -> [RankedCandidate] {
+                                  forced: MatchClass?, inSets: [Int64]? = nil, typing typingLast: Bool? = nil) throws -> [RankedCandidate] {
         var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
         groups += query.numbers.map { [$0] }
         var prefixGroups = groups
-        let typing = options.autocomplete && forced == nil && !words.isEmpty
+        let typing = (typingLast ?? options.autocomplete) && forced == nil && !words.isEmpty
         if typing { prefixGroups[words.count - 1] = groups[words.count - 1].map { $0 + "*" } }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
-        let candidates = try index.candidates(match: match, options: options)
+        let candidates = try index.candidates(match: match, options: options, inSets: inSets)
         // Names decide exact matches: not needed when the class is forced. Only a place having every word
         // whole can have a name equal to the query: while the user is still typing (the last word a prefix),
         // that is few of the candidates, and only theirs are compared.
         var compared = forced == nil ? candidates.map(\.id) : []
         if typing, let whole = FTSQuery.groups(groups) {
-            let complete = Set(try index.candidates(match: whole, options: options).map(\.id))
+            let complete = Set(try index.candidates(match: whole, options: options, inSets: inSets).map(\.id))
             compared = compared.filter(complete.contains)
         }
         let names = try index.normalizedNames(of: compared, words: query.words)
@@ -128,7 +199,7 @@ final class ForwardSearch {
                 line.address["housenumber"] = number
                 line.match = .interpolated
                 line.score = SearchRanking.interpolatedScore
-                line.displayName = AddressFormat.displayName(name: nil, address: line.address)
+                line.displayName = AddressFormat.displayName(name: nil, kind: line.kind, address: line.address)
                 results.append(line)
             }
         }

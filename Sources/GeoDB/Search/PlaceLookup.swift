@@ -35,12 +35,10 @@ public struct PlaceDetails: Codable, Sendable {
 final class PlaceLookup {
     private let db: DatabaseReader
     private let places: PlaceReader
-    private let hierarchy: AddressHierarchy
 
-    init(db: DatabaseReader, places: PlaceReader, hierarchy: AddressHierarchy) {
+    init(db: DatabaseReader, places: PlaceReader) {
         self.db = db
         self.places = places
-        self.hierarchy = hierarchy
     }
 
     /// Everything about the place with this id (`42`) or source id (`n123`).
@@ -59,12 +57,18 @@ final class PlaceLookup {
                 file = String(reference[reference.index(reference.startIndex, offsetBy: 4)..<colon])
                 ref = String(reference[reference.index(after: colon)...])
             }
+            // A record merged into another place (a boundary into its town's node, a GeoNames record into an
+            // OSM place) is found through place_link.
+            let values: [SQLiteValue] = [.text(ref), format.map(SQLiteValue.text) ?? .null, file.map(SQLiteValue.text) ?? .null]
             id = try db.first("find a place by its source id", """
                 SELECT p.id FROM place p JOIN source s ON s.id = p.source_id
                 WHERE p.source_ref = ?1 AND (?2 IS NULL OR s.format = ?2) AND (?3 IS NULL OR s.name = ?3) ORDER BY p.id LIMIT 1
-                """, [.text(ref), format.map(SQLiteValue.text) ?? .null, file.map(SQLiteValue.text) ?? .null]) { $0.int(0) }
+                """, values) { $0.int(0) } ?? db.first("find a merged record by its source id", """
+                SELECT l.place_id FROM place_link l JOIN source s ON s.id = l.source_id
+                WHERE l.source_ref = ?1 AND (?2 IS NULL OR s.format = ?2) AND (?3 IS NULL OR s.name = ?3) ORDER BY l.place_id LIMIT 1
+                """, values) { $0.int(0) }
         }
-        guard let id, let place = try places.results(ids: [id]).first.map(hierarchy.withHierarchy) else {
+        guard let id, let place = try places.results(ids: [id]).first else {
             throw GeoDBError(.invalidArgument, "no place '\(reference.prefix(200))' in \(db.path)",
                              remedy: "give a place id or a source id such as n123, geonames:658225 or csv:stores.csv:17")
         }

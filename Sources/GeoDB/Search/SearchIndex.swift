@@ -6,8 +6,12 @@ import GeoDBSQLite
 /// Reads `place_fts`, `place_name` and the typo vocabulary `search_token`.
 final class SearchIndex {
     private let db: DatabaseReader
+    private let areaSets: AreaSets
 
-    init(_ db: DatabaseReader) { self.db = db }
+    init(_ db: DatabaseReader, areaSets: AreaSets) {
+        self.db = db
+        self.areaSets = areaSets
+    }
 
     /// What ranking reads of a candidate place.
     struct Candidate {
@@ -16,21 +20,32 @@ final class SearchIndex {
         var kind: PlaceKind
         var housenumber: String?
         var postcode: String?
-        var city: String?
         var coordinate: Coordinate
+        /// Folded words of where the place is (its own city and postcode, the names of its areas): a query
+        /// word naming them says where, not what ("Marc Cain, Vaduz" is exactly Marc Cain).
+        var context: Set<String>
     }
 
-    /// Places whose index entry matches, most important first, with the options' filters in SQL.
-    func candidates(match: String, options: SearchOptions, limit: Int = 200) throws -> [Candidate] {
-        let (filter, values) = Self.filter(match: match, options: options)
+    /// Places whose index entry matches, most important first, with the options' filters in SQL; with
+    /// `inSets`, only places lying in those area sets.
+    func candidates(match: String, options: SearchOptions, inSets: [Int64]? = nil, limit: Int = 200) throws -> [Candidate] {
+        var (filter, values) = Self.filter(match: match, options: options)
+        if let inSets {
+            values.append(.text(JSONText.array(inSets)))
+            filter += " AND pas.area_set_id IN (SELECT value FROM json_each(?\(values.count)))"
+        }
+        // The country of a place is its own code, else that of its areas: the areas are joined only to filter.
+        let areas = options.countryCode == nil ? "" : "LEFT JOIN area_set a ON a.id = pas.area_set_id"
         return try db.rows("search candidates", """
-            SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon
-            FROM place_fts f JOIN place p ON p.id = f.rowid
+            SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon, pas.area_set_id
+            FROM place_fts f JOIN place p ON p.id = f.rowid LEFT JOIN place_area_set pas ON pas.place_id = p.id \(areas)
             WHERE place_fts MATCH ?1\(filter) ORDER BY p.importance DESC, p.id LIMIT \(limit)
             """, values) { row in
-            Candidate(id: row.int(0), importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
-                      housenumber: row.text(3),
-                      postcode: row.text(4), city: row.text(5), coordinate: Coordinate(lat: row.double(6), lon: row.double(7)))
+            var context = Set(TextNormalizer.tokens([row.text(5), row.text(4)].compactMap { $0 }.joined(separator: " ")))
+            if !row.isNull(8), let entry = try areaSets.entry(row.int(8)) { context.formUnion(entry.words) }
+            return Candidate(id: row.int(0), importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
+                             housenumber: row.text(3), postcode: row.text(4),
+                             coordinate: Coordinate(lat: row.double(6), lon: row.double(7)), context: context)
         }
     }
 
@@ -44,7 +59,7 @@ final class SearchIndex {
         }
         if let country = options.countryCode {
             values.append(.text(country.uppercased()))
-            conditions.append("p.country_code = ?\(values.count)")
+            conditions.append("coalesce(a.country_code, p.country_code) = ?\(values.count)")
         }
         if !options.kinds.isEmpty {
             values.append(.text(JSONText.array(options.kinds.map(\.rawValue))))
@@ -65,6 +80,14 @@ final class SearchIndex {
         return (conditions.map { " AND " + $0 }.joined(), values)
     }
 
+    /// The area sets whose areas' names (or postcode) hold every word group of `match` (an FTS5 query):
+    /// where "…, Vaduz" or "…, Triesenberg, Liechtenstein" says a place is.
+    func areaSets(matching match: String) throws -> [Int64] {
+        try db.rows("area sets named", "SELECT rowid FROM area_set_fts WHERE area_set_fts MATCH ?1 LIMIT 5000", [.text(match)]) {
+            $0.int(0)
+        }
+    }
+
     /// Each place's names that could equal the query `words` (folded to the form queries are compared in).
     /// Names whose length is far from the query's, or whose first letter cannot fold to a query word's,
     /// are not folded at all: places of a gazetteer have dozens of alternate names.
@@ -74,7 +97,7 @@ final class SearchIndex {
         // The first letters of the query's words (a name may equal the query without its context words).
         let firsts = words.compactMap(\.utf8.first)
         var names: [Int64: Set<String>] = [:]
-        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let json = JSONText.array(ids)
         for (id, name) in try db.rows("names of search candidates", """
             SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
               AND length(CAST(name AS BLOB)) BETWEEN ?2 AND ?3
@@ -107,15 +130,21 @@ final class SearchIndex {
             start = end
         }
         // Each piece as its trigrams, all required (the index keeps no positions, so no phrases): a superset
-        // of the words holding the piece, narrowed by the edit distance below.
-        let match = Set(pieces.map { piece in
+        // of the words holding the piece, narrowed by the edit distance below. One query per piece, each
+        // with its own limit: a common piece ("ula") must not crowd out the words of a rare one ("chk").
+        let matches = Set(pieces.map { piece in
             Set((0...(piece.count - 3)).map { String(String.UnicodeScalarView(piece[$0..<($0 + 3)])) }).sorted()
         }).sorted { $0.joined() < $1.joined() }.map { trigrams in
-            "(" + trigrams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ") + ")"
-        }.joined(separator: " OR ")
-        let candidates = try db.rows("typo candidates", "SELECT token, places FROM search_token WHERE search_token MATCH ?1 LIMIT 2000",
-                                     [.text(match)]) { ($0.text(0) ?? "", $0.int(1)) }
-        return candidates.filter { $0.0 != word && Taxonomy.editDistance($0.0, word, limit: edits) <= edits }
-            .sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(8).map(\.0)
+            trigrams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ")
+        }
+        var candidates: [String: Int64] = [:]
+        for match in matches {
+            for (token, places) in try db.rows("typo candidates", "SELECT token, places FROM search_token WHERE search_token MATCH ?1 LIMIT 2000",
+                                               [.text(match)], { ($0.text(0) ?? "", $0.int(1)) }) {
+                candidates[token] = places
+            }
+        }
+        return candidates.filter { $0.key != word && Taxonomy.editDistance($0.key, word, limit: edits) <= edits }
+            .sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8).map(\.key)
     }
 }

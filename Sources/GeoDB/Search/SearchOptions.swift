@@ -25,10 +25,6 @@ public struct SearchOptions: Sendable {
     public var categories: CategoryFilter?
     /// Show names in this language when the place has one (`name:xx`).
     public var language: String?
-    /// Fill each result's address with the neighbourhood, suburb, city, county, state and country around
-    /// it (from the areas containing it, else the nearest place of each rank), as reverse answers have
-    /// them. Costs a containment lookup per result: off for as-you-type queries, on in the CLI.
-    public var includeHierarchy = false
 
     /// ```swift
     /// var options = SearchOptions()

@@ -45,9 +45,8 @@ enum SearchRanking {
     static func rank(_ place: SearchIndex.Candidate, query: ParsedQuery, names: Set<String>, forced: MatchClass?,
                      near: Coordinate?) -> RankedCandidate {
         let wanted = query.words.joined(separator: " ")
-        // Words naming the place's own city or postcode are context ("…, Helsinki"), not its name.
-        let context = Set(TextNormalizer.tokens([place.city, place.postcode].compactMap { $0 }.joined(separator: " ")))
-        let core = query.words.filter { !context.contains($0) }.joined(separator: " ")
+        // Words naming where the place is (its city, suburb, country, postcode) are context ("…, Helsinki").
+        let core = query.words.filter { !place.context.contains($0) }.joined(separator: " ")
         var match: MatchClass
         if let forced {
             match = forced

@@ -1,5 +1,6 @@
 // Structured search (street + number + city + postcode), hierarchical search (town → street → number)
 // and street crossings.
+import GeoDBSQLite
 
 /// Search by address parts and by town → street → number, for one session.
 final class StructuredSearch {
@@ -40,12 +41,36 @@ final class StructuredSearch {
             }
             return Array(try forward.numberFallback(ParsedQuery("\(street) \(housenumber)"), options: options).prefix(options.limit))
         }
+        if let street, let postcode { return try streets(street, postcode: postcode, city: city, options: options) }
         var text = [street, postcode, city].compactMap { $0 }.joined(separator: " ")
         if text.isEmpty, let housenumber { text = housenumber }
         var scoped = options
         if street != nil && scoped.kinds.isEmpty { scoped.kinds = [.street] }
         if street == nil && postcode == nil && scoped.kinds.isEmpty { scoped.kinds = Array(Self.townReach.keys) }
         return try forward.search(text, options: scoped)
+    }
+
+    /// Streets named `street` in `postcode` (and `city`): those whose own or area postcode it is, or that
+    /// pass within 100 m of an address on a street of that name with that postcode (OSM rarely maps
+    /// postcodes as areas; addresses carry them).
+    private func streets(_ street: String, postcode: String, city: String?, options: SearchOptions) throws -> [PlaceResult] {
+        var streetOptions = options
+        streetOptions.kinds = [.street]
+        streetOptions.limit = 50
+        let named = try forward.search(street, options: streetOptions).filter { Self.matches($0.address["city"], city) }
+        func code(_ text: String?) -> String? { text.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") } }
+        let groups = TextNormalizer.tokens(street).map { TextNormalizer.variants($0) } + TextNormalizer.tokens(postcode).map { [$0] }
+        guard let match = FTSQuery.groups(groups, column: "address") else { return [] }
+        var addressOptions = options
+        addressOptions.kinds = []
+        let addresses = try index.candidates(match: match, options: addressOptions, limit: 2000)
+            .filter { code($0.postcode) == code(postcode) }.map(\.coordinate)
+        let inPostcode = try named.filter { place in
+            if code(place.address["postcode"]) == code(postcode) { return true }
+            guard case .lineStrings(let lines)? = try places.geometry(of: place.id) else { return false }
+            return addresses.contains { point in lines.contains { LineMath.distance(from: point, to: $0).distance <= 100 } }
+        }
+        return Array(inPostcode.prefix(options.limit))
     }
 
     /// Town → street → house number, each step scoped by the one before and answering name fragments:
@@ -55,16 +80,16 @@ final class StructuredSearch {
         try options.validate()
         let towns = try self.towns(town, options: options)
         guard let street else { return Array(towns.prefix(options.limit)) }
-        guard let scope = towns.first else { return [] }
-        let inScope = try scopeTest(for: scope)
+        guard let town = towns.first else { return [] }
+        let scope = try TownScope(town, places: places, db: db)
         var streetOptions = options
         streetOptions.kinds = [.street]
         streetOptions.near = nil
         var prefixWords = TextNormalizer.tokens(street).map { [$0] }
         if let last = prefixWords.indices.last { prefixWords[last] = [prefixWords[last][0] + "*"] }
         guard let streetMatch = FTSQuery.groups(prefixWords, column: "name") else { return [] }
-        let streets = try places.results(ids: try index.candidates(match: streetMatch, options: streetOptions, limit: 1000).map(\.id))
-            .filter(inScope)
+        let streets = try scope.filter(try places.results(ids: try index.candidates(match: streetMatch, options: streetOptions,
+                                                                                  limit: 1000).map(\.id)))
             .sorted { ($0.name ?? "", $0.id) < ($1.name ?? "", $1.id) }
         guard let housenumber else { return Array(streets.map { Self.marked($0, .prefix) }.prefix(options.limit)) }
         let wanted = TextNormalizer.tokens(street).joined(separator: " ")
@@ -76,13 +101,14 @@ final class StructuredSearch {
         let fragment = Self.foldNumber(housenumber)
         var addressOptions = options
         addressOptions.kinds = []
-        let numbers = try places.results(ids: try index.candidates(match: addressMatch, options: addressOptions, limit: 5000).map(\.id))
+        let onStreet = try places.results(ids: try index.candidates(match: addressMatch, options: addressOptions, limit: 5000).map(\.id))
             .filter { p in
                 guard let number = p.address["housenumber"], p.kind != .interpolation,
                       TextNormalizer.tokens(p.address["street"] ?? "").joined(separator: " ")
                         == TextNormalizer.tokens(streetName).joined(separator: " ") else { return false }
-                return Self.foldNumber(number).hasPrefix(fragment) && inScope(p)
+                return Self.foldNumber(number).hasPrefix(fragment)
             }
+        let numbers = try scope.filter(onStreet)
             .sorted { Self.numberOrder($0.address["housenumber"] ?? "", $1.address["housenumber"] ?? "") }
         return Array(numbers.map { Self.marked($0, Self.foldNumber($0.address["housenumber"] ?? "") == fragment ? .exact : .prefix) }
             .prefix(options.limit))
@@ -94,8 +120,8 @@ final class StructuredSearch {
         var streetOptions = options
         streetOptions.kinds = [.street]
         var candidates = try forward.search(street, options: streetOptions)
-        if let town, let scope = try towns(town, options: options).first {
-            candidates = candidates.filter(try scopeTest(for: scope))
+        if let town, let place = try towns(town, options: options).first {
+            candidates = try TownScope(place, places: places, db: db).filter(candidates)
         }
         guard let target = candidates.first, case .lineStrings(let lines)? = try places.geometry(of: target.id),
               let box = Geometry.lineStrings(lines).boundingBox else { return [] }
@@ -125,7 +151,8 @@ final class StructuredSearch {
 
     // MARK: helpers
 
-    /// Towns whose name starts like `text`, most important first.
+    /// Towns whose name starts like `text`, biggest first: settlements, suburbs, and the areas that are a
+    /// municipality (a city-state).
     private func towns(_ text: String, options: SearchOptions) throws -> [PlaceResult] {
         var words = TextNormalizer.tokens(text).map { [$0] }
         guard let last = words.indices.last else { return [] }
@@ -133,30 +160,26 @@ final class StructuredSearch {
         guard let match = FTSQuery.groups(words, column: "name") else { return [] }
         var townOptions = options
         townOptions.kinds = Array(Self.townReach.keys)
-        let ranked = try index.candidates(match: match, options: townOptions, limit: 200)
-        return try places.results(ids: ranked.map(\.id)).map { Self.marked($0, .prefix) }
+        var ids = try index.candidates(match: match, options: townOptions, limit: 200).map(\.id)
+        townOptions.kinds = [.country, .state, .county]
+        let larger = try index.candidates(match: match, options: townOptions, limit: 50).map(\.id)
+        ids += try db.rows("municipal areas", "SELECT place_id FROM area WHERE level = 'city' AND place_id IN (SELECT value FROM json_each(?1))",
+                           [.text(JSONText.array(larger))]) { $0.int(0) }
+        return try places.results(ids: ids).map { Self.marked($0, .prefix) }
+            .sorted { (Self.size($0), $0.id) > (Self.size($1), $1.id) }
     }
 
-    /// Whether a place lies in a town: inside its boundary polygon when one of that name exists, else within
-    /// the town kind's reach of its point.
-    private func scopeTest(for town: PlaceResult) throws -> (PlaceResult) -> Bool {
-        let areas = try db.rows("boundaries of a town", """
-            SELECT g.geometry FROM place p JOIN place_geometry g ON g.place_id = p.id
-            WHERE p.name = ?1 AND p.kind IN ('city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood') AND substr(g.geometry, 1, 1) = x'02'
-            """, [.text(town.name ?? "")]) { $0.blob(0).flatMap(Geometry.init(encoded:)) }.compactMap { $0 }
-        let polygons = areas.flatMap { geometry -> [[[Point7]]] in
-            if case .polygons(let p) = geometry { return p }
-            return []
+    /// How big a town is, for listing the biggest first: its population, else what its kind usually has
+    /// (a municipality known only by its boundary, like a village).
+    static func size(_ town: PlaceResult) -> Int64 {
+        if let population = town.population, population > 0 { return population }
+        if town.category?.hasPrefix("boundary=") == true { return 1_000 }
+        switch town.kind {
+        case .country, .state, .county, .city: return 100_000
+        case .town, .suburb: return 10_000
+        case .village, .neighbourhood: return 1_000
+        default: return 100
         }
-        if !polygons.isEmpty {
-            return { place in
-                let p = Point7(place.coordinate)
-                return polygons.contains { PolygonMath.polygonContains($0, lat: p.lat, lon: p.lon) }
-            }
-        }
-        let reach = Self.townReach[town.kind] ?? 5_000
-        let center = town.coordinate
-        return { center.distance(to: $0.coordinate) <= reach }
     }
 
     static func marked(_ place: PlaceResult, _ match: MatchClass) -> PlaceResult {
@@ -178,5 +201,49 @@ final class StructuredSearch {
     static func numberOrder(_ a: String, _ b: String) -> Bool {
         let na = Int(a.prefix { $0.isNumber }) ?? Int.max, nb = Int(b.prefix { $0.isNumber }) ?? Int.max
         return na != nb ? na < nb : a < b
+    }
+}
+
+/// Which places lie in a town: those the import put in its area (the town is their city or suburb), a
+/// street also when its line enters the town's polygon (a long street is one place, its point in one
+/// town); for a town without an area, those within its kind's reach of its point.
+struct TownScope {
+    private let town: PlaceResult
+    private let places: PlaceReader
+    private let db: DatabaseReader
+    /// The levels at which the town is an area.
+    private let levels: [AddressLevel]
+    private let polygons: [[[Point7]]]
+
+    init(_ town: PlaceResult, places: PlaceReader, db: DatabaseReader) throws {
+        self.town = town
+        self.places = places
+        self.db = db
+        levels = try db.rows("levels of a town", "SELECT level FROM area WHERE place_id = ?1", [.integer(town.id)]) {
+            AddressLevel(rawValue: $0.text(0) ?? "")
+        }.compactMap { $0 }
+        if case .polygons(let polygons)? = try places.geometry(of: town.id) { self.polygons = polygons } else { polygons = [] }
+    }
+
+    func filter(_ candidates: [PlaceResult]) throws -> [PlaceResult] {
+        guard !levels.isEmpty || !polygons.isEmpty else {
+            let reach = StructuredSearch.townReach[town.kind] ?? 5_000
+            return candidates.filter { town.coordinate.distance(to: $0.coordinate) <= reach }
+        }
+        let sets = Dictionary(try db.rows("area sets of places", """
+            SELECT place_id, area_set_id FROM place_area_set WHERE place_id IN (SELECT value FROM json_each(?1))
+            """, [.text(JSONText.array(candidates.map(\.id)))]) { ($0.int(0), $0.int(1)) },
+            uniquingKeysWith: { a, _ in a })
+        return try candidates.filter { place in
+            if let entry = try places.areaSets.entry(sets[place.id]), levels.contains(where: { entry.ids[$0] == town.id }) { return true }
+            guard !polygons.isEmpty else { return false }
+            let points: [Point7]
+            if place.kind == .street, case .lineStrings(let lines)? = try places.geometry(of: place.id) {
+                points = lines.flatMap { $0 }
+            } else {
+                points = [Point7(place.coordinate)]
+            }
+            return points.contains { p in polygons.contains { PolygonMath.polygonContains($0, lat: p.lat, lon: p.lon) } }
+        }
     }
 }

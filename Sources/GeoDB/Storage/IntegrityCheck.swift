@@ -59,7 +59,7 @@ public enum IntegrityCheck {
         }
         // FTS5's check of the index structure (SQLite 3.40 does not compare an external-content index
         // with its content table).
-        for table in ["place_fts", "search_token"] {
+        for table in ["place_fts", "search_token", "area_set_fts"] {
             check("fts5 integrity-check(\(table))") {
                 try db.execute("BEGIN")
                 defer { try? db.execute("ROLLBACK") }
@@ -107,12 +107,24 @@ public enum IntegrityCheck {
                 """)
             return bad == 0 ? nil : "\(bad) places outside ±90/±180 or outside their R*Tree box"
         }
-        check("area_rtree entries have polygons") {
+        check("area = area_rtree rows, each area a polygon") {
+            let areas = try count("SELECT count(*) FROM area")
+            let boxes = try count("SELECT count(*) FROM area_rtree")
             let bad = try count("""
-                SELECT count(*) FROM area_rtree a LEFT JOIN place_geometry g ON g.place_id = a.id
+                SELECT count(*) FROM area_rtree r LEFT JOIN area a ON a.id = r.id
+                LEFT JOIN place_geometry g ON g.place_id = a.place_id
                 WHERE g.geometry IS NULL OR substr(g.geometry, 1, 1) <> x'02'
                 """)
-            return bad == 0 ? nil : "\(bad) area entries without a polygon"
+            guard areas == boxes, bad == 0 else {
+                return "area \(areas), area_rtree \(boxes) (\(bad) without an area polygon)"
+            }
+            return nil
+        }
+        // (place_area_set and area_set point at existing rows: "foreign keys" checks that.)
+        check("area_set = area_set_fts rows") {
+            let sets = try count("SELECT count(*) FROM area_set")
+            let indexed = try count("SELECT count(*) FROM area_set_fts_docsize")
+            return sets == indexed ? nil : "area_set \(sets), area_set_fts \(indexed)"
         }
         check("geometry blobs decode") {
             let rows = try db.prepare("SELECT place_id, geometry FROM place_geometry")

@@ -6,17 +6,26 @@ import GeoDBSQLite
 /// Builds `PlaceResult`s from the `place` rows of a database. Shared by every query engine of a session.
 final class PlaceReader {
     private let db: DatabaseReader
+    /// The areas around places, filling their addresses.
+    let areaSets: AreaSets
 
-    init(_ db: DatabaseReader) { self.db = db }
+    init(_ db: DatabaseReader) {
+        self.db = db
+        areaSets = AreaSets(db)
+    }
 
     /// The columns `placeResult(_:)` reads, in order (with `joins`).
     static let columns = """
         p.id, \(qualifiedSourceRef), p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
-        p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population
+        p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population,
+        pas.area_set_id
         """
-    static let columnCount = 18
+    static let columnCount = 19
     /// The tables `columns` read besides `place p`.
-    static let joins = "LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id"
+    static let joins = """
+        LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id
+        LEFT JOIN place_area_set pas ON pas.place_id = p.id
+        """
     /// `PlaceResult.sourceRef` from `place.source_ref` and the source's format and file name.
     static let qualifiedSourceRef = """
         CASE s.format WHEN 'geonames' THEN 'geonames:' || p.source_ref WHEN 'csv' THEN 'csv:' || s.name || ':' || p.source_ref \
@@ -28,12 +37,12 @@ final class PlaceReader {
         guard !ids.isEmpty else { return [] }
         // One place (the usual reverse answer): a plain key lookup, without json_each's virtual table.
         let single = ids.count == 1
-        let key: SQLiteValue = single ? .integer(ids[0]) : .text("[" + ids.map(String.init).joined(separator: ",") + "]")
+        let key: SQLiteValue = single ? .integer(ids[0]) : .text(JSONText.array(ids))
         let rows = try db.rows("read places", """
             SELECT \(Self.columns) FROM place p \(Self.joins)
             WHERE \(single ? "p.id = ?1" : "p.id IN (SELECT value FROM json_each(?1))")
             """, [key]) { row -> PlaceResult in
-            var result = try Self.placeResult(row, in: db.path)
+            var result = try placeResult(row)
             result.distanceM = distances[result.id]
             return result
         }
@@ -41,19 +50,21 @@ final class PlaceReader {
         return ids.compactMap { byID[$0] }
     }
 
-    /// The place of a row whose first columns are `columns`.
-    static func placeResult(_ row: Statement, in path: String) throws -> PlaceResult {
+    /// The place of a row whose first columns are `columns`: its own address parts, then those of the
+    /// areas around it.
+    func placeResult(_ row: Statement) throws -> PlaceResult {
         let id = row.int(0)
-        let kind = try kind(row.text(2), place: id, in: path)
+        let kind = try Self.kind(row.text(2), place: id, in: db.path)
         var address: [String: String] = [:]
         for (index, key) in [(8, "housenumber"), (9, "street"), (10, "postcode"), (11, "city"), (12, "country_code"),
                              (14, "state"), (15, "country")] {
             if let value = row.text(Int32(index)) { address[key] = value }
         }
+        try areaSets.fill(&address, from: row.isNull(18) ? nil : row.int(18))
         let name = row.text(5)
         return PlaceResult(id: id, sourceRef: row.text(1) ?? "", kind: kind, category: row.text(3),
-                           categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, address: address),
-                           lat: row.double(6), lon: row.double(7), address: address, tags: decodeTags(row.text(13)),
+                           categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, kind: kind, address: address),
+                           lat: row.double(6), lon: row.double(7), address: address, tags: Self.decodeTags(row.text(13)),
                            timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17))
     }
 
@@ -91,7 +102,7 @@ final class PlaceReader {
                                             "SELECT name FROM place_name WHERE place_id = ?1 AND lang = ?2 AND type = 'name'",
                                             [.integer(out[index].id), .text(language)], { $0.text(0) }) ?? nil {
                 out[index].name = localized
-                out[index].displayName = AddressFormat.displayName(name: localized, address: out[index].address)
+                out[index].displayName = AddressFormat.displayName(name: localized, kind: out[index].kind, address: out[index].address)
             }
         }
         return out

@@ -28,8 +28,7 @@ public struct PlaceSelection: Sendable {
 /// Reads places one at a time in id order, for exports.
 struct PlaceScan {
     let db: DatabaseReader
-
-    init(_ db: DatabaseReader) { self.db = db }
+    let places: PlaceReader
 
     /// Calls `body` with each selected place, in id order, and its geometry when `withGeometry` asks.
     func forEach(_ selection: PlaceSelection, _ body: (PlaceResult, Geometry?) throws -> Void) throws {
@@ -65,7 +64,7 @@ struct PlaceScan {
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             ORDER BY p.id
             """, values) { row in
-            try body(PlaceReader.placeResult(row, in: db.path), row.blob(geometryColumn).flatMap(Geometry.init(encoded:)))
+            try body(places.placeResult(row), row.blob(geometryColumn).flatMap(Geometry.init(encoded:)))
         }
     }
 

@@ -35,16 +35,18 @@ CREATE TABLE place (
     source_ref   TEXT NOT NULL,      -- id in the source: OSM 'n123' / 'w45' / 'r6', GeoNames id, CSV id or line
     kind         TEXT NOT NULL,      -- country, state, county, city, town, village, hamlet, suburb,
                                      -- neighbourhood, locality, island, square, postcode, street,
-                                     -- address, interpolation, poi, boundary
+                                     -- address, interpolation, poi, water, boundary
     category     TEXT,               -- raw source category 'key=value': 'amenity=cafe', 'geonames=P.PPLC'
     name         TEXT,               -- display name; NULL for plain addresses
-    lat          REAL NOT NULL,      -- WGS 84 degrees: the point, centroid, label node or mid-street point
+    lat          REAL NOT NULL,      -- WGS 84 degrees: the point, the place node of an area, its label
+                                     -- point (inside it), or a mid-street point
     lon          REAL NOT NULL,
     rank         INTEGER NOT NULL,   -- address rank: 4 country .. 16 city .. 20 suburb .. 26 street .. 30 address/POI
     importance   REAL NOT NULL,      -- 0..1, higher ranks first in search
-    admin_level  INTEGER,            -- OSM admin_level of boundaries
+    admin_level  INTEGER,            -- OSM admin_level of administrative areas (2 for countries)
     population   INTEGER,
-    housenumber  TEXT,               -- address parts, from addr:* tags
+    housenumber  TEXT,               -- the place's own address parts, from addr:* tags (the areas around
+                                     -- it are in place_area_set)
     street       TEXT,
     postcode     TEXT,
     city         TEXT,
@@ -70,13 +72,14 @@ CREATE TABLE place_geometry (
     geometry BLOB NOT NULL
 );
 
--- A record of a gazetteer source (GeoNames, CSV) that is the same real-world place as an already
--- imported place of another source (same name, compatible kind, close by; docs/SCHEMA.md): it was
--- merged into that place (its names added to place_name and place_fts) instead of becoming a second one.
+-- A record that is the same real-world place as another place and was merged into it instead of
+-- becoming a second one (its names added to place_name and place_fts; docs/SCHEMA.md): a GeoNames or
+-- CSV record matching a place of another source, or an OSM boundary merged with the place node it
+-- labels. Lookups by the record's id find the place.
 CREATE TABLE place_link (
     place_id   INTEGER NOT NULL REFERENCES place(id),    -- the place the record was merged into
     source_id  INTEGER NOT NULL REFERENCES source(id),   -- the record's source
-    source_ref TEXT NOT NULL,                             -- its id in that source (GeoNames id, CSV id or line)
+    source_ref TEXT NOT NULL,                             -- its id in that source ('r1155956', GeoNames id, CSV id or line)
     distance_m REAL NOT NULL                              -- metres between the two positions
 );
 """#),
@@ -118,8 +121,8 @@ CREATE VIRTUAL TABLE search_token USING fts5(
 -- a filter only; exact positions are place.lat / place.lon and place_geometry.
 CREATE VIRTUAL TABLE place_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
 
--- Bounding boxes of the places whose polygons contain other places (boundaries, place areas),
--- for point-in-polygon lookups (id = place.id; the polygon is in place_geometry).
+-- Bounding boxes of the administrative and postal areas (id = area.id; the polygon is the
+-- place_geometry of area.place_id), for point-in-polygon lookups.
 CREATE VIRTUAL TABLE area_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
 """#),
         ("005_timezone.sql", #"""
@@ -171,6 +174,52 @@ CREATE TABLE place_category (
     lon         REAL NOT NULL                  -- = place.lon
 );
 """#),
+        ("007_hierarchy.sql", #"""
+-- Where places lie: the administrative and postal areas (from OSM boundaries), and for every place the
+-- areas around it, assigned at import (docs/SCHEMA.md, "Address hierarchy").
+
+-- One row per area a place can lie in. An area is a place (its names, its point, its polygon in
+-- place_geometry); one place can be two areas (a city-state is its country and its city).
+CREATE TABLE area (
+    id           INTEGER PRIMARY KEY,                  -- = area_rtree.id
+    place_id     INTEGER NOT NULL REFERENCES place(id),
+    level        TEXT NOT NULL,      -- country, state, county, city, suburb, neighbourhood, postcode
+    admin_level  INTEGER,            -- OSM admin_level (NULL for postal areas)
+    country_code TEXT                -- ISO 3166-1 alpha-2 of the country it is in
+);
+
+-- The distinct combinations of areas places lie in (all places of a neighbourhood share one row).
+-- Each column is the place id of the area at that level, NULL when there is none; a level no boundary
+-- gives may come from the nearest place node of its kind (`from_nodes`).
+CREATE TABLE area_set (
+    id               INTEGER PRIMARY KEY,
+    neighbourhood_id INTEGER REFERENCES place(id),
+    suburb_id        INTEGER REFERENCES place(id),
+    city_id          INTEGER REFERENCES place(id),
+    county_id        INTEGER REFERENCES place(id),
+    state_id         INTEGER REFERENCES place(id),
+    country_id       INTEGER REFERENCES place(id),
+    postcode         TEXT,             -- of the postal area, when one contains the places
+    country_code     TEXT,             -- ISO 3166-1 alpha-2
+    from_nodes       TEXT              -- comma-separated levels taken from nearest place nodes, not polygons
+);
+
+-- The area set of each place that lies in any area (places outside every area have no row).
+CREATE TABLE place_area_set (
+    place_id    INTEGER PRIMARY KEY REFERENCES place(id),
+    area_set_id INTEGER NOT NULL REFERENCES area_set(id)
+);
+
+-- The names of each area set's areas (in every language they have) and its postcode, one row per set
+-- (rowid = area_set.id): the words that say where a place is. Search matches "Name, Town" by finding
+-- the sets whose areas the context words name, then the places of those sets named by the other words.
+CREATE VIRTUAL TABLE area_set_fts USING fts5(
+    context,
+    content = '',
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '2 3'
+);
+"""#),
         ("900_indexes.sql", #"""
 -- Secondary indexes, created after the bulk load (faster than maintaining them row by row).
 -- IF NOT EXISTS: an append (geodb import --append) runs this again on a database that has them.
@@ -181,6 +230,8 @@ CREATE INDEX IF NOT EXISTS idx_place_category ON place(category);
 CREATE INDEX IF NOT EXISTS idx_place_kind ON place(kind);
 CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);
 CREATE INDEX IF NOT EXISTS idx_place_link_source_id_source_ref ON place_link(source_id, source_ref);
+-- The areas a place is (a merged city-state is two).
+CREATE INDEX IF NOT EXISTS idx_area_place_id ON area(place_id);
 """#),
         ("910_category_index.sql", #"""
 -- Category search: the places of a category in a latitude band, read from the index alone.
@@ -316,5 +367,349 @@ lawyer	offices	Lawyer	attorney,law firm,legal	office=lawyer,office=notary
 ngo	offices	Organisation	ngo,association,non-profit,nonprofit,foundation	office=ngo,office=association,office=foundation
 estate_agent	offices	Estate agent	real estate,realtor	office=estate_agent
 travel_agency	offices	Travel agency	travel agent	shop=travel_agency,office=travel_agent
+"""#
+
+    /// Schema/admin_levels.tsv: which OSM admin_level is which address level, per country.
+    static let adminLevelsTSV = #"""
+# admin_levels.tsv: which OSM admin_level is which address level, per country.
+#
+# Columns (tab-separated): country_code <TAB> admin_level <TAB> level [<TAB># comment]
+#   country_code  ISO 3166-1 alpha-2, upper case, or * for the default row of that admin_level
+#   admin_level   the OSM admin_level=* value of a boundary=administrative relation (2..11)
+#   level         country | state | county | city | suburb | neighbourhood | -
+#                 "-" = this admin_level is not an address level in this country: skip it
+#   Everything from "#" to the end of a line is a comment.
+#
+# Meaning of the levels
+#   state          first-level regional subdivision (state, province, region, Land, county in HU/HR/EE/...)
+#   county         a level between state and municipality (county, district, Kreis, departement, province in ES/IT)
+#   city           the municipality a postal address names (town/commune/Gemeinde/municipio)
+#   suburb         a borough/district/ward inside a city
+#   neighbourhood  anything smaller
+#
+# Lookup rule: use the row for (country, admin_level); if the country has no row for that
+# admin_level use the * row; if there is neither, the boundary is not an address level.
+# A country row with "-" overrides the default (the level is skipped in that country).
+#
+# Rule the consumer must apply (the table relies on it): when two admin_levels of one
+# place map to the same address level (e.g. 7 and 8 both "city"), the most specific one
+# (the higher admin_level, i.e. the smaller area) is named; the other is only a fallback
+# where the smaller one is missing. Example: PL gmina (7) vs town/village (8): the village
+# is the city where its boundary is mapped, the gmina otherwise.
+#
+# Default rows and why (from the wiki table, ~200 country rows):
+#   2  country
+#   3  -       used by few countries and then for groupings above the first-level unit
+#              (RU federal districts, BR/CO/TR/UG macro-regions, SE/NO landsdel, FR/NL
+#              constituent areas, zones); never written in addresses. Countries that do put
+#              their first-level unit on 3 (SN, NP, LB, PH for Metro Manila, BD) have rows.
+#   4  state
+#   5  county  where used, 5 sits between the first-level unit and the county/municipality
+#              (regions, Regierungsbezirke, departamentos AR, districts AF/TZ, okres CZ since 2026).
+#              Rows with "-" where it is a statistical/planning layer (DE, BR, RU, HU, TR, ...).
+#   6  county
+#   7  city    a 7 is usually either the municipality itself (JP, DK, NO, SE, HR, RS, GR,
+#              PL gmina, AR municipio, EE, AL) or a grouping of whole municipalities (FR
+#              arrondissement, DE Amt, BE arrondissement, US civil township, CH Kreis); in
+#              the second case the 8 inside always wins by the rule above. Countries where 7
+#              is such a grouping have an explicit "-" row anyway, except US, where civil
+#              townships / NY towns are kept as the fallback city of unincorporated areas.
+#   8  city
+#   9  suburb
+#   10 suburb
+#   11 neighbourhood
+#
+# Judgement conventions used for the country rows:
+#   * state = the first-level regional subdivision (as in ISO 3166-2). Where the first level
+#     is a layer nobody writes (NUTS/planning regions, decentralised administrations) the next
+#     level is state (BG, HU, HR, GR, FI, EE, CY). Where the first level is the municipality
+#     itself (LV, ME, MK, LI, AD, XK) there is no state; SI uses its statistical regions (5).
+#     XK (Kosovo) is the user-assigned code OSM uses, not an official ISO 3166-1 code.
+#   * Where the wiki lists a municipality level and below it cities/towns/villages
+#     (settlements), both are "city" and the settlement wins (PL, BG, HR, RS, AR, GN, ...);
+#     NL woonplaats (10) is the city and the gemeente (8) the county, as Dutch addresses name
+#     the woonplaats (Nominatim does the same: 8 municipality rank, 10 city rank);
+#     AU locality (9) is the city (Australian addresses name the locality, LGAs are county).
+#   * Two candidates for state/county: the one people write (FR/BE/ES/IT: 4 state, 6 county).
+#   * Purely statistical, electoral or cadastral layers and numbered units (wards in ZA,
+#     RT/RW in ID, 10-house cells in TZ) are "-".
+#
+# Known limits (cannot be expressed per admin_level; the importer should use the boundary's
+# own place=* tag or its label/admin_centre node): one relation that is both a higher unit and
+# the city (Berlin/Hamburg on 4, Vienna on 4, kreisfreie Staedte and Statutarstaedte on 6,
+# English unitary authorities and Scottish/Welsh councils on 6, Toronto/Ottawa on 6, Moscow,
+# Kyiv, Beijing, Seoul, Bangkok, Taipei, Jakarta-level cities on 4/5, ZA metros on 6).
+# Overseas parts with their own ISO code (GP, MQ, RE, PF, NC, PR, AW, CW, ...) only get their
+# rows if the importer assigns that code rather than the parent country's.
+#
+# Countries checked against the sources that follow the default (no rows):
+#   AD AF AG AT AW AZ BI BN BT BZ CA CI CL CM DK DZ EG GA GE GH GM GQ IM LA LS LU LY MG ML
+#   MT MZ NE NO PE PL PY RS SE SK SR SZ UY  (SK: reorganised 2026 to the common scheme,
+#   see Nominatim PR #4087; CZ likewise has new levels since 2026, see rows)
+# Checked only against [L], following the default: SM VA FO GI JE GG AX.
+# Not determined (not in the wiki copies available here; they fall back to the default,
+# which may be wrong at 8 and below): PK KE VE LK SD SA YE KZ UZ KH MN PA SG RW JM QA KW OM
+# AE ZM ZW and small territories.
+#
+# Sources (all read 2026-11-24; the live wiki was not reachable from this machine, so the
+# wiki table was read through copies):
+#   [W]  OSM wiki "Tag:boundary=administrative", table "admin_level values for specific
+#        countries": https://wiki.openstreetmap.org/wiki/Tag:boundary%3Dadministrative
+#        - current table via the copy https://www.cuch.org/tagboundaryadministrative-openstreetmap-wiki_1778775
+#          (only rows Afghanistan..Australia legible there)
+#        - the 10- and 11-value tables as wikitext (c. 2018, cells cut at 120 chars) in
+#          https://github.com/failmap/failmap/blob/52a7f602ac4b5a777349631397715e1066be2e6d/failmap/map/management/commands/parse_administrative_regions.py
+#        - https://wiki.openstreetmap.org/wiki/Template:Admin_level_11 (stored copy)
+#        - an unattributed SQL seed file in the public code index copying the wiki rows of
+#          GR PL PT DE CZ FR BE NL GB IE ES IT (c. 2022)
+#        - country pages: https://wiki.openstreetmap.org/wiki/India/Administrative_Boundaries,
+#          WikiProject_Belgium/Boundaries and Thailand/Places_and_Boundaries (kiwix copy of the
+#          wiki, 2025-07), WikiProject_Luxembourg/Borders, Nepal_VDCs_boundaries_import,
+#          https://community.openstreetmap.org/t/grenzen-in-nederland/86037 (NL levels)
+#   [N]  Nominatim settings/address-levels.json,
+#        https://github.com/osm-search/Nominatim/blob/master/settings/address-levels.json
+#        at commit 86e7932db2ebcce941a189b942539e76dcd8a148 (2026-07-02), with the commit
+#        messages and https://github.com/osm-search/Nominatim/pull/4069 (CZ, BR, AU 2026),
+#        /pull/4087 (SK 2026), /pull/4165 (CZ part-of-municipality example)
+#   [L]  cross-check only: libpostal resources/boundaries/osm/*.yaml,
+#        https://github.com/openvenues/libpostal at 4c030d8ff2fcf59c26510f68823c28a2346034d4;
+#        rows resting on it alone are marked [L].
+#   [I]  UA only: notes on current Ukrainian levels in https://github.com/IntelliasLabs/intellias-oss-compiler
+#        src/main/scala/com/intellias/osm/compiler/admin/admin-hierarchy-by-country.md
+#
+# Rows: country rows only where the country differs from the default, except LI and MC,
+# which are listed in full as checked anchors (their values equal the default).
+*	2	country
+*	3	-	# groupings above the first-level unit; see header
+*	4	state
+*	5	county
+*	6	county
+*	7	city	# municipality, or a grouping of municipalities that 8 overrides; see header
+*	8	city
+*	9	suburb
+*	10	suburb
+*	11	neighbourhood
+AL	8	suburb	# njesi administrative (former communes) inside the bashkia (7) [W current]
+AM	6	city	# city/town; 5 = consolidated community (county; also holds Yerevan districts) [W current]
+AM	8	neighbourhood	# [W current]
+AO	6	city	# municipios are the municipalities; 7 comunas inside them [W current]
+AO	7	suburb
+AR	6	-	# distrito/pedania: sub-units of departamentos in some provinces only; 7 municipio, 8 localities [W current]
+AU	7	-	# ACT districts
+AU	9	city	# locality ("suburb"), what Australian addresses name; LGAs (6) stay county (Nominatim drops them since 2026) [W current][N]
+BA	6	city	# grad (Sarajevo, Banja Luka...); opcina (7) wins where both [W 2018]
+BA	8	suburb	# mjesna zajednica (local community); 9 naselje = settlement (suburb)
+BB	6	state	# parishes are the first-level units [W 2018][L]
+BB	10	neighbourhood
+BD	3	state	# divisions (the wiki copy puts them on 3, most data on 4) [W 2018][L]
+BD	6	-	# upazila/thana: keeps the district (5) as county
+BE	7	-	# arrondissements: not in addresses (Nominatim keeps them as county); 9 deelgemeente = suburb although Nominatim ranks it as city [W][N]
+BF	6	city	# department/commune [W 2018]
+BF	7	suburb	# arrondissements of Ouagadougou and Bobo-Dioulasso; 8 towns/villages = city
+BG	4	-	# NUTS-2 planning regions [W 2018][L]
+BG	6	state	# oblast; 7 obshtina and 8 settlement both city (settlement wins)
+BH	6	city	# municipality (Manama...) [W 2018]
+BJ	6	city	# communes [W 2018][L]
+BO	7	-	# metropolitan regions [W 11-level table]
+BR	5	-	# intermediate geographic regions, removed from addresses by Nominatim 2026 [N][W]
+BR	6	-	# immediate geographic regions (formerly metropolitan areas/microregions)
+BR	7	-	# metropolitan regions/microregions; 8 municipio, 9 distrito, 10 bairro
+BS	6	state	# New Providence (central government) [W 2018][L]
+BS	8	state	# local government districts, the first-level units elsewhere
+BY	8	-	# selsoviet (rural council) [W 2018]
+BY	10	city	# populated places (cities, villages); 9 city districts = suburb
+CD	5	-	# former provinces (span several current ones) [W 2018]
+CD	8	suburb	# groupement/quartier
+CD	9	neighbourhood	# localite/cellule
+CD	10	-	# blocs / village subdivisions
+CF	8	suburb	# arrondissements (Bangui); 9 quartiers [W 2018][L]
+CF	10	neighbourhood
+CH	7	-	# Kreise/circoli between district and municipality [W 2018]
+CN	5	city	# prefecture-level city, the city of Chinese addresses [W 2018]
+CN	6	suburb	# county-level (district/county/county-level city), written after the city; judgement
+CN	8	neighbourhood	# township/town/subdistrict
+CN	10	neighbourhood	# village/community
+CO	6	city	# municipio [W 2018]
+CO	8	suburb	# localidad/comuna (urban), vereda (rural); 7 urban area/corregimiento = city
+CO	9	neighbourhood	# barrio
+CR	6	city	# canton (the municipality) [W 2018]
+CR	8	suburb	# distrito
+CR	10	neighbourhood	# barrio
+CU	6	city	# municipio; 8 ciudades win where mapped [W 2018]
+CY	6	state	# districts are the first-level units [W 2018][L]
+CZ	6	-	# SO ORP (since 2026: 4 kraj, 5 okres, 8 obec, 9 mestska cast, 10 cast obce) [N PR 4069/4165]
+CZ	7	-	# SO POU
+DE	5	-	# Regierungsbezirk, not in addresses [W][N]
+DE	7	-	# Amt/Verbandsgemeinde/Samtgemeinde
+DO	6	city	# municipio; 8 distrito municipal wins where mapped [W 2018][L]
+EC	6	city	# canton; 7 urban area = city [W 2018]
+EC	8	suburb	# parroquia; 9 barrio = suburb (wins)
+EE	6	state	# maakond [W 2018][L]
+EE	8	suburb	# osavald/linnaosa; 9 kula/asum (settlement units) = suburb
+ES	7	-	# comarca: provinces (6) are what Spanish addresses name; Nominatim ranks 7 as county instead [W][N]
+ET	8	suburb	# kebele [W 2018]
+ET	10	neighbourhood	# gots (villages)
+FI	4	-	# AVI areas (agencies abolished 2026) [W 2018]
+FI	6	state	# maakunta (region), first-level unit in ISO 3166-2:FI; judgement
+FI	7	-	# seutukunta (sub-region)
+FR	7	-	# arrondissements; 9 arrondissements municipaux/communes deleguees, 10 quartiers [W][L]
+GB	5	-	# regions of England / combined authorities; 6 county/unitary, 8 district, 10 civil parish/community [W]
+GN	9	city	# villages/towns inside sub-prefectures (8) [W 2018]
+GR	4	-	# decentralised administrations [W]
+GR	5	state	# periferies (regions); 6 regional unit, 7 dimos, 8 municipal unit (city, wins), 9 community
+GT	6	city	# municipio [W 2018][L]
+GT	8	suburb	# zonas
+HK	5	city	# Hong Kong Island/Kowloon/New Territories (used if the importer codes HK) [W 2018]
+HK	6	suburb	# districts
+HN	6	city	# municipio [W 2018]
+HN	8	-	# aldeas (groups of villages)
+HN	9	city	# ciudades; 10 barrios/colonias = suburb
+HR	5	-	# statistical regions [W 2018]
+HR	6	state	# zupanije; 7 opcina/grad and 8 naselje both city
+HR	10	neighbourhood	# mjesni odbori
+HT	6	-	# search-and-rescue sectors (temporary) [W 2018]
+HU	4	-	# NUTS-1 [W 2018][L]
+HU	5	-	# NUTS-2 regions
+HU	6	state	# megye/Budapest
+HU	7	county	# jaras
+ID	5	city	# kota/kabupaten, the city of Indonesian addresses; Nominatim uses 7 as city instead [W 2018][N]
+ID	6	suburb	# kecamatan
+ID	7	neighbourhood	# kelurahan/desa
+ID	8	-	# dusun
+ID	9	-	# rukun warga (numbered)
+ID	10	-	# rukun tetangga (numbered)
+IE	5	-	# provinces: no administration, not in addresses [W]
+IE	7	county	# administrative county / city council (Dublin City, Fingal...)
+IE	9	-	# electoral divisions; 10 townland = suburb
+IL	6	-	# natural regions (statistical) [W 2018]
+IL	7	-	# metropolitan areas
+IL	10	neighbourhood	# shchuna; 9 rova (borough) = suburb
+IN	6	-	# tehsil/taluk/mandal: keeps the district (5) as county [W India/Administrative_Boundaries]
+IN	7	-	# block/revenue circle; 8 municipality/gram panchayat, 9 revenue village, 10 ward
+IQ	7	-	# nahiya (sub-district) [W 2018]
+IQ	8	suburb	# hay (urban borough) / mukataa
+IQ	9	neighbourhood	# mahalla / village
+IR	6	-	# bakhsh; 5 shahrestan = county, 7 city/dehestan, 8 village, 9-10 urban districts, 11 mahalleh [W 11-level table]
+IS	5	state	# landshlutar (regions) [W 2018][L]
+IS	6	city	# sveitarfelog (municipalities)
+IT	7	-	# unioni di comuni / comunita montane [W]
+JO	7	-	# qada (sub-district) [W 2018]
+JP	8	suburb	# wards of designated cities; 7 = municipality (city/town/village, Tokyo special wards) [W][N 2025]
+JP	10	neighbourhood	# koaza/chome; 9 oaza/machi = suburb
+KP	6	city	# si/gun [W 2018]
+KP	7	suburb	# guyok
+KP	8	suburb	# dong/ri/up
+KR	6	city	# si/gun/gu (basic local government) [W 2018]
+KR	7	suburb	# gu inside a si
+KR	8	suburb	# dong/eup/myeon
+KR	10	neighbourhood	# ri/tong
+LB	3	state	# mohafazah (governorate) [W 2018][L]
+LB	4	county	# qadaa (caza)
+LB	5	-	# federations of municipalities
+LB	6	city	# municipality
+LB	7	suburb	# cadastral areas (quarters of Beirut, villages)
+LI	6	county	# Oberland/Unterland (electoral districts, no administration); = default, listed as anchor [L] (LI/MC rows not legible in the wiki copies)
+LI	8	city	# the 11 Gemeinden; = default, listed as anchor [L]
+LR	8	-	# clans/chiefdoms [W 2018]
+LT	6	-	# seniunija (eldership): keeps the savivaldybe (5) as county; 8 settlement = city [W 2018]
+LV	4	-	# planning/historical regions if mapped; 6 novads = county, 7 town/8 pagasts = city [W 2018][L]
+MA	6	-	# cercles/pashaliks [W 2018]
+MA	7	-	# caidats / prefectures d'arrondissements; 8 commune, 9 arrondissement
+MC	8	city	# Monaco (the commune); = default, listed as anchor [L]
+MC	10	suburb	# quartiers (wards); = default, listed as anchor [L]
+MD	6	state	# raions and municipalities (Chisinau, Balti) [W 2018][L]
+MD	7	suburb	# sectors of Chisinau
+MD	9	city	# towns/villages inside communes (8)
+MK	10	neighbourhood	# maalo/locality; 6 City of Skopje = county, 7 opstina, 8 settlement [W 2018]
+MM	6	city	# Yangon (the only city boundary above districts) [W 2018][L]
+MM	7	county	# districts; 8 townships = city
+MO	5	city	# Macau/Taipa/Coloane/Cotai (used if the importer codes MO) [W 2018]
+MO	6	suburb	# freguesias
+MR	8	-	# arrondissements [W 2018]
+MR	9	city	# communes
+MW	8	-	# sub-chiefs [W 2018]
+MW	9	-	# group village headmen
+MW	10	city	# villages
+MX	6	city	# municipio; 8 localities win where mapped [W 2018][L]
+MY	7	-	# sub-district (Kuching only) [W 2018][L]
+MY	8	-	# mukim
+MY	10	city	# local authorities (PBT), towns, villages; the wiki also lists taman here; judgement
+NG	8	suburb	# wards of the LGAs (6) [W 2018]
+NI	6	city	# municipio [W 2018]
+NI	7	-	# indigenous territories
+NI	10	neighbourhood	# barrios; 8 city boundaries, 9 districts
+NL	8	county	# gemeente; addresses name the woonplaats [W NL forum][N]
+NL	10	city	# woonplaats (3 Nederland/Aruba/Curacao/Sint Maarten, 4 provincies)
+NP	3	state	# provinces (since 2015) [W 2018]; 4/5 were development regions/zones (abolished)
+NP	5	-	# zones (abolished)
+NP	10	neighbourhood	# tole; 6 district, 7 municipality, 9 ward
+NZ	6	city	# territorial authorities (cities/districts) [W 2018]
+NZ	8	suburb	# Auckland local boards
+PF	6	state	# archipelago subdivisions (used if the importer codes PF) [W 2018]
+PH	3	state	# regions; only Metro Manila lacks the province (4) that otherwise wins [W 11-level table]
+PH	5	-	# provincial legislative districts
+PH	6	city	# cities and municipalities
+PH	7	-	# city/municipal legislative districts
+PH	8	suburb	# city administrative districts (Manila); 10 barangay = suburb, 11 sitio/purok
+PH	9	-	# barangay zones (numbered)
+PR	6	city	# municipios (if the importer codes PR; under US they are counties) [L]
+PR	8	suburb	# barrios
+PT	6	state	# distritos (first-level units with the autonomous regions on 4) [W]
+PT	8	suburb	# freguesias; 7 concelho = city, 9 localidade = suburb
+PT	10	neighbourhood	# bairros
+RO	5	suburb	# sectors of Bucharest [L only]
+RO	6	city	# comuna/oras/municipiu (UAT); villages on 8 win [W 2018][L]
+RU	5	-	# groups of municipal districts / okrugs of federal cities (Nominatim also drops 5) [W][N]
+RU	7	-	# not used; Nominatim drops 7 as well
+SI	5	state	# statistical regions, the only regional level (not administrative); judgement [W 2018][L]
+SI	7	county	# upravne enote
+SI	10	city	# naselja (settlements) inside the obcina (8)
+SL	6	-	# chiefdoms / Freetown wards [W 2018]
+SL	7	-	# section chiefdoms
+SN	3	state	# regions [W 2018][L]
+SN	7	-	# arrondissements (of departements)
+SS	5	-	# former states [W 2018]
+SS	7	-	# payam
+SS	8	-	# boma
+SS	9	city	# villages
+SV	5	-	# [W 2018] (levels may have changed with the 2024 municipal reform)
+SV	6	city	# municipio
+SV	7	suburb	# canton
+SV	8	suburb	# barrio
+SV	9	neighbourhood	# colonia
+SY	6	-	# nahiya [W 2018]
+TD	7	-	# sous-prefectures [W 2018]
+TD	8	-	# cantons
+TD	9	city	# villages/localities
+TG	6	-	# sous-prefectures [W 2018]
+TG	8	suburb	# arrondissements municipaux; 7 commune = city
+TH	8	suburb	# tambon/khwaeng; 6 amphoe/khet = county, 7 thesaban = city [W][L]
+TH	10	neighbourhood	# muban/chumchon
+TM	10	neighbourhood	# neighbourhoods/hamlets [W 11-level table]
+TN	5	city	# delegations (no municipality level in the wiki) [W 2018][L]
+TN	6	suburb	# imadats
+TR	5	-	# NUTS-2 [W 2018]
+TR	6	city	# ilce (district municipality), the city part of Turkish addresses [L]
+TR	8	suburb	# belde/koy; 10 mahalle = suburb
+TW	5	suburb	# districts of special municipalities (4) [W 2018][L]
+TW	7	suburb	# districts of provincial cities (6)
+TW	9	neighbourhood	# villages/li
+TW	10	-	# lin
+TZ	6	-	# divisions [W 2018]
+TZ	7	suburb	# wards
+TZ	9	neighbourhood	# village/mtaa
+TZ	10	-	# shina (ten-cell units)
+UA	9	city	# settlements (cities, villages) inside the hromada (7); 10 city districts [I][L]
+UG	8	-	# sub-counties [W 2018]
+UG	10	neighbourhood	# zones (Kampala); 9 parish = suburb
+US	5	city	# New York City (only user of 5); boroughs/counties below [W]
+VN	8	suburb	# phuong/xa; districts (6) abolished in 2025, may vanish from OSM [W 2018][L]
+VU	6	city	# area councils (Port Vila, Luganville...) [W 2018]
+VU	8	suburb	# wards
+VU	9	neighbourhood	# communities
+XK	4	city	# the 38 komuna are on 4 [W 2018]
+XK	8	suburb	# cadastral zones (villages)
+XK	10	neighbourhood	# lagje
+ZA	10	-	# municipal wards (numbered); 6 district/metro = county, 8 local municipality = city [W 2018]
 """#
 }

@@ -56,6 +56,11 @@ package enum JSONText {
         "[" + values.map(quoted).joined(separator: ",") + "]"
     }
 
+    /// A JSON array of ids: what `json_each(?)` takes for `id IN (SELECT value FROM json_each(?))`.
+    package static func array(_ ids: some Sequence<Int64>) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
     /// The byte a one-letter JSON escape stands for (`n` after a backslash is a line feed), or nil when the
     /// letter is no JSON escape (`u`, four hex digits, is read by the caller).
     package static func unescaped(_ letter: UInt8) -> UInt8? {

@@ -8,6 +8,8 @@
 struct ParsedQuery {
     /// Folded words that are not numbers.
     var words: [String]
+    /// How many of `words` each comma-separated part of the text holds ("Marc Cain, Vaduz": 2, 1).
+    var partSizes: [Int]
     /// Folded number-like words: "52", "12a", "00100" (a range "12-14" gives both ends).
     var numbers: [String]
     /// The number as written, folded without spaces ("12-14", "12a").
@@ -17,16 +19,28 @@ struct ParsedQuery {
         var words: [String] = []
         var numbers: [String] = []
         var numberText: String?
-        for raw in text.split(whereSeparator: { $0.isWhitespace || $0 == "," }).prefix(16) {
-            let folded = TextNormalizer.fold(String(raw))
-            if folded.first?.isNumber == true, folded.count <= 10 {
-                numberText = numberText ?? folded.filter { $0.isLetter || $0.isNumber || $0 == "-" }
-                numbers += TextNormalizer.tokens(folded)
-            } else {
-                words += TextNormalizer.tokens(folded)
+        var partSizes: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let before = words.count
+            for raw in part.split(whereSeparator: \.isWhitespace) {
+                let folded = TextNormalizer.fold(String(raw))
+                if folded.first?.isNumber == true, folded.count <= 10 {
+                    numberText = numberText ?? folded.filter { $0.isLetter || $0.isNumber || $0 == "-" }
+                    numbers += TextNormalizer.tokens(folded)
+                } else {
+                    words += TextNormalizer.tokens(folded)
+                }
             }
+            if words.count > before { partSizes.append(words.count - before) }
         }
-        self.words = Array(words.prefix(12))
+        // At most 12 words (and the parts they fill).
+        while words.count > 12, let last = partSizes.last {
+            let cut = min(last, words.count - 12)
+            words.removeLast(cut)
+            if cut == last { partSizes.removeLast() } else { partSizes[partSizes.count - 1] -= cut }
+        }
+        self.words = words
+        self.partSizes = partSizes
         self.numbers = Array(numbers.prefix(4))
         self.numberText = numberText
     }

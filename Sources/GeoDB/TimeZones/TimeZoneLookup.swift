@@ -116,7 +116,7 @@ public final class TimeZoneLookup {
     private let zoneRank: [Int32]
     /// Zone index of Etc/GMT-12 … Etc/GMT+12 by hours east of Greenwich + 12.
     private let oceanZones: [Int32]
-    private var polygonSet: ZonePolygonSet?
+    private var polygonSet: PolygonSet?
     private var clocks: [ZoneClock?]
 
     /// A lookup on the database at `path`; throws when it holds no timezones.
@@ -274,16 +274,16 @@ public final class TimeZoneLookup {
     }
 
     private func findByPolygons(_ p: Point7) throws -> Found {
-        var best: ZonePolygon?
+        var best: IndexedPolygon?
         try polygons().forEachContaining(p) { polygon in
-            if let b = best, !(polygon.area < b.area || (polygon.area == b.area && zoneRank[Int(polygon.zone)] < zoneRank[Int(b.zone)])) {
+            if let b = best, !(polygon.area < b.area || (polygon.area == b.area && zoneRank[Int(polygon.owner)] < zoneRank[Int(b.owner)])) {
                 return
             }
             best = polygon
         }
-        if let best { return Found(zone: best.zone, source: .polygon) }
+        if let best { return Found(zone: best.owner, source: .polygon) }
         if let near = try polygons().nearest(to: p, within: Self.nearestRadius) {
-            return Found(zone: near.zone, source: .nearest, meters: near.meters)
+            return Found(zone: near.owner, source: .nearest, meters: near.meters)
         }
         return Found(zone: oceanZone(lon: p.lon), source: .ocean)
     }
@@ -292,7 +292,7 @@ public final class TimeZoneLookup {
     private func containingZones(_ p: Point7) throws -> [Int32] {
         var smallest: [Int32: Double] = [:]
         try polygons().forEachContaining(p) { polygon in
-            smallest[polygon.zone] = min(smallest[polygon.zone] ?? .infinity, polygon.area)
+            smallest[polygon.owner] = min(smallest[polygon.owner] ?? .infinity, polygon.area)
         }
         return smallest.keys.sorted { a, b in
             smallest[a]! != smallest[b]! ? smallest[a]! < smallest[b]! : zoneRank[Int(a)] < zoneRank[Int(b)]
@@ -320,7 +320,7 @@ public final class TimeZoneLookup {
         grid.insert(cell, zone: UInt32(zoneIndexOfID[Int(zoneID)]))
     }
 
-    package func polygons() throws -> ZonePolygonSet {
+    package func polygons() throws -> PolygonSet {
         if let polygonSet { return polygonSet }
         let db = reader.connection
         var ids: [Int64] = [], zones: [Int32] = [], boxes: [Box7] = []
@@ -341,7 +341,7 @@ public final class TimeZoneLookup {
         }
         let geometry = try db.prepare("SELECT geometry FROM timezone_polygon WHERE id = ?")
         let path = reader.path
-        let set = ZonePolygonSet(zones: zones, boxes: boxes) { part in
+        let set = PolygonSet(owners: zones, boxes: boxes) { part in
             try geometry.bind([.integer(ids[part])])
             defer { geometry.reset() }
             guard try geometry.step(), let blob = geometry.blob(0),
@@ -350,7 +350,7 @@ public final class TimeZoneLookup {
                 throw GeoDBError(.database, "\(path): timezone_polygon \(ids[part]) does not hold one valid polygon",
                                  remedy: "re-import the timezone file")
             }
-            return ZonePolygon(zone: zones[part], rings: polygons[0])
+            return IndexedPolygon(owner: zones[part], rings: polygons[0])
         }
         polygonSet = set
         return set

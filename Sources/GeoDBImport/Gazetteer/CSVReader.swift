@@ -360,7 +360,7 @@ public final class CSVReader {
         return PlaceRecord(
             sourceRef: field(.id, of: columns) ?? String(line), kind: kind, category: category, name: name,
             names: name.map { [PlaceName(name: $0, type: "name")] } ?? [], coordinate: coordinate,
-            importance: gazetteerImportance(kind: kind, population: population), population: population,
+            importance: Importance.of(kind: kind, population: population), population: population,
             address: address, tags: tags, timezone: field(.timezone, of: columns))
     }
 }

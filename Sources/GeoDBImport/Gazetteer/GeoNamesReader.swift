@@ -158,7 +158,7 @@ public final class GeoNamesReader {
         return PlaceRecord(
             sourceRef: String(id), kind: kind, category: feature.map { "geonames=" + $0 }, name: name, names: names,
             coordinate: coordinate,
-            importance: gazetteerImportance(kind: kind, population: population, bonus: GeoNamesFeature.importanceBonus(code: code)),
+            importance: Importance.of(kind: kind, population: population, bonus: GeoNamesFeature.importanceBonus(code: code)),
             population: population, address: address, tags: tags, timezone: text(.timezone))
     }
 }

@@ -72,11 +72,3 @@ struct BadRows {
         return value
     }
 }
-
-/// Importance of a gazetteer place: the kind's base, plus up to 0.2 for population (fourth root, as for
-/// OSM places), plus `bonus` (GeoNames: capitals and administrative seats).
-func gazetteerImportance(kind: PlaceKind, population: Int64?, bonus: Double = 0) -> Double {
-    var value = kind.baseImportance + bonus
-    if let population, population > 0 { value += min(0.2, Double(population).squareRoot().squareRoot() / 500) }
-    return min(1, value)
-}

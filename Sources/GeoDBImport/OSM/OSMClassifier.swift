@@ -52,7 +52,9 @@ enum OSMClassifier {
     static func placeKind(forPlaceValue value: String) -> PlaceKind? {
         switch value {
         case "country": return .country
-        case "state", "province", "region": return .state
+        case "state", "province": return .state
+        // A region is as often a mountain range or a wine country as an administrative unit: never a state.
+        case "region": return .locality
         case "county", "district", "municipality": return .county
         case "city": return .city
         case "town": return .town
@@ -82,9 +84,14 @@ enum OSMClassifier {
     /// `isArea` says whether the object is a closed way or a multipolygon/boundary relation.
     static func classify(_ tags: OSMTags, hasName: Bool, isArea: Bool) -> OSMClassification? {
         if isArea, let boundary = tags[.boundary] {
-            if boundary == "administrative", hasName, let level = tags[.adminLevel].flatMap({ Int($0) }) {
+            let level = tags[.adminLevel].flatMap { Int($0) }
+            if boundary == "administrative", hasName, let level {
                 let kind = tags[.place].flatMap(placeKind(forPlaceValue:)) ?? kind(forAdminLevel: level)
                 return OSMClassification(kind: kind, category: "boundary=administrative", adminLevel: level)
+            }
+            // A country's land without its territorial waters (Monaco's, where the full boundary is cut).
+            if boundary == "land_area", hasName, level == 2, tags[.iso3166Alpha2] ?? tags[.iso3166] != nil {
+                return OSMClassification(kind: .country, category: "boundary=land_area", adminLevel: 2)
             }
             if boundary == "postal_code", tags[.postalCode] != nil {
                 return OSMClassification(kind: .postcode, category: "boundary=postal_code")
@@ -92,6 +99,9 @@ enum OSMClassifier {
         }
         if hasName, let value = tags[.place], let kind = placeKind(forPlaceValue: value) {
             return OSMClassification(kind: kind, category: "place=\(value)")
+        }
+        if hasName, let category = waterCategory(tags) {
+            return OSMClassification(kind: .water, category: category)
         }
         if let category = poiCategory(tags), hasName || usefulUnnamed.contains(category) {
             if category.hasPrefix("building=") && !hasName {
@@ -105,6 +115,17 @@ enum OSMClassifier {
         if isArea, hasName, let boundary = tags[.boundary], boundary != "administrative" {
             return OSMClassification(kind: .boundary, category: "boundary=\(boundary)")
         }
+        return nil
+    }
+
+    /// The category of a water body: a lake, reservoir or pond (`natural=water`, `water=*`), a river's area
+    /// (`waterway=riverbank`), a bay or strait; nil for anything else.
+    static func waterCategory(_ tags: OSMTags) -> String? {
+        if let natural = tags[.natural], ["water", "bay", "strait"].contains(natural) {
+            return tags[.water].map { "water=\($0)" } ?? "natural=\(natural)"
+        }
+        if tags[.waterway] == "riverbank" { return "waterway=riverbank" }
+        if let landuse = tags[.landuse], landuse == "reservoir" || landuse == "basin" { return "landuse=\(landuse)" }
         return nil
     }
 
@@ -215,7 +236,15 @@ enum OSMClassifier {
                 street: tags[.addrStreet] ?? tags[.addrPlace],
                 postcode: tags[.addrPostcode] ?? tags[.postalCode],
                 city: tags[.addrCity],
-                countryCode: (tags[.addrCountry] ?? tags[.iso3166Alpha2] ?? tags[.iso3166]).map { $0.uppercased() })
+                countryCode: (tags[.addrCountry] ?? tags[.iso3166Alpha2] ?? tags[.iso3166] ?? countryOfSubdivision(tags))
+                    .map { $0.uppercased() })
+    }
+
+    /// The country part of an ISO 3166-2 subdivision code ("MC-FO" → "MC").
+    static func countryOfSubdivision(_ tags: OSMTags) -> String? {
+        guard let code = tags[.iso3166Subdivision], let dash = code.firstIndex(of: "-"),
+              code.distance(from: code.startIndex, to: dash) == 2 else { return nil }
+        return String(code[..<dash])
     }
 
     /// Tags worth showing with a result; prefixes match whole key families.
@@ -236,16 +265,6 @@ enum OSMClassifier {
         var result: [(key: String, value: String)] = []
         for i in tags.tags.indices where tags.tags[i].info.isDisplayed { result.append((tags.tags[i].key, tags.tags[i].value)) }
         return result
-    }
-
-    /// Importance: the kind's base, raised by population (log scale) and by having a Wikipedia/Wikidata entry.
-    static func importance(kind: PlaceKind, population: Int64?, tags: OSMTags) -> Double {
-        var value = kind.baseImportance
-        if let population, population > 0 {
-            value += min(0.2, Double(population).squareRoot().squareRoot() / 500)
-        }
-        if tags[.wikidata] != nil || tags[.wikipedia] != nil { value += 0.05 }
-        return min(1, value)
     }
 
     /// A population tag as a number; OSM writes '12 345', '12,345' or '~12000' at times.

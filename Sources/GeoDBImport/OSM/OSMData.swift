@@ -72,7 +72,7 @@ enum OSMKey: UInt8, CaseIterable {
          aeroway, manMade, natural, sport, club, highway, building
     case boundary, adminLevel, place, postalCode, type, area, brand, population, wikidata, wikipedia
     case addrHousenumber, addrHousename, addrStreet, addrPlace, addrPostcode, addrCity, addrCountry, addrInterpolation
-    case iso3166Alpha2, iso3166
+    case iso3166Alpha2, iso3166, iso3166Subdivision, water, waterway, landuse
 
     var isPOIKey: Bool { rawValue >= Self.amenity.rawValue && rawValue <= Self.building.rawValue }
 
@@ -84,7 +84,7 @@ enum OSMKey: UInt8, CaseIterable {
         "public_transport", "railway", "aeroway", "man_made", "natural", "sport", "club", "highway", "building",
         "boundary", "admin_level", "place", "postal_code", "type", "area", "brand", "population", "wikidata", "wikipedia",
         "addr:housenumber", "addr:housename", "addr:street", "addr:place", "addr:postcode", "addr:city", "addr:country",
-        "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1",
+        "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1", "ISO3166-2", "water", "waterway", "landuse",
     ]
 
     fileprivate static let byText = Dictionary(uniqueKeysWithValues: allCases.dropFirst().map { ($0.text, $0) })

@@ -10,6 +10,8 @@ public struct OSMBuildStats: Sendable {
     /// Relations whose rings could not be closed (cut at the extract edge or broken): not imported.
     public var relationsSkipped = 0
     public var relationMembersMissing = 0
+    /// Rings of relations closed across gaps where member ways were missing (cut at the extract edge).
+    public var ringsRepaired = 0
     public var interpolationsSkipped = 0
     public var streetSegments = 0
     public var nodeStoreBytes = 0
@@ -21,6 +23,7 @@ public struct OSMBuildStats: Sendable {
         relationsAssembled += other.relationsAssembled
         relationsSkipped += other.relationsSkipped
         relationMembersMissing += other.relationMembersMissing
+        ringsRepaired += other.ringsRepaired
         interpolationsSkipped += other.interpolationsSkipped
         streetSegments += other.streetSegments
         nodeStoreBytes += other.nodeStoreBytes
@@ -149,10 +152,16 @@ public final class OSMPlaceBuilder: OSMHandler {
             return
         }
         readStats.relationsAssembled += 1
-        let label = members.first { $0.type == .node && ($0.role == "label" || $0.role == "admin_centre") }
-            .flatMap { nodes.location(of: $0.ref) }
-        let point = label ?? PolygonMath.interiorPoint(result.polygons) ?? result.polygons[0][0][0]
-        try emit(ref: "r\(id)", classification, tags, names, at: point, geometry: .polygons(result.polygons), into: sink)
+        readStats.ringsRepaired += result.repairedRings
+        let labelNode = members.first { $0.type == .node && $0.role == "label" }?.ref
+        let adminCentre = members.first { $0.type == .node && $0.role == "admin_centre" }?.ref
+        // The label node, else the admin centre (a town inside the area), else the point deepest inside.
+        let point = [labelNode, adminCentre].lazy.compactMap { $0.flatMap(self.nodes.location(of:)) }
+            .first { point in result.polygons.contains { PolygonMath.polygonContains($0, lat: point.lat, lon: point.lon) } }
+            ?? PolygonMath.labelPoint(result.polygons) ?? result.polygons[0][0][0]
+        try emit(ref: "r\(id)", classification, tags, names, at: point, geometry: .polygons(result.polygons),
+                 areaKm2: PolygonMath.areaKm2(result.polygons), labelNode: labelNode.map { "n\($0)" },
+                 adminCentreNode: adminCentre.map { "n\($0)" }, into: sink)
     }
 
     /// Completes the places of a file without relations (see `finishWays`) and the counts.
@@ -213,7 +222,8 @@ public final class OSMPlaceBuilder: OSMHandler {
     }
 
     private func emit(ref: String, _ classification: OSMClassification, _ tags: OSMTags, _ names: [PlaceName],
-                      at point: Point7, geometry: Geometry?, into target: PlaceSink) throws {
+                      at point: Point7, geometry: Geometry?, areaKm2: Double? = nil, labelNode: String? = nil,
+                      adminCentreNode: String? = nil, into target: PlaceSink) throws {
         var names = names
         var name = names.first?.name
         if classification.kind == .postcode, let code = tags[.postalCode] {
@@ -225,12 +235,16 @@ public final class OSMPlaceBuilder: OSMHandler {
         }
         let population = OSMClassifier.population(tags)
         let coordinate = point.coordinate
-        try target.add(PlaceRecord(
+        var record = PlaceRecord(
             sourceRef: ref, kind: classification.kind, category: classification.category, name: name, names: names,
             coordinate: coordinate, boundingBox: geometry?.boundingBox ?? BoundingBox(coordinate),
-            importance: OSMClassifier.importance(kind: classification.kind, population: population, tags: tags),
+            importance: Importance.of(kind: classification.kind, population: population,
+                                      famous: tags[.wikidata] != nil || tags[.wikipedia] != nil, areaKm2: areaKm2),
             adminLevel: classification.adminLevel, population: population, address: OSMClassifier.address(tags),
-            tags: OSMClassifier.displayTags(tags), geometry: geometry))
+            tags: OSMClassifier.displayTags(tags), geometry: geometry)
+        record.labelNode = labelNode
+        record.adminCentreNode = adminCentreNode
+        try target.add(record)
     }
 
     private func emitStreets(into target: PlaceSink) throws {

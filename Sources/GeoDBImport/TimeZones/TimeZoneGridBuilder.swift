@@ -3,8 +3,8 @@
 import GeoDB
 
 struct TimeZoneGridBuilder {
-    let polygons: ZonePolygonSet
-    let parts: [ZonePolygon]
+    let polygons: PolygonSet
+    let parts: [IndexedPolygon]
     /// The deepest level of stored cells (5: 1/32°, about 3.5 km).
     let level: Int
 
@@ -41,7 +41,7 @@ struct TimeZoneGridBuilder {
         // No border crosses the cell, so every point in it lies in the same zones as its centre.
         var zone: Int32?, zones = 0
         try? polygons.forEachContaining(cell.center) { polygon in
-            if polygon.zone != zone { zone = polygon.zone; zones += 1 }
+            if polygon.owner != zone { zone = polygon.owner; zones += 1 }
         }
         if zones == 1, let zone { cells.append((cell.id, zone)) } else { uncovered += 1 }
     }

@@ -57,7 +57,7 @@ final class TimeZoneImporter {
         let insertZone = try db.prepare("INSERT INTO timezone(id, tzid, source_id) VALUES (?, ?, ?)")
         let insertPolygon = try db.prepare("INSERT INTO timezone_polygon(id, timezone_id, geometry) VALUES (?, ?, ?)")
         var zoneIndex: [String: Int32] = [:]
-        var parts: [ZonePolygon] = []
+        var parts: [IndexedPolygon] = []
         let boxes = RTreeEntries()
         try GeoJSONReader(path: path, displayName: name).read(progress: { progress?($0, stats.features) }) { feature in
             guard let tzid = feature.properties["tzid"], !tzid.isEmpty else {
@@ -74,7 +74,7 @@ final class TimeZoneImporter {
                 try insertZone.run([.integer(Int64(zone) + 1), .text(tzid), .integer(sourceID)])
             }
             for rings in feature.polygons {
-                let polygon = ZonePolygon(zone: zone, rings: rings)
+                let polygon = IndexedPolygon(owner: zone, rings: rings)
                 let id = Int64(parts.count + 1)
                 try insertPolygon.run([.integer(id), .integer(Int64(zone) + 1), .blob(Geometry.polygons([rings]).encoded())])
                 let box = polygon.box
@@ -96,7 +96,7 @@ final class TimeZoneImporter {
         start = Date()
         // A negative level stores no grid (tests compare answers with and without it).
         let grid = gridLevel < 0 ? TimeZoneGridBuilder.Result()
-            : TimeZoneGridBuilder(polygons: ZonePolygonSet(polygons: parts), parts: parts, level: gridLevel).build()
+            : TimeZoneGridBuilder(polygons: PolygonSet(polygons: parts), parts: parts, level: gridLevel).build()
         let insertCell = try db.prepare("INSERT INTO timezone_grid(cell, timezone_id) VALUES (?, ?)")
         for cell in grid.cells {
             try insertCell.bind(1, cell.id)

@@ -53,7 +53,7 @@ extension GeoDBCommand {
         @Option(help: "Structured: city.")
         var city: String?
 
-        @Option(help: "Structured: postcode.")
+        @Option(help: "Structured: postcode (with --street alone: the streets of that name in it).")
         var postcode: String?
 
         @Option(help: "Hierarchical: the town to search in.")
@@ -87,7 +87,6 @@ extension GeoDBCommand {
             options.kinds = try KindList.parse(kind)
             options.categories = try category.map { try CategoryFilter.resolve(CommaList.items($0)) }
             options.language = lang
-            options.includeHierarchy = true   // one process per query: the lookup cost does not matter here
             let results: [PlaceResult]
             if let text {
                 results = try db.search(text, options: options)

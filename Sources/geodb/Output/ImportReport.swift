@@ -8,7 +8,7 @@ struct ImportReport: Encodable {
     struct Source: Encodable {
         var name: String, format: String, sizeBytes: Int, places: Int
         var nodes: Int, ways: Int, relations: Int, invalidCoordinates: Int
-        var relationsAssembled: Int, relationsSkipped: Int, relationMembersMissing: Int
+        var relationsAssembled: Int, relationsSkipped: Int, relationMembersMissing: Int, ringsRepaired: Int
         var waysWithMissingNodes: Int, missingNodeRefs: Int, interpolationsSkipped: Int
         var nodeStoreBytes: Int, wayStoreBytes: Int
         /// GeoNames and CSV files: data rows, records merged into other places, rows skipped by reason.
@@ -42,6 +42,7 @@ struct ImportReport: Encodable {
                    nodes: src.read.nodes, ways: src.read.ways, relations: src.read.relations,
                    invalidCoordinates: src.read.invalidCoordinates, relationsAssembled: src.build.relationsAssembled,
                    relationsSkipped: src.build.relationsSkipped, relationMembersMissing: src.build.relationMembersMissing,
+                   ringsRepaired: src.build.ringsRepaired,
                    waysWithMissingNodes: src.build.waysWithMissingNodes, missingNodeRefs: src.build.missingNodeRefs,
                    interpolationsSkipped: src.build.interpolationsSkipped, nodeStoreBytes: src.build.nodeStoreBytes,
                    wayStoreBytes: src.build.wayStoreBytes, rows: src.records?.rows,
@@ -65,7 +66,8 @@ struct ImportReport: Encodable {
             }
             let r = source.read, b = source.build
             lines.append("  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(r.nodes)) nodes, \(Format.count(r.ways)) ways, \(Format.count(r.relations)) relations → \(Format.count(source.places)) places")
-            lines.append("    relations assembled \(Format.count(b.relationsAssembled)), skipped \(Format.count(b.relationsSkipped)) (rings not closed: cut at the extract edge or broken); street segments \(Format.count(b.streetSegments))")
+            let repaired = b.ringsRepaired > 0 ? " (\(Format.count(b.ringsRepaired)) rings closed across missing ways)" : ""
+            lines.append("    relations assembled \(Format.count(b.relationsAssembled))\(repaired), skipped \(Format.count(b.relationsSkipped)) (rings not closed: cut at the extract edge or broken); street segments \(Format.count(b.streetSegments))")
             if b.waysWithMissingNodes > 0 {
                 lines.append("    \(Format.count(b.waysWithMissingNodes)) ways refer to \(Format.count(b.missingNodeRefs)) nodes missing from the file (left out of their geometry)")
             }

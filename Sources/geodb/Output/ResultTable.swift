@@ -10,8 +10,10 @@ enum ResultTable {
         if showMatch { header += ["lat, lon", "match"] }
         var rows = [header]
         for (i, p) in places.enumerated() {
-            let address = [[p.address["street"], p.address["housenumber"]].compactMap { $0 }.joined(separator: " "),
-                           p.address["city"] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+            // A town or area: the areas above it ("Oberland, Liechtenstein"); anything else: street and town.
+            let address = p.kind.addressLevel != nil ? AddressFormat.areaLine(name: nil, address: p.address)
+                : [[p.address["street"], p.address["housenumber"]].compactMap { $0 }.joined(separator: " "),
+                   p.address["city"] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
             var row = [String(i + 1)] + (showDistance ? [p.distanceM.map(distance) ?? ""] : [])
             row += [p.name ?? p.displayName, showMatch ? p.categoryID.map { "\(p.kind.rawValue) (\($0))" } ?? p.kind.rawValue
                         : p.categoryID ?? p.category ?? p.kind.rawValue, address]

@@ -1,5 +1,6 @@
-// Timezone polygons in memory, for exact point-in-polygon tests that stay fast on rings with a million
-// vertices: integer predicates (no rounding) and a small bounding-box hierarchy over each ring's edges.
+// Polygons in memory for exact point-in-polygon tests that stay fast on rings with a million vertices:
+// integer predicates (no rounding) and a small bounding-box hierarchy over each ring's edges. Timezone
+// lookups and the import's address hierarchy (which boundaries contain a place) both use them.
 import Foundation
 
 /// A box in 1e-7 degree, bounds included.
@@ -14,12 +15,12 @@ package struct Box7: Equatable, Sendable {
     }
 
     /// Whether a point can lie inside a polygon with this box under the containment rule of
-    /// `ZonePolygon.contains` (a point on the east or north edge of the box is outside).
+    /// `IndexedPolygon.contains` (a point on the east or north edge of the box is outside).
     @inline(__always)
     package func admits(_ x: Int32, _ y: Int32) -> Bool { x >= minX && x < maxX && y >= minY && y < maxY }
 }
 
-/// One polygon of a zone: an outer ring and its holes.
+/// One polygon (an outer ring and its holes) of an owner: a timezone, an administrative area.
 ///
 /// Containment rule: a point is inside when a ray from it towards east crosses the outer ring an odd
 /// number of times and no hole an odd number of times, where an edge is crossed when one end lies
@@ -27,9 +28,9 @@ package struct Box7: Equatable, Sendable {
 /// edge (exact integer arithmetic). It is the exact answer for the point moved an infinitesimal step
 /// east and a smaller one north, so a point on a border between two zones belongs to the zone east of it
 /// (north of it on an east-west border), and exactly one of two zones that share a border contains it.
-package final class ZonePolygon: Sendable {
-    /// Index of the zone (in the order the lookup knows zones).
-    package let zone: Int32
+package final class IndexedPolygon: Sendable {
+    /// Index of what the polygon belongs to (a zone in the order the timezone lookup knows them, an area).
+    package let owner: Int32
     /// Every ring's vertices with the first one repeated at its end, ring after ring.
     let points: [Point7]
     /// Ring r is `points[ringStarts[r] ..< ringStarts[r + 1]]`.
@@ -49,8 +50,8 @@ package final class ZonePolygon: Sendable {
 
     /// `rings`: the outer ring first, then holes; rings closed implicitly (last point not repeated),
     /// each with at least 3 points.
-    package init(zone: Int32, rings: [[Point7]]) {
-        self.zone = zone
+    package init(owner: Int32, rings: [[Point7]]) {
+        self.owner = owner
         var points: [Point7] = []
         points.reserveCapacity(rings.reduce(0) { $0 + $1.count + 1 })
         var ringStarts: [Int32] = [0]
@@ -190,6 +191,46 @@ package final class ZonePolygon: Sendable {
         return odd
     }
 
+    /// Whether an edge of the polygon meets the box (bounds included). When none does, every point of the
+    /// box is inside or every one is outside, and one test of a point in it says which.
+    package func edgesMeet(_ box: Box7) -> Bool {
+        points.withUnsafeBufferPointer { pts in
+            (0..<ringCount).contains { r in edgesMeet(box, ring: r, level: Int(ringLevels[r]) - 1, node: 0, pts) }
+        }
+    }
+
+    private func edgesMeet(_ query: Box7, ring r: Int, level: Int, node: Int, _ pts: UnsafeBufferPointer<Point7>) -> Bool {
+        let box = nodes[Int(levelStarts[r * Self.maxLevels + level]) + node]
+        guard box.minX <= query.maxX, box.maxX >= query.minX, box.minY <= query.maxY, box.maxY >= query.minY else { return false }
+        let start = Int(ringStarts[r]), edges = Int(ringStarts[r + 1]) - start - 1
+        var span = Self.fanout
+        for _ in 0..<level { span *= Self.fanout }
+        let first = node * span, last = min(first + span, edges)
+        if level == 0 {
+            return ((start + first)..<(start + last)).contains { e in Self.segment(pts[e], pts[e + 1], meets: query) }
+        }
+        let childSpan = span / Self.fanout
+        let childCount = (last - first + childSpan - 1) / childSpan
+        return ((node * Self.fanout)..<(node * Self.fanout + childCount)).contains { child in
+            edgesMeet(query, ring: r, level: level - 1, node: child, pts)
+        }
+    }
+
+    /// Whether segment a–b meets the box: an end inside it, or the segment crossing one of its sides
+    /// (separating-axis test on the box's corners against the segment's line).
+    static func segment(_ a: Point7, _ b: Point7, meets box: Box7) -> Bool {
+        guard min(a.lon, b.lon) <= box.maxX, max(a.lon, b.lon) >= box.minX,
+              min(a.lat, b.lat) <= box.maxY, max(a.lat, b.lat) >= box.minY else { return false }
+        let dx = Double(b.lon) - Double(a.lon), dy = Double(b.lat) - Double(a.lat)
+        var below = false, above = false
+        for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
+            let side = dx * (Double(y) - Double(a.lat)) - dy * (Double(x) - Double(a.lon))
+            if side <= 0 { below = true }
+            if side >= 0 { above = true }
+        }
+        return below && above
+    }
+
     /// The shortest distance from the point to the polygon's edges, in metres, when below `limit`
     /// (planar, longitude scaled by the cosine of the latitude; `x` may lie outside ±180 by 360°).
     package func distance(toLon x: Double, lat y: Double, below limit: Double) -> Double? {
@@ -236,30 +277,30 @@ package final class ZonePolygon: Sendable {
     }
 }
 
-/// All polygons of a database's zones, with an index of which may contain a point. Polygons are decoded
-/// on first use when a loader is given. Not thread-safe.
-package final class ZonePolygonSet {
-    package let zoneOfPart: [Int32]
+/// A set of polygons (of timezones, of areas) with an index of which may contain a point: the 1° cells of
+/// `TimeZoneGrid`'s numbering. Polygons are decoded on first use when a loader is given. Not thread-safe.
+package final class PolygonSet {
+    package let ownerOfPart: [Int32]
     /// A box per part that contains the part (from the R*Tree: rounded outwards).
     let boxes: [Box7]
-    private var polygons: [ZonePolygon?]
-    private let loader: ((Int) throws -> ZonePolygon)?
+    private var polygons: [IndexedPolygon?]
+    private let loader: ((Int) throws -> IndexedPolygon)?
     /// Parts whose box meets 1° cell c: `cellParts[cellStart[c] ..< cellStart[c + 1]]`.
     private let cellStart: [Int32]
     private let cellParts: [Int32]
 
     /// A set of polygons already in memory.
-    package convenience init(polygons: [ZonePolygon]) {
-        self.init(zones: polygons.map(\.zone), boxes: polygons.map(\.box), polygons: polygons, loader: nil)
+    package convenience init(polygons: [IndexedPolygon]) {
+        self.init(owners: polygons.map(\.owner), boxes: polygons.map(\.box), polygons: polygons, loader: nil)
     }
 
-    /// A set whose part i (zone `zones[i]`, inside `boxes[i]`) is read by `loader(i)` when first needed.
-    package convenience init(zones: [Int32], boxes: [Box7], loader: @escaping (Int) throws -> ZonePolygon) {
-        self.init(zones: zones, boxes: boxes, polygons: Array(repeating: nil, count: zones.count), loader: loader)
+    /// A set whose part i (of `owners[i]`, inside `boxes[i]`) is read by `loader(i)` when first needed.
+    package convenience init(owners: [Int32], boxes: [Box7], loader: @escaping (Int) throws -> IndexedPolygon) {
+        self.init(owners: owners, boxes: boxes, polygons: Array(repeating: nil, count: owners.count), loader: loader)
     }
 
-    private init(zones: [Int32], boxes: [Box7], polygons: [ZonePolygon?], loader: ((Int) throws -> ZonePolygon)?) {
-        zoneOfPart = zones
+    private init(owners: [Int32], boxes: [Box7], polygons: [IndexedPolygon?], loader: ((Int) throws -> IndexedPolygon)?) {
+        ownerOfPart = owners
         self.boxes = boxes
         self.polygons = polygons
         self.loader = loader
@@ -283,9 +324,9 @@ package final class ZonePolygonSet {
         cellParts = parts
     }
 
-    package var partCount: Int { zoneOfPart.count }
+    package var partCount: Int { ownerOfPart.count }
 
-    package func polygon(_ part: Int) throws -> ZonePolygon {
+    package func polygon(_ part: Int) throws -> IndexedPolygon {
         if let polygon = polygons[part] { return polygon }
         guard let loader else { preconditionFailure("polygon \(part) missing from an in-memory set") }
         let polygon = try loader(part)
@@ -300,7 +341,7 @@ package final class ZonePolygonSet {
 
     /// Calls `body` with every polygon that contains the (normalised) point.
     @inline(__always)
-    package func forEachContaining(_ p: Point7, _ body: (ZonePolygon) -> Void) throws {
+    package func forEachContaining(_ p: Point7, _ body: (IndexedPolygon) -> Void) throws {
         let cell = TimeZoneGrid.Position(p).base
         for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
             let part = Int(cellParts[i])
@@ -310,13 +351,23 @@ package final class ZonePolygonSet {
         }
     }
 
-    /// The zone with the polygon edge nearest to the point, when one is closer than `meters`.
-    package func nearest(to p: Point7, within meters: Double) throws -> (zone: Int32, meters: Double)? {
+    /// Calls `body` with every polygon whose box meets `box`, a box inside one 1° cell.
+    package func forEachPolygon(meeting box: Box7, _ body: (IndexedPolygon) throws -> Void) throws {
+        let cell = TimeZoneGrid.Position(Point7(lat: box.minY, lon: box.minX)).base
+        for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+            let part = Int(cellParts[i]), b = boxes[part]
+            guard b.minX <= box.maxX, b.maxX >= box.minX, b.minY <= box.maxY, b.maxY >= box.minY else { continue }
+            try body(try polygon(part))
+        }
+    }
+
+    /// The owner of the polygon edge nearest to the point, when one is closer than `meters`.
+    package func nearest(to p: Point7, within meters: Double) throws -> (owner: Int32, meters: Double)? {
         let degreesLat = meters / (Coordinate.earthRadius * .pi / 180)
         let cosLat = max(cos(Double(p.lat) / 1e7 * .pi / 180), 1e-6)
         let degreesLon = min(degreesLat / cosLat, 180)
         let dy = Int((degreesLat * 1e7).rounded(.up)), dx = Int((degreesLon * 1e7).rounded(.up))
-        var best: (zone: Int32, meters: Double)?
+        var best: (owner: Int32, meters: Double)?
         var seen = Set<Int>()
         // Near the antimeridian, look at the other side too, with the point shifted by 360°.
         for shift in [0, -3_600_000_000, 3_600_000_000] {
@@ -335,7 +386,7 @@ package final class ZonePolygonSet {
                               seen.insert(part).inserted else { continue }
                         let limit = best?.meters ?? meters
                         if let d = try polygon(part).distance(toLon: Double(x), lat: Double(p.lat), below: limit) {
-                            best = (zoneOfPart[part], d)
+                            best = (ownerOfPart[part], d)
                         }
                     }
                 }

@@ -1,0 +1,44 @@
+-- Where places lie: the administrative and postal areas (from OSM boundaries), and for every place the
+-- areas around it, assigned at import (docs/SCHEMA.md, "Address hierarchy").
+
+-- One row per area a place can lie in. An area is a place (its names, its point, its polygon in
+-- place_geometry); one place can be two areas (a city-state is its country and its city).
+CREATE TABLE area (
+    id           INTEGER PRIMARY KEY,                  -- = area_rtree.id
+    place_id     INTEGER NOT NULL REFERENCES place(id),
+    level        TEXT NOT NULL,      -- country, state, county, city, suburb, neighbourhood, postcode
+    admin_level  INTEGER,            -- OSM admin_level (NULL for postal areas)
+    country_code TEXT                -- ISO 3166-1 alpha-2 of the country it is in
+);
+
+-- The distinct combinations of areas places lie in (all places of a neighbourhood share one row).
+-- Each column is the place id of the area at that level, NULL when there is none; a level no boundary
+-- gives may come from the nearest place node of its kind (`from_nodes`).
+CREATE TABLE area_set (
+    id               INTEGER PRIMARY KEY,
+    neighbourhood_id INTEGER REFERENCES place(id),
+    suburb_id        INTEGER REFERENCES place(id),
+    city_id          INTEGER REFERENCES place(id),
+    county_id        INTEGER REFERENCES place(id),
+    state_id         INTEGER REFERENCES place(id),
+    country_id       INTEGER REFERENCES place(id),
+    postcode         TEXT,             -- of the postal area, when one contains the places
+    country_code     TEXT,             -- ISO 3166-1 alpha-2
+    from_nodes       TEXT              -- comma-separated levels taken from nearest place nodes, not polygons
+);
+
+-- The area set of each place that lies in any area (places outside every area have no row).
+CREATE TABLE place_area_set (
+    place_id    INTEGER PRIMARY KEY REFERENCES place(id),
+    area_set_id INTEGER NOT NULL REFERENCES area_set(id)
+);
+
+-- The names of each area set's areas (in every language they have) and its postcode, one row per set
+-- (rowid = area_set.id): the words that say where a place is. Search matches "Name, Town" by finding
+-- the sets whose areas the context words name, then the places of those sets named by the other words.
+CREATE VIRTUAL TABLE area_set_fts USING fts5(
+    context,
+    content = '',
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '2 3'
+);

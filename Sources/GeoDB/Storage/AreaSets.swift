@@ -1,0 +1,72 @@
+// The areas around places, as the import assigned them (`area_set`): read once per set and kept, since
+// all places of a neighbourhood share one. Results take their suburb, city, county, state and country
+// from here where their own addr:* tags say nothing.
+import GeoDBSQLite
+
+/// The area sets of one session.
+final class AreaSets {
+    /// One set: the place id and name of each level's area, the postal area's code, the country code.
+    struct Entry {
+        var ids: [AddressLevel: Int64] = [:]
+        var names: [AddressLevel: String] = [:]
+        var postcode: String?
+        var countryCode: String?
+        /// Levels given by the nearest place node of their kind rather than a containing boundary.
+        var fromNodes: Set<AddressLevel> = []
+        /// The folded words of the names and the postcode: query words naming them are context, not name.
+        var words: Set<String> = []
+
+        /// Where the import found these areas: boundaries containing the place, else nearest place nodes.
+        var source: HierarchySource? {
+            guard !ids.isEmpty else { return nil }
+            return ids.keys.contains { !fromNodes.contains($0) } ? .polygons : .nearestPlace
+        }
+    }
+
+    private let db: DatabaseReader
+    private var entries: [Int64: Entry] = [:]
+
+    init(_ db: DatabaseReader) { self.db = db }
+
+    /// The set with this id (nil for none).
+    func entry(_ id: Int64?) throws -> Entry? {
+        guard let id else { return nil }
+        if let entry = entries[id] { return entry }
+        let entry = try db.first("read an area set", """
+            SELECT s.postcode, s.country_code, s.from_nodes, s.neighbourhood_id, s.suburb_id, s.city_id, s.county_id, s.state_id,
+                   s.country_id, n.name, sb.name, c.name, co.name, st.name, cn.name
+            FROM area_set s
+            LEFT JOIN place n ON n.id = s.neighbourhood_id LEFT JOIN place sb ON sb.id = s.suburb_id
+            LEFT JOIN place c ON c.id = s.city_id LEFT JOIN place co ON co.id = s.county_id
+            LEFT JOIN place st ON st.id = s.state_id LEFT JOIN place cn ON cn.id = s.country_id
+            WHERE s.id = ?1
+            """, [.integer(id)]) { row -> Entry in
+            var entry = Entry(postcode: row.text(0), countryCode: row.text(1))
+            entry.fromNodes = Set((row.text(2) ?? "").split(separator: ",").compactMap { AddressLevel(rawValue: String($0)) })
+            for (offset, level) in AddressLevel.nested.enumerated() {
+                if !row.isNull(Int32(3 + offset)) { entry.ids[level] = row.int(Int32(3 + offset)) }
+                if let name = row.text(Int32(9 + offset)) { entry.names[level] = name }
+            }
+            entry.words = Set(TextNormalizer.tokens((Array(entry.names.values) + [entry.postcode].compactMap { $0 }).joined(separator: " ")))
+            return entry
+        }
+        if let entry { entries[id] = entry }
+        return entry
+    }
+
+    /// The set of a place (nil when it lies in no area).
+    func entry(ofPlace place: Int64) throws -> Entry? {
+        try entry(try db.first("find a place's area set", "SELECT area_set_id FROM place_area_set WHERE place_id = ?1",
+                               [.integer(place)]) { $0.int(0) })
+    }
+
+    /// `address` with the levels of set `id` added where the place's own tags left them empty, and the set's
+    /// country code.
+    func fill(_ address: inout [String: String], from id: Int64?) throws {
+        guard let entry = try entry(id) else { return }
+        for (level, name) in entry.names where address[level.rawValue] == nil { address[level.rawValue] = name }
+        if address["postcode"] == nil, let postcode = entry.postcode { address["postcode"] = postcode }
+        // The country around it over its own addr:country (see HierarchyBuilder).
+        if let code = entry.countryCode { address["country_code"] = code }
+    }
+}

@@ -1,0 +1,199 @@
+// Whole countries as users download them (SampleData/liechtenstein.osm.pbf, monaco.osm.pbf): every place
+// knows where it lies, one result per real place, points where people expect them, towns by size,
+// "…, Town" finds places without addr:city, reverse on land always answers.
+import Foundation
+@testable import GeoDB
+import GeoDBSQLite
+import Testing
+import TestSupport
+
+@Suite struct CountryHierarchyTests {
+    static let liechtenstein = Result { try GeoDatabase(path: try TestDatabases.liechtenstein()) }
+    static let monaco = Result { try GeoDatabase(path: try TestDatabases.monaco()) }
+
+    static func search(_ db: GeoDatabase, _ text: String, limit: Int = 10, country: String? = nil) throws -> [PlaceResult] {
+        var options = SearchOptions()
+        options.limit = limit
+        options.countryCode = country
+        return try db.search(text, options: options)
+    }
+
+    static func reverse(_ db: GeoDatabase, _ lat: Double, _ lon: Double, level: ReverseLevel = .address) throws -> ReverseResult? {
+        var options = ReverseOptions()
+        options.level = level
+        return try db.reverse(at: Coordinate(lat: lat, lon: lon), options: options).first
+    }
+
+    /// Rows of a plain SQL query on a test database.
+    static func rows(_ path: String, _ sql: String) throws -> [[String]] {
+        let db = try Connection(path: path, mode: .readOnly())
+        let statement = try db.prepare(sql)
+        return try statement.rows { row in (0..<row.columnCount).map { row.text($0) ?? "" } }
+    }
+
+    @Test func vaduzIsOneResultAtTheTown() throws {
+        let db = try Self.liechtenstein.get()
+        let results = try Self.search(db, "Vaduz", limit: 20)
+        let places = results.filter { $0.name == "Vaduz" && $0.kind.addressLevel != nil }
+        #expect(places.count == 1, "\(places.map(\.sourceRef))")
+        let vaduz = try #require(results.first)
+        // The town node's point, population and tags; the municipality's polygon, level and country.
+        #expect(vaduz.sourceRef == "n1932181216" && vaduz.kind == .town && vaduz.population == 5229)
+        #expect(vaduz.coordinate.distance(to: Coordinate(lat: 47.1392862, lon: 9.5227962)) < 1)
+        #expect(vaduz.address["country_code"] == "LI" && vaduz.address["country"] == "Liechtenstein")
+        #expect(vaduz.address["city"] == nil)   // it is the municipality
+        // The boundary relation's id finds the same place; --country LI keeps it.
+        #expect(try db.lookup("r1155956").place.id == vaduz.id)
+        #expect(try Self.search(db, "Vaduz", limit: 1, country: "LI").first?.id == vaduz.id)
+        // Monaco: one Monaco, the city-state that is its country and its city.
+        let monaco = try Self.search(try Self.monaco.get(), "Monaco", limit: 20)
+            .filter { $0.name == "Monaco" && $0.kind.addressLevel != nil }
+        #expect(monaco.count == 1 && monaco.first?.address["country_code"] == "MC")
+    }
+
+    /// Towns answer at their place nodes, inside their municipalities (Schaan's boundary relation has its
+    /// point 3.2 km away, Triesen's centroid lies in the mountains).
+    @Test func townsAreWherePeopleExpectThem() throws {
+        let db = try Self.liechtenstein.get()
+        for (name, node, lat, lon) in [("Schaan", "n240079149", 47.1663397, 9.510312), ("Triesen", "n240092661", 47.106994, 9.5274876)] {
+            let town = try #require(try Self.search(db, name, limit: 1).first)
+            #expect(town.sourceRef == node && town.coordinate.distance(to: Coordinate(lat: lat, lon: lon)) < 1, "\(name)")
+        }
+        // Every polygon's point lies inside it (the node of a merged place, else its centroid or label point).
+        let path = try TestDatabases.liechtenstein()
+        var outside: [String] = []
+        var selection = PlaceSelection()
+        selection.withGeometry = true
+        try db.withSession { session in
+            try session.forEachPlace(selection) { place, geometry in
+                guard case .polygons(let polygons)? = geometry else { return }
+                let p = Point7(place.coordinate)
+                if !polygons.contains(where: { PolygonMath.polygonContains($0, lat: p.lat, lon: p.lon) }) { outside.append(place.sourceRef) }
+            }
+        }
+        #expect(outside.isEmpty, "\(outside.count) in \(path): \(outside.prefix(10))")
+    }
+
+    /// Every place inside Liechtenstein's boundary has the country code LI and a municipality (unless it
+    /// is one, or the country).
+    @Test func everyPlaceInLiechtensteinHasItsCountryAndMunicipality() throws {
+        let db = try Self.liechtenstein.get()
+        let path = try TestDatabases.liechtenstein()
+        let municipalities = Set(try Self.rows(path, "SELECT a.place_id FROM area a WHERE a.level = 'city' AND a.country_code = 'LI'").map { $0[0] })
+        #expect(municipalities.count == 11)
+        var country: [[[Point7]]] = []
+        var selection = PlaceSelection()
+        selection.kinds = [.country]
+        selection.withGeometry = true
+        try db.withSession { session in
+            try session.forEachPlace(selection) { place, geometry in
+                if place.name == "Liechtenstein", case .polygons(let polygons)? = geometry { country = polygons }
+            }
+        }
+        #expect(!country.isEmpty)
+        var inside = 0
+        var wrong: [String] = []
+        try db.withSession { session in
+            try session.forEachPlace(PlaceSelection()) { place, _ in
+                let p = Point7(place.coordinate)
+                guard country.contains(where: { PolygonMath.polygonContains($0, lat: p.lat, lon: p.lon) }) else { return }
+                inside += 1
+                let isArea = municipalities.contains(String(place.id)) || place.kind == .country || place.kind == .county
+                if place.address["country_code"] != "LI" || (!isArea && place.address["city"] == nil) { wrong.append(place.sourceRef) }
+            }
+        }
+        #expect(inside > 15_000)
+        #expect(wrong.isEmpty, "\(wrong.count): \(wrong.prefix(10))")
+    }
+
+    @Test func addressesAndPlacesWithTheirTownAndCountry() throws {
+        let db = try Self.liechtenstein.get()
+        let address = try #require(try Self.search(db, "Austrasse 9, Vaduz, Liechtenstein", limit: 1).first)
+        #expect(address.kind == .address && address.address["street"] == "Austrasse" && address.address["housenumber"] == "9")
+        #expect(address.address["city"] == "Vaduz")
+        #expect(try Self.search(db, "Vaduz, Liechtenstein", limit: 1).first?.sourceRef == "n1932181216")
+
+        // POIs without an addr:city of their own, by rule (every 40th named POI whose name is its own in
+        // the database and has no digits, which read as house numbers), found as "Name, Town" with the town their municipality gives them.
+        let path = try TestDatabases.liechtenstein()
+        let pois = try Self.rows(path, """
+            SELECT p.id, p.name, c.name FROM place p JOIN place_area_set pas ON pas.place_id = p.id
+            JOIN area_set s ON s.id = pas.area_set_id JOIN place c ON c.id = s.city_id
+            WHERE p.kind = 'poi' AND p.city IS NULL AND p.name IS NOT NULL AND s.country_code = 'LI'
+              AND (SELECT count(*) FROM place q WHERE q.name = p.name) = 1 AND p.name NOT GLOB '*[0-9]*'
+            ORDER BY p.id
+            """).enumerated().filter { $0.offset % 40 == 0 }.map(\.element)
+        #expect(pois.count >= 10)
+        for poi in pois {
+            let found = try Self.search(db, "\(poi[1]), \(poi[2])", limit: 1).first
+            #expect(found.map { String($0.id) } == poi[0], "\(poi[1]), \(poi[2]) → \(found?.displayName ?? "nothing")")
+        }
+    }
+
+    /// Towns list biggest first: the populations of the OSM place nodes.
+    @Test func townsListByPopulation() throws {
+        let towns = try Self.liechtenstein.get().hierarchical(town: "S")
+        #expect(towns.prefix(2).map(\.name) == ["Schaan", "Schellenberg"])
+        let populations = towns.compactMap(\.population)
+        #expect(populations == populations.sorted(by: >) && populations.first == 6002)
+    }
+
+    @Test func monacoReversesToItsWardAndNoMountainRange() throws {
+        let db = try Self.monaco.get()
+        let casino = try #require(try Self.reverse(db, 43.7396, 7.4276))
+        #expect(casino.place.address["suburb"] == "Monte-Carlo" && casino.place.address["city"] == "Monaco")
+        #expect(casino.place.address["country"] == "Monaco" && casino.place.address["country_code"] == "MC")
+        #expect(casino.place.address["state"] == nil && casino.hierarchySource == .polygons)
+        // "Alpes Maritimes", a place=region (a mountain range), is a locality, nobody's state.
+        #expect(try Self.search(db, "Alpes Maritimes", limit: 5).filter { $0.name == "Alpes Maritimes" }.allSatisfy { $0.kind == .locality })
+        try db.withSession { session in
+            try session.forEachPlace(PlaceSelection()) { place, _ in
+                #expect(place.address["state"] != "Alpes Maritimes", "\(place.sourceRef)")
+            }
+        }
+        // Open sea far from Monaco, outside every area: nothing.
+        #expect(try Self.reverse(db, 43.55, 7.45) == nil)
+    }
+
+    @Test func waterAndAreasOfInterestAtAPoint() throws {
+        let lake = try #require(try Self.search(try Self.liechtenstein.get(), "Gampriner Seele", limit: 1).first)
+        let atLake = try #require(try Self.reverse(try Self.liechtenstein.get(), lake.lat, lake.lon))
+        #expect(atLake.water == "Gampriner Seele" && atLake.place.address["city"] == "Gamprin")
+        var gardens = SearchOptions()
+        gardens.kinds = [.poi]   // not the ward of the same name
+        let garden = try #require(try Self.monaco.get().search("Jardin Exotique", options: gardens).first)
+        let inGarden = try #require(try Self.reverse(try Self.monaco.get(), garden.lat, garden.lon))
+        #expect(inGarden.areasOfInterest.contains("Jardin Exotique") && inGarden.water == nil)
+    }
+
+    /// In the mountains, far from any address, the municipality containing the point (Malbun in
+    /// Triesenberg), not the nearest place node's; asked for a city, the municipality itself.
+    @Test func ruralPointsReverseToTheirMunicipality() throws {
+        let db = try Self.liechtenstein.get()
+        let malbun = try #require(try Self.reverse(db, 47.1000, 9.6200))
+        #expect(malbun.place.address["city"] == "Triesenberg" && malbun.place.address["country_code"] == "LI")
+        #expect(malbun.hierarchySource == .polygons)
+        let city = try #require(try Self.reverse(db, 47.1000, 9.6200, level: .city))
+        #expect(city.place.name == "Triesenberg" && city.place.match == .area && city.place.distanceM == 0)
+        // A street crossing into the next municipality takes the municipality of the point.
+        let street = try #require(try Self.reverse(db, 47.1100, 9.6000))
+        #expect(street.place.address["city"] == "Triesenberg" && street.place.address["suburb"] != "Schaan")
+    }
+
+    /// Postcodes: the places made from the addresses' postcodes match by prefix ("949" lists 9490–9498) and
+    /// scope street search (two streets called Austrasse, in 9490 Vaduz and 9495 Triesen).
+    @Test func postcodesMatchByPrefixAndScopeStreets() throws {
+        let db = try Self.liechtenstein.get()
+        let listed = try Self.search(db, "949", limit: 20)
+        #expect(listed.prefix(9).map { $0.name ?? "" } == (0...8).map { "949\($0)" })
+        #expect(listed.prefix(9).allSatisfy { $0.kind == .postcode && $0.address["country_code"] == "LI" })
+        let schaan = try #require(try Self.search(db, "9494", limit: 1).first)
+        #expect(schaan.kind == .postcode && schaan.match == .exact && schaan.address["city"] == "Schaan")
+        func streets(_ name: String, _ postcode: String) throws -> [String] {
+            try db.structuredSearch(street: name, housenumber: nil, city: nil, postcode: postcode).map { $0.address["city"] ?? "" }
+        }
+        #expect(try streets("Austrasse", "9490") == ["Vaduz"])
+        #expect(try streets("Austrasse", "9495") == ["Triesen"])
+        #expect(try streets("Austrasse", "9494").isEmpty)
+    }
+}
