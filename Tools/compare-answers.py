@@ -4,7 +4,12 @@ same arguments over a few hundred generated queries of each kind on one or more 
 their exit status, standard output and standard error byte for byte.
 
     python3 Tools/compare-answers.py OLD_BIN NEW_BIN DB [DB ...] [--per-kind N] [--seed S]
-                                     [--jobs J] [--show K] [--json-out FILE]
+                                     [--jobs J] [--show K] [--json-out FILE] [--ids-only]
+
+A change of schema version needs a database per binary: give DB as OLD_DB=NEW_DB (the queries are drawn
+from NEW_DB; OLD_BIN reads OLD_DB). With --ids-only two answers are the same when they have the same exit
+status and name the same places in the same order (the `source_id` of every place in the output): for a
+change that adds fields to every answer, to see which answers changed places.
 
 The queries are drawn from the databases themselves (read-only, with sqlite3) and depend only on the
 seed and the databases, so a run is repeatable: random names for search, autocomplete and typo search,
@@ -63,14 +68,33 @@ class Run:
     stderr: bytes
 
 
+def answer_ids(run):
+    """The exit status and the source ids of the places an output names, in order (the output itself when
+    it is not JSON)."""
+    def ids(value):
+        if isinstance(value, dict):
+            own = [value["source_id"]] if isinstance(value.get("source_id"), str) else []
+            return own + [i for key in ("place", "places", "results") if key in value for i in ids(value[key])]
+        if isinstance(value, list):
+            return [i for item in value for i in ids(item)]
+        return []
+    try:
+        return run.exit_code, tuple(ids(json.loads(run.stdout)))
+    except ValueError:
+        return run.exit_code, run.stdout
+
+
 @dataclasses.dataclass(frozen=True)
 class Comparison:
     query: Query
     old: list                   # [Run], two when the query pages
     new: list
+    ids_only: bool = False
 
     @property
     def identical(self):
+        if self.ids_only:
+            return [answer_ids(r) for r in self.old] == [answer_ids(r) for r in self.new]
         return self.old == self.new
 
 
@@ -524,11 +548,13 @@ def run_once(binary, args):
         return Run(args, "timeout", timeout.stdout or b"", timeout.stderr or b"")
 
 
-def run_query(binary, query):
-    runs = [run_once(binary, query.args)]
+def run_query(binary, query, db=None):
+    """Runs the query, on `db` instead of the database it was drawn from when given."""
+    args = tuple(db if db and arg == query.db else arg for arg in query.args)
+    runs = [run_once(binary, args)]
     cursor = next_cursor(runs[0]) if query.next_page else None
     if cursor:
-        runs.append(run_once(binary, query.args + ("--after", cursor)))
+        runs.append(run_once(binary, args + ("--after", cursor)))
     return runs
 
 
@@ -539,15 +565,15 @@ def next_cursor(run):
         return None
 
 
-def compare(old_bin, new_bin, query):
+def compare(old_bin, new_bin, query, old_dbs, ids_only):
     # One after the other, so both binaries see the same machine load and file cache.
-    return Comparison(query, run_query(old_bin, query), run_query(new_bin, query))
+    return Comparison(query, run_query(old_bin, query, old_dbs.get(query.db)), run_query(new_bin, query), ids_only)
 
 
-def compare_all(old_bin, new_bin, queries, jobs):
+def compare_all(old_bin, new_bin, queries, jobs, old_dbs, ids_only):
     comparisons = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for i, comparison in enumerate(pool.map(lambda q: compare(old_bin, new_bin, q), queries), 1):
+        for i, comparison in enumerate(pool.map(lambda q: compare(old_bin, new_bin, q, old_dbs, ids_only), queries), 1):
             comparisons.append(comparison)
             if i % 1000 == 0:
                 print(f"  {i}/{len(queries)} queries compared", file=sys.stderr, flush=True)
@@ -618,6 +644,12 @@ def difference_lines(comparison):
             continue
         if page > 0:
             lines.append(f"next page: geodb {shlex.join((old or new).args)}")
+        if comparison.ids_only:
+            (old_status, old_ids), (new_status, new_ids) = answer_ids(old), answer_ids(new)
+            if (old_status, old_ids) != (new_status, new_ids):
+                lines += [f"OLD exit {old_status}: {old_ids if isinstance(old_ids, tuple) else old.stderr.decode(errors='replace').strip()}",
+                          f"NEW exit {new_status}: {new_ids if isinstance(new_ids, tuple) else new.stderr.decode(errors='replace').strip()}"]
+            continue
         diff = list(difflib.unified_diff(describe(old), describe(new), "OLD", "NEW", lineterm=""))
         lines += diff or ["(the outputs differ in bytes that do not show as text, e.g. \\r or invalid UTF-8)"]
     return lines
@@ -668,11 +700,19 @@ def parse_arguments():
     parser.add_argument("--jobs", type=int, default=2, help="queries compared at once")
     parser.add_argument("--show", type=int, default=5, help="differences to print")
     parser.add_argument("--json-out", metavar="FILE", help="write every query and its output hashes")
+    parser.add_argument("--ids-only", action="store_true", help="compare exit status and the places named, in order")
     args = parser.parse_args()
+    # OLD_DB=NEW_DB: the queries come from NEW_DB, OLD_BIN reads OLD_DB.
+    args.old_dbs = {}
+    for i, db in enumerate(args.dbs):
+        if "=" in db:
+            old, new = db.split("=", 1)
+            args.old_dbs[new] = old
+            args.dbs[i] = new
     for binary in (args.old_bin, args.new_bin):
         if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
             parser.error(f"{binary} is not an executable file")
-    for db in args.dbs:
+    for db in args.dbs + list(args.old_dbs.values()):
         if not os.path.isfile(db):
             parser.error(f"{db} does not exist")
     if args.jobs < 1 or args.per_kind < 1:
@@ -685,7 +725,7 @@ def main():
     started = time.monotonic()
     queries = [q for db in args.dbs for q in generate_queries(db, args.per_kind, args.seed)]
     print(f"{len(queries)} queries on {len(args.dbs)} database(s), {args.jobs} at a time", file=sys.stderr)
-    comparisons = compare_all(args.old_bin, args.new_bin, queries, args.jobs)
+    comparisons = compare_all(args.old_bin, args.new_bin, queries, args.jobs, args.old_dbs, args.ids_only)
     print_summary(comparisons)
     different = [c for c in comparisons if not c.identical]
     for comparison in different[:args.show]:

@@ -21,3 +21,10 @@ run search demo/combined.sqlite Helsingfors --kind city --limit 3
 run reverse demo/combined.sqlite 60.16952 24.93545
 run nearby demo/helsinki.sqlite 60.1699 24.9384 --category cafe --radius 500 --limit 5
 run timezone demo/combined.sqlite 60.1699 24.9384
+# A whole country: every place in its municipality and country, one Vaduz, "…, Town" and postcodes.
+run import SampleData/liechtenstein.osm.pbf --output demo/liechtenstein.sqlite --force
+run inspect demo/liechtenstein.sqlite --check
+run search demo/liechtenstein.sqlite Vaduz --country LI --limit 3
+run search demo/liechtenstein.sqlite "Austrasse 9, Vaduz, Liechtenstein" --limit 1
+run search demo/liechtenstein.sqlite 949 --limit 3
+run reverse demo/liechtenstein.sqlite 47.2252 9.5093
