@@ -108,6 +108,13 @@ import TestSupport
 
     @Test func addressesAndPlacesWithTheirTownAndCountry() throws {
         let db = try Self.liechtenstein.get()
+        // A street running through several municipalities is found with each, shown where it is in that one.
+        for town in ["Triesen", "Triesenberg"] {
+            let street = try #require(try Self.search(db, "Valünastrasse, \(town)", limit: 1).first)
+            #expect(street.kind == .street && street.name == "Valünastrasse" && street.address["city"] == town)
+            let here = try #require(try Self.reverse(db, street.lat, street.lon, level: .city))
+            #expect(here.place.name == town, "\(street.coordinate)")
+        }
         let address = try #require(try Self.search(db, "Austrasse 9, Vaduz, Liechtenstein", limit: 1).first)
         #expect(address.kind == .address && address.address["street"] == "Austrasse" && address.address["housenumber"] == "9")
         #expect(address.address["city"] == "Vaduz")

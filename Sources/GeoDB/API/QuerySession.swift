@@ -27,7 +27,7 @@ public final class QuerySession {
     lazy var timeZoneLoader = TimeZoneLoader(db)
     lazy var hierarchy = AddressHierarchy(db: db, places: places, nearest: nearestPlaces)
     lazy var nearby = NearbySearch(db: db, places: places)
-    lazy var forward = ForwardSearch(index: index, places: places, nearby: nearby)
+    lazy var forward = ForwardSearch(db: db, index: index, places: places, nearby: nearby)
     lazy var structured = StructuredSearch(db: db, index: index, places: places, forward: forward)
     lazy var placeLookup = PlaceLookup(db: db, places: places)
     lazy var reverseGeocoder = ReverseGeocoder(db: db, places: places, nearest: nearestPlaces, hierarchy: hierarchy,

@@ -4,11 +4,13 @@ import Foundation
 
 /// Free-text search over the search tables, ranked by `SearchRanking`.
 final class ForwardSearch {
+    private let db: DatabaseReader
     private let index: SearchIndex
     private let places: PlaceReader
     private let nearby: NearbySearch
 
-    init(index: SearchIndex, places: PlaceReader, nearby: NearbySearch) {
+    init(db: DatabaseReader, index: SearchIndex, places: PlaceReader, nearby: NearbySearch) {
+        self.db = db
         self.index = index
         self.places = places
         self.nearby = nearby
@@ -50,6 +52,11 @@ final class ForwardSearch {
             place.score = shown[place.id]?.score
             place.match = shown[place.id]?.match
             place.distanceM = shown[place.id]?.distanceM
+            if let (point, town) = shown[place.id]?.shownIn {
+                (place.lat, place.lon) = (point.lat, point.lon)
+                place.address["city"] = town
+                place.displayName = AddressFormat.displayName(name: place.name, kind: place.kind, address: place.address)
+            }
             return place
         }
         // A house number the street does not have: the street (or an interpolated position), marked.
@@ -147,10 +154,48 @@ final class ForwardSearch {
             guard !sets.isEmpty else { continue }
             var subquery = query
             subquery.words = Array(words[what])
+            let typing = options.autocomplete && what.upperBound == words.count
             found += try rankedCandidates(subquery, words: Array(alternatives[what]), options: options, forced: forced,
-                                          inSets: sets, typing: options.autocomplete && what.upperBound == words.count)
+                                          inSets: sets, typing: typing)
+            if !what.isEmpty, !typing {
+                found += try streetsThrough(town: Array(words[place]), subquery, words: Array(alternatives[what]),
+                                            options: options, forced: forced)
+            }
         }
         return found
+    }
+
+    /// A street runs through several towns but lies in the area set of its middle: for "Street, Town",
+    /// the streets named exactly so whose line enters the town (a town named exactly `town`).
+    private func streetsThrough(town: [String], _ query: ParsedQuery, words: [[String]], options: SearchOptions,
+                                forced: MatchClass?) throws -> [RankedCandidate] {
+        guard options.kinds.isEmpty || options.kinds.contains(.street), query.numbers.isEmpty,
+              let townMatch = FTSQuery.groups(town.map { [$0] }, column: "name") else { return [] }
+        var townOptions = options
+        townOptions.kinds = Array(StructuredSearch.townReach.keys)
+        townOptions.near = nil
+        let towns = try places.results(ids: try index.candidates(match: townMatch, options: townOptions, limit: 5).map(\.id))
+            .filter { TextNormalizer.tokens($0.name ?? "") == town }
+        guard !towns.isEmpty else { return [] }
+        var streetOptions = options
+        streetOptions.kinds = [.street]
+        let streets = try rankedCandidates(query, words: words, options: streetOptions, forced: forced)
+            .filter { $0.match == .exact || forced != nil }
+        guard !streets.isEmpty else { return [] }
+        let results = try places.results(ids: streets.map(\.id))
+        var inTown: [Int64: (point: Coordinate, town: String)] = [:]
+        for town in towns.prefix(2) {
+            for (street, point) in try TownScope(town, places: places, db: db).points(in: results) where inTown[street.id] == nil {
+                if let point { inTown[street.id] = (point, town.name ?? "") }
+            }
+        }
+        return streets.compactMap { street in
+            guard let (point, town) = inTown[street.id] else { return nil }
+            var shown = street
+            shown.shownIn = (point, town)
+            shown.distanceM = options.near.map { $0.distance(to: point) }
+            return shown
+        }
     }
 
     /// Candidates for the words (each a list of alternatives), scored by `SearchRanking`.

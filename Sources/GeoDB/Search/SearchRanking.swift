@@ -9,6 +9,9 @@ struct RankedCandidate {
     var score: Double
     var match: MatchClass
     var distanceM: Double?
+    /// Where to show it and the town it is in, when that is not its own point and city: a street found
+    /// in a town it runs through.
+    var shownIn: (point: Coordinate, town: String)?
 }
 
 /// The ranking rules of forward search.

@@ -641,11 +641,12 @@ final class HierarchyBuilder {
             try rows.bind([.text(JSONText.array(ids))])
             while try rows.step() { names[rows.int(0), default: []].append(rows.text(1) ?? "") }
         }
-        // Each area's words once, each word once: a country's names in a hundred languages, most of them
-        // alike, are in every set of the country. (A search matches words, not phrases, in this index.)
+        // Each area's words once, folded as queries fold theirs (a search looks up folded words, never phrases,
+        // here): a country's names in a hundred languages, most of them alike, are in every set of the country.
         let texts = names.mapValues { names in
-            var seen = Set<Substring>()
-            return PlaceRecord.nameSearchText(names).split(separator: " ").filter { seen.insert($0).inserted }.joined(separator: " ")
+            var seen = Set<String>()
+            return names.flatMap { TextNormalizer.tokens($0) + TextNormalizer.indexAlternatives($0) }
+                .filter { seen.insert($0).inserted }.joined(separator: " ")
         }
         let insert = try db.prepare("INSERT INTO area_set_fts(rowid, context) VALUES (?, ?)")
         for (key, id) in sets.sorted(by: { $0.value < $1.value }) {

@@ -1,0 +1,55 @@
+// The places of one town, for hierarchical search and for "Street, Town" in free text.
+import GeoDBSQLite
+
+/// Which places lie in a town: those the import put in its area (the town is their city or suburb), a
+/// street also when its line enters the town's polygon (a long street is one place, its point in one
+/// town); for a town without an area, those within its kind's reach of its point.
+struct TownScope {
+    private let town: PlaceResult
+    private let places: PlaceReader
+    private let db: DatabaseReader
+    /// The levels at which the town is an area.
+    private let levels: [AddressLevel]
+    private let polygons: [[[Point7]]]
+
+    init(_ town: PlaceResult, places: PlaceReader, db: DatabaseReader) throws {
+        self.town = town
+        self.places = places
+        self.db = db
+        levels = try db.rows("levels of a town", "SELECT level FROM area WHERE place_id = ?1", [.integer(town.id)]) {
+            AddressLevel(rawValue: $0.text(0) ?? "")
+        }.compactMap { $0 }
+        if case .polygons(let polygons)? = try places.geometry(of: town.id) { self.polygons = polygons } else { polygons = [] }
+    }
+
+    func filter(_ candidates: [PlaceResult]) throws -> [PlaceResult] {
+        try points(in: candidates).compactMap { $0.point == nil ? nil : $0.place }
+    }
+
+    /// Each candidate with where it is in the town: its own point, or for a street whose point lies in
+    /// another town, the middle one of its points inside this town; nil when it is not in the town.
+    func points(in candidates: [PlaceResult]) throws -> [(place: PlaceResult, point: Coordinate?)] {
+        guard !levels.isEmpty || !polygons.isEmpty else {
+            let reach = StructuredSearch.townReach[town.kind] ?? 5_000
+            return candidates.map { ($0, town.coordinate.distance(to: $0.coordinate) <= reach ? $0.coordinate : nil) }
+        }
+        let sets = Dictionary(try db.rows("area sets of places", """
+            SELECT place_id, area_set_id FROM place_area_set WHERE place_id IN (SELECT value FROM json_each(?1))
+            """, [.text(JSONText.array(candidates.map(\.id)))]) { ($0.int(0), $0.int(1)) },
+            uniquingKeysWith: { a, _ in a })
+        return try candidates.map { place in
+            if let entry = try places.areaSets.entry(sets[place.id]), levels.contains(where: { entry.ids[$0] == town.id }) {
+                return (place, place.coordinate)
+            }
+            guard !polygons.isEmpty else { return (place, nil) }
+            let points: [Point7]
+            if place.kind == .street, case .lineStrings(let lines)? = try places.geometry(of: place.id) {
+                points = lines.flatMap { $0 }
+            } else {
+                points = [Point7(place.coordinate)]
+            }
+            let inside = points.filter { p in polygons.contains { PolygonMath.polygonContains($0, lat: p.lat, lon: p.lon) } }
+            return (place, inside.isEmpty ? nil : inside[inside.count / 2].coordinate)
+        }
+    }
+}
