@@ -33,11 +33,12 @@ CREATE TABLE place_area_set (
     area_set_id INTEGER NOT NULL REFERENCES area_set(id)
 );
 
--- The names of each area set's areas (in every language they have) and its postcode, one row per set
--- (rowid = area_set.id): the words that say where a place is. Search matches "Name, Town" by finding
--- the sets whose areas the context words name, then the places of those sets named by the other words.
-CREATE VIRTUAL TABLE area_set_fts USING fts5(
-    context,
+-- The words of every place an area set names (the areas, and the place nodes standing in for missing
+-- levels): all their names, in every language, folded as queries fold theirs; rowid = place.id. Search
+-- reads "Name, Town" by the places these words name, then the sets naming those places, then the
+-- places of those sets named by the other words.
+CREATE VIRTUAL TABLE area_name_fts USING fts5(
+    words,
     content = '',
     tokenize = 'unicode61 remove_diacritics 2',
     prefix = '2 3'

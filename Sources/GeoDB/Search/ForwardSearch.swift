@@ -149,8 +149,7 @@ final class ForwardSearch {
             if options.autocomplete, place.upperBound == words.count, let last = placeGroups.indices.last {
                 placeGroups[last] = placeGroups[last].map { $0 + "*" }
             }
-            guard let areaMatch = FTSQuery.groups(placeGroups) else { continue }
-            let sets = try index.areaSets(matching: areaMatch)
+            let sets = try index.areaSets(naming: placeGroups)
             guard !sets.isEmpty else { continue }
             var subquery = query
             subquery.words = Array(words[what])

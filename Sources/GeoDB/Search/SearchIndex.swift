@@ -80,12 +80,24 @@ final class SearchIndex {
         return (conditions.map { " AND " + $0 }.joined(), values)
     }
 
-    /// The area sets whose areas' names (or postcode) hold every word group of `match` (an FTS5 query):
-    /// where "…, Vaduz" or "…, Triesenberg, Liechtenstein" says a place is.
-    func areaSets(matching match: String) throws -> [Int64] {
-        try db.rows("area sets named", "SELECT rowid FROM area_set_fts WHERE area_set_fts MATCH ?1 LIMIT 5000", [.text(match)]) {
-            $0.int(0)
+    /// The area sets naming, for every word group (alternatives, `*` for a prefix), a place whose names
+    /// hold it: where "…, Vaduz" or "…, Triesenberg, Liechtenstein" says a place is.
+    func areaSets(naming groups: [[String]]) throws -> [Int64] {
+        var named: [SQLiteValue] = []
+        for group in groups {
+            guard let match = FTSQuery.groups([group]) else { return [] }
+            let ids = try db.rows("places named like an area", "SELECT rowid FROM area_name_fts WHERE area_name_fts MATCH ?1 LIMIT 5000",
+                                  [.text(match)]) { $0.int(0) }
+            guard !ids.isEmpty else { return [] }
+            named.append(.text(JSONText.array(ids)))
         }
+        guard !named.isEmpty else { return [] }
+        // Each group named by some level of the set (the words of "Monte Carlo, Monaco" by one area or several).
+        let conditions = named.indices.map { i in
+            "(" + AddressLevel.nested.map { "\($0.rawValue)_id IN (SELECT value FROM json_each(?\(i + 1)))" }.joined(separator: " OR ") + ")"
+        }
+        return try db.rows("area sets naming places", "SELECT id FROM area_set WHERE \(conditions.joined(separator: " AND ")) LIMIT 5000",
+                           named) { $0.int(0) }
     }
 
     /// Each place's names that could equal the query `words` (folded to the form queries are compared in).

@@ -59,7 +59,7 @@ public enum IntegrityCheck {
         }
         // FTS5's check of the index structure (SQLite 3.40 does not compare an external-content index
         // with its content table).
-        for table in ["place_fts", "search_token", "area_set_fts"] {
+        for table in ["place_fts", "search_token", "area_name_fts"] {
             check("fts5 integrity-check(\(table))") {
                 try db.execute("BEGIN")
                 defer { try? db.execute("ROLLBACK") }
@@ -121,10 +121,13 @@ public enum IntegrityCheck {
             return nil
         }
         // (place_area_set and area_set point at existing rows: "foreign keys" checks that.)
-        check("area_set = area_set_fts rows") {
-            let sets = try count("SELECT count(*) FROM area_set")
-            let indexed = try count("SELECT count(*) FROM area_set_fts_docsize")
-            return sets == indexed ? nil : "area_set \(sets), area_set_fts \(indexed)"
+        check("places named by area sets = area_name_fts rows") {
+            let named = try count("""
+                SELECT count(*) FROM (\(AddressLevel.nested.map { "SELECT \($0.rawValue)_id AS id FROM area_set" }.joined(separator: " UNION ")))
+                WHERE id IS NOT NULL
+                """)
+            let indexed = try count("SELECT count(*) FROM area_name_fts_docsize")
+            return named == indexed ? nil : "area sets name \(named) places, area_name_fts has \(indexed)"
         }
         check("geometry blobs decode") {
             let rows = try db.prepare("SELECT place_id, geometry FROM place_geometry")

@@ -210,11 +210,12 @@ CREATE TABLE place_area_set (
     area_set_id INTEGER NOT NULL REFERENCES area_set(id)
 );
 
--- The names of each area set's areas (in every language they have) and its postcode, one row per set
--- (rowid = area_set.id): the words that say where a place is. Search matches "Name, Town" by finding
--- the sets whose areas the context words name, then the places of those sets named by the other words.
-CREATE VIRTUAL TABLE area_set_fts USING fts5(
-    context,
+-- The words of every place an area set names (the areas, and the place nodes standing in for missing
+-- levels): all their names, in every language, folded as queries fold theirs; rowid = place.id. Search
+-- reads "Name, Town" by the places these words name, then the sets naming those places, then the
+-- places of those sets named by the other words.
+CREATE VIRTUAL TABLE area_name_fts USING fts5(
+    words,
     content = '',
     tokenize = 'unicode61 remove_diacritics 2',
     prefix = '2 3'
@@ -232,6 +233,13 @@ CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);
 CREATE INDEX IF NOT EXISTS idx_place_link_source_id_source_ref ON place_link(source_id, source_ref);
 -- The areas a place is (a merged city-state is two).
 CREATE INDEX IF NOT EXISTS idx_area_place_id ON area(place_id);
+-- The area sets naming a place at some level ("…, Town" in a search).
+CREATE INDEX IF NOT EXISTS idx_area_set_neighbourhood_id ON area_set(neighbourhood_id);
+CREATE INDEX IF NOT EXISTS idx_area_set_suburb_id ON area_set(suburb_id);
+CREATE INDEX IF NOT EXISTS idx_area_set_city_id ON area_set(city_id);
+CREATE INDEX IF NOT EXISTS idx_area_set_county_id ON area_set(county_id);
+CREATE INDEX IF NOT EXISTS idx_area_set_state_id ON area_set(state_id);
+CREATE INDEX IF NOT EXISTS idx_area_set_country_id ON area_set(country_id);
 """#),
         ("910_category_index.sql", #"""
 -- Category search: the places of a category in a latitude band, read from the index alone.

@@ -1,7 +1,7 @@
 // Where every place of an import lies: the administrative and postal areas containing it (from the
 // boundaries, which an OSM file has last) and, for levels no boundary gives, the nearest place node of
-// that level. Writes `area`, `area_set`, `place_area_set` and the words of each set (`area_set_fts`,
-// what "…, Town" in a search matches), and makes postcode places from addresses.
+// that level. Writes `area`, `area_set`, `place_area_set` and the words of the places the sets name
+// (`area_name_fts`, what "…, Town" in a search matches), and makes postcode places from addresses.
 import Foundation
 import GeoDB
 import GeoDBSQLite
@@ -188,7 +188,7 @@ final class HierarchyBuilder {
         }
         try placeSets.finish()
         try writeSets()
-        try indexSets()
+        try indexAreaNames()
     }
 
     // MARK: areas
@@ -628,31 +628,28 @@ final class HierarchyBuilder {
         }
     }
 
-    /// Indexes the words of each area set: every name of its areas (in every language) and its postcode.
-    private func indexSets() throws {
+    /// Indexes the words of every place the new sets name (not yet indexed by an earlier import): every
+    /// name but old names and postcodes, in every language, folded as queries fold theirs, each word once.
+    /// Per place, not per set: a city's hundred names are written once, not once per set of the city.
+    private func indexAreaNames() throws {
         let db = writer.db
-        let ids = Set(sets.keys.flatMap { $0.ids.compactMap { $0 } })
+        var ids = Set(sets.keys.flatMap { $0.ids.compactMap { $0 } })
+        guard !ids.isEmpty else { return }
+        let idList: SQLiteValue = .text(JSONText.array(ids))
+        ids.subtract(try db.prepare("SELECT id FROM area_name_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))")
+            .rows([idList]) { $0.int(0) })
         var names: [Int64: [String]] = [:]
-        if !ids.isEmpty {
-            let rows = try db.prepare("""
-                SELECT place_id, name FROM place_name
-                WHERE place_id IN (SELECT value FROM json_each(?1)) AND type NOT IN ('old_name', 'postcode') ORDER BY rowid
-                """)
-            try rows.bind([.text(JSONText.array(ids))])
-            while try rows.step() { names[rows.int(0), default: []].append(rows.text(1) ?? "") }
-        }
-        // Each area's words once, folded as queries fold theirs (a search looks up folded words, never phrases,
-        // here): a country's names in a hundred languages, most of them alike, are in every set of the country.
-        let texts = names.mapValues { names in
+        let rows = try db.prepare("""
+            SELECT place_id, name FROM place_name
+            WHERE place_id IN (SELECT value FROM json_each(?1)) AND type NOT IN ('old_name', 'postcode') ORDER BY rowid
+            """)
+        try rows.bind([.text(JSONText.array(ids))])
+        while try rows.step() { names[rows.int(0), default: []].append(rows.text(1) ?? "") }
+        let insert = try db.prepare("INSERT INTO area_name_fts(rowid, words) VALUES (?, ?)")
+        for (id, names) in names.sorted(by: { $0.key < $1.key }) {
             var seen = Set<String>()
-            return names.flatMap { TextNormalizer.tokens($0) + TextNormalizer.indexAlternatives($0) }
-                .filter { seen.insert($0).inserted }.joined(separator: " ")
-        }
-        let insert = try db.prepare("INSERT INTO area_set_fts(rowid, context) VALUES (?, ?)")
-        for (key, id) in sets.sorted(by: { $0.value < $1.value }) {
-            var areas = Set<Int64>()
-            let parts = key.ids.compactMap { $0 }.filter { areas.insert($0).inserted }.compactMap { texts[$0] }
-            try insert.run([.integer(id), .text((parts + [key.postcode].compactMap { $0 }).joined(separator: " ; "))])
+            let words = names.flatMap { TextNormalizer.tokens($0) + TextNormalizer.indexAlternatives($0) }.filter { seen.insert($0).inserted }
+            try insert.run([.integer(id), .text(words.joined(separator: " "))])
         }
     }
 }
