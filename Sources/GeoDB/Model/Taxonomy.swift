@@ -125,31 +125,10 @@ public struct Taxonomy: Sendable {
     func closeMatches(to word: String) -> [String] {
         var scored: [(Int, String)] = []
         for (candidate, id) in words {
-            let distance = candidate.hasPrefix(word) || word.hasPrefix(candidate) ? 0 : Self.editDistance(word, candidate)
+            let distance = candidate.hasPrefix(word) || word.hasPrefix(candidate) ? 0 : EditDistance.between(word, candidate)
             if distance <= 2 { scored.append((distance, id)) }
         }
         var seen = Set<String>()
         return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1).filter { seen.insert($0).inserted }.prefix(5).map { $0 }
-    }
-
-    /// Levenshtein distance over Unicode scalars; stops early (returning limit + 1) once it must exceed `limit`.
-    static func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        if limit != .max && abs(a.count - b.count) > limit { return limit + 1 }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                rowMinimum = min(rowMinimum, current[j])
-            }
-            if limit != .max && rowMinimum > limit { return limit + 1 }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

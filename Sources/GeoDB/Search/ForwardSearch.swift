@@ -36,7 +36,9 @@ final class ForwardSearch {
         // While the user is typing, prefix matches are enough to show: only none at all suggests a typo.
         let tooFew = options.autocomplete ? ranked.isEmpty : ranked.count < min(options.limit, 3)
         if tooFew && !ranked.contains(where: { $0.match == .exact }) {
-            let fuzzyWords = try query.words.map { try [$0] + index.similarWords(to: $0) }
+            let fuzzyWords = try query.words.enumerated().map { i, word in
+                try [word] + index.similarWords(to: word, typing: options.autocomplete && i == query.words.count - 1)
+            }
             if fuzzyWords.contains(where: { $0.count > 1 }) {
                 var fuzzy = try rankedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy)
                 Self.merge(try placedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy), into: &fuzzy)
@@ -203,21 +205,15 @@ final class ForwardSearch {
         var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
         groups += query.numbers.map { [$0] }
         var prefixGroups = groups
-        let typing = (typingLast ?? options.autocomplete) && forced == nil && !words.isEmpty
-        if typing { prefixGroups[words.count - 1] = groups[words.count - 1].map { $0 + "*" } }
+        // The last word is still being typed: a prefix in the index (typos are whole words found beforehand).
+        let lastTyped = (typingLast ?? options.autocomplete) && !words.isEmpty
+        if lastTyped && forced == nil { prefixGroups[words.count - 1] = groups[words.count - 1].map { $0 + "*" } }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
         let candidates = try index.candidates(match: match, options: options, inSets: inSets)
-        // Names decide exact matches: not needed when the class is forced. Only a place having every word
-        // whole can have a name equal to the query: while the user is still typing (the last word a prefix),
-        // that is few of the candidates, and only theirs are compared.
-        var compared = forced == nil ? candidates.map(\.id) : []
-        if typing, let whole = FTSQuery.groups(groups) {
-            let complete = Set(try index.candidates(match: whole, options: options, inSets: inSets).map(\.id))
-            compared = compared.filter(complete.contains)
-        }
-        let names = try index.normalizedNames(of: compared, words: query.words)
+        let names = try index.names(of: candidates.map(\.id), words: query.words)
         return candidates.map { place in
-            SearchRanking.rank(place, query: query, names: names[place.id] ?? [], forced: forced, near: options.near)
+            SearchRanking.rank(place, query: query, names: names[place.id] ?? [], forced: forced, near: options.near,
+                               typing: lastTyped)
         }
     }
 

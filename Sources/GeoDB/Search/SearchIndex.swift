@@ -100,35 +100,33 @@ final class SearchIndex {
                            named) { $0.int(0) }
     }
 
-    /// Each place's names that could equal the query `words` (folded to the form queries are compared in).
-    /// Names whose length is far from the query's, or whose first letter cannot fold to a query word's,
-    /// are not folded at all: places of a gazetteer have dozens of alternate names.
-    func normalizedNames(of ids: [Int64], words: [String]) throws -> [Int64: Set<String>] {
+    /// Each place's names, folded, with whether each is one of its own (`SearchRanking.CandidateName`).
+    /// Alternate names whose first letter cannot fold to that of a query word are not folded at all:
+    /// places of a gazetteer have dozens of them, and folding is the cost here.
+    func names(of ids: [Int64], words: [String]) throws -> [Int64: [SearchRanking.CandidateName]] {
         guard !ids.isEmpty else { return [:] }
-        let wanted = words.joined(separator: " ")
-        // The first letters of the query's words (a name may equal the query without its context words).
         let firsts = words.compactMap(\.utf8.first)
-        var names: [Int64: Set<String>] = [:]
-        let json = JSONText.array(ids)
-        for (id, name) in try db.rows("names of search candidates", """
-            SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
-              AND length(CAST(name AS BLOB)) BETWEEN ?2 AND ?3
-            UNION ALL SELECT id, street FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
-            """, [.text(json), .integer(Int64(wanted.utf8.count / 2)), .integer(Int64(wanted.utf8.count * 3 + 8))],
-            { ($0.int(0), $0.text(1) ?? "") }) {
-            // Folding is the cost here (gazetteer places have dozens of names in many scripts): skip names
-            // whose first letter cannot fold to that of a query word.
-            if firsts.allSatisfy({ $0 < 0x80 }), !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts) { continue }
-            names[id, default: []].insert(TextNormalizer.tokens(name).joined(separator: " "))
+        let checkFirsts = firsts.allSatisfy { $0 < 0x80 }
+        var names: [Int64: [SearchRanking.CandidateName]] = [:]
+        for (id, name, type) in try db.rows("names of search candidates", """
+            SELECT place_id, name, type FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
+            UNION ALL SELECT id, street, 'name' FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
+            """, [.text(JSONText.array(ids))], { ($0.int(0), $0.text(1) ?? "", $0.text(2) ?? "") }) {
+            let own = !SearchRanking.alternateNameTypes.contains(type)
+            if !own, checkFirsts, !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts) { continue }
+            names[id, default: []].append(SearchRanking.CandidateName(name, own: own))
         }
         return names
     }
 
-    /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word`, most used first.
+    /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word` (with `typing`,
+    /// words beginning so: "stcokh" → stockholm), nearest first, then most used.
     /// Found through the trigram index on `search_token`: with k edits allowed, one of k+1 pieces of the
-    /// word survives intact, so the pieces' substring matches hold every candidate.
-    func similarWords(to word: String) throws -> [String] {
-        guard word.count >= 4, !word.allSatisfy(\.isNumber) else { return [] }
+    /// word survives intact, so the pieces' substring matches hold every candidate (but for swaps across
+    /// pieces, looked up as the swapped words).
+    func similarWords(to word: String, typing: Bool = false) throws -> [String] {
+        // The vocabulary holds words of 4 to 32 letters.
+        guard (4...32).contains(word.count), !word.allSatisfy(\.isNumber) else { return [] }
         let edits = word.count >= 8 ? 2 : 1
         // Pieces and trigrams in Unicode scalars, as FTS5's trigram tokenizer counts: a piece of three
         // Characters can be more scalars (Devanagari), which FTS5 would take as a phrase and refuse.
@@ -144,11 +142,19 @@ final class SearchIndex {
         // Each piece as its trigrams, all required (the index keeps no positions, so no phrases): a superset
         // of the words holding the piece, narrowed by the edit distance below. One query per piece, each
         // with its own limit: a common piece ("ula") must not crowd out the words of a rare one ("chk").
-        let matches = Set(pieces.map { piece in
+        func allTrigrams(_ piece: [Unicode.Scalar]) -> String {
             Set((0...(piece.count - 3)).map { String(String.UnicodeScalarView(piece[$0..<($0 + 3)])) }).sorted()
-        }).sorted { $0.joined() < $1.joined() }.map { trigrams in
-            trigrams.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ")
+                .map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ")
         }
+        var matches = Set(pieces.map(allTrigrams)).sorted()
+        // A swap of two letters is one edit that can break two pieces: the word with each adjacent pair
+        // swapped, whole, in one more query (rare trigram sets: few rows).
+        let swapped = (0..<(letters.count - 1)).filter { letters[$0] != letters[$0 + 1] }.map { i in
+            var variant = letters
+            variant.swapAt(i, i + 1)
+            return "(" + allTrigrams(variant) + ")"
+        }
+        if !swapped.isEmpty { matches.append(swapped.joined(separator: " OR ")) }
         var candidates: [String: Int64] = [:]
         for match in matches {
             for (token, places) in try db.rows("typo candidates", "SELECT token, places FROM search_token WHERE search_token MATCH ?1 LIMIT 2000",
@@ -156,7 +162,11 @@ final class SearchIndex {
                 candidates[token] = places
             }
         }
-        return candidates.filter { $0.key != word && Taxonomy.editDistance($0.key, word, limit: edits) <= edits }
-            .sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8).map(\.key)
+        let near = candidates.compactMap { token, places -> (token: String, distance: Int, places: Int64)? in
+            guard token != word, !(typing && token.hasPrefix(word)) else { return nil }
+            let distance = typing ? EditDistance.toPrefix(of: token, word, limit: edits) : EditDistance.between(token, word, limit: edits)
+            return distance <= edits ? (token, distance, places) : nil
+        }
+        return near.sorted { ($0.distance, -$0.places, $0.token) < ($1.distance, -$1.places, $1.token) }.prefix(8).map(\.token)
     }
 }

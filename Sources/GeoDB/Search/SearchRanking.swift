@@ -42,23 +42,130 @@ enum SearchRanking {
     static let fallbackScore = 15.0
     static let structuredExactScore = 50.0
 
-    /// Scores a candidate. `names` are its names folded (nil when not compared: not whole-word candidates
-    /// while typing); `forced` is the class of a second pass (fuzzy), else exact when a name equals the
-    /// query (with or without the words naming its own city or postcode), else prefix.
-    static func rank(_ place: SearchIndex.Candidate, query: ParsedQuery, names: Set<String>, forced: MatchClass?,
-                     near: Coordinate?) -> RankedCandidate {
-        let wanted = query.words.joined(separator: " ")
-        // Words naming where the place is (its city, suburb, country, postcode) are context ("…, Helsinki").
-        let core = query.words.filter { !place.context.contains($0) }.joined(separator: " ")
-        var match: MatchClass
-        if let forced {
-            match = forced
-        } else if !wanted.isEmpty && (names.contains(wanted) || names.contains(core)) {
-            match = .exact
-        } else {
-            match = .prefix
+    /// Points off for a match through a name that is not the place's own: an alternate name, or one that
+    /// looks like a code. Enough that a place's own name beats another's alternate at a similar importance.
+    static let alternatePenalty = 6.0
+    static let codePenalty = 10.0
+    /// Points off per edit of a typo match.
+    static let editPenalty = 2.0
+    /// While the user is typing, a name equal to the text so far is barely evidence (they may go on typing):
+    /// this little above a prefix match, so importance decides ("Lees" → Leesburg before the village Lees).
+    static let typedWholeBonus = 0.05
+    /// A name that begins with the query words, in order ("Palm Beach" → Palm Beach Gardens before West
+    /// Palm Beach; a name equal to them too), or a typo match that is the whole name ("Newprot" → Newport before Newport News).
+    static let leadingBonus = 1.5
+    static let wholeTypoBonus = 3.0
+
+    /// Name types that are alternates, not the place's own name (OSM alt_name / old_name / short_name;
+    /// GeoNames' alternate names are stored as alt_name).
+    static let alternateNameTypes: Set<String> = ["alt_name", "old_name", "short_name"]
+
+    /// One name of a candidate, folded into words, and how much it counts: a place's own names (its name,
+    /// official, local and language names) fully, alternates less, alternates that look like codes ("NYC",
+    /// "TKU", "75012") least.
+    struct CandidateName {
+        var words: [String]
+        /// The other words the index holds for the name (German spellings, joined and abbreviated forms).
+        var otherForms: [String]
+        var tier: NameTier
+
+        init(_ name: String, own: Bool) {
+            words = TextNormalizer.tokens(name)
+            otherForms = TextNormalizer.indexAlternatives(name)
+            let codeLike = name.unicodeScalars.count <= 3 || name.contains(where: \.isNumber)
+                || (name.unicodeScalars.count <= 5 && !name.contains(where: \.isLowercase))
+            tier = own ? .own : codeLike ? .code : .alternate
         }
-        var value = weight(of: match)
+    }
+
+    /// Through which kind of name a place matched, best first.
+    enum NameTier: Int, Comparable {
+        case own, alternate, code
+        static func < (a: NameTier, b: NameTier) -> Bool { a.rawValue < b.rawValue }
+
+        var penalty: Double {
+            switch self {
+            case .own: return 0
+            case .alternate: return alternatePenalty
+            case .code: return codePenalty
+            }
+        }
+    }
+
+    /// How a candidate's best name matches the query: the class, through which kind of name, the edits,
+    /// and whether the name begins with the words (`leading`) or is just them (`whole`).
+    struct NameMatch {
+        var match: MatchClass
+        var tier: NameTier
+        var edits: Int
+        var leading = false
+        var whole = false
+
+        /// What the match is worth (`typing`: a whole name equal to the text so far counts little more than a
+        /// prefix).
+        func points(typing: Bool) -> Double {
+            var value = match == .exact && typing ? weight(of: .prefix) + typedWholeBonus : weight(of: match)
+            value -= tier.penalty + Double(edits) * editPenalty
+            if leading || match == .exact { value += leadingBonus }
+            if whole && match == .fuzzy { value += wholeTypoBonus }
+            return value
+        }
+    }
+
+    /// The best of `names` for the query `words` (`typing`: the last word is a prefix still being typed;
+    /// `fuzzy`: count edits): a whole name equal to the words is exact; a name holding every word (the
+    /// last as a prefix while typing, abbreviations as their words) is a prefix match. Nil when no single
+    /// name holds the words (they matched across names and address, or through a name not compared).
+    static func bestName(_ names: [CandidateName], words: [String], wholeTexts: [String], typing: Bool,
+                         fuzzy: Bool) -> NameMatch? {
+        var best: NameMatch?
+        func consider(_ candidate: NameMatch) {
+            if best.map({ candidate.points(typing: typing) > $0.points(typing: typing) }) ?? true { best = candidate }
+        }
+        for name in names where !name.words.isEmpty {
+            if !fuzzy, wholeTexts.contains(name.words.joined(separator: " ")) {
+                consider(NameMatch(match: .exact, tier: name.tier, edits: 0))
+                continue
+            }
+            var edits = 0
+            var leading = name.words.count >= words.count
+            for (i, word) in words.enumerated() {
+                let prefix = typing && i == words.count - 1
+                let variants = TextNormalizer.variants(word)
+                let holds = { (nameWord: String) in variants.contains(nameWord) || (prefix && nameWord.hasPrefix(word)) }
+                if name.words.contains(where: holds) || name.otherForms.contains(where: holds) {
+                    leading = leading && holds(name.words[i])
+                    continue
+                }
+                guard fuzzy else { edits = Int.max; break }
+                let limit = word.count >= 8 ? 2 : 1
+                let distances = name.words.map { prefix ? EditDistance.toPrefix(of: $0, word, limit: limit)
+                                                        : EditDistance.between($0, word, limit: limit) }
+                guard let distance = distances.min(), distance <= limit else { edits = Int.max; break }
+                edits += distance
+                leading = leading && distances[i] == distance
+            }
+            if edits != Int.max {
+                consider(NameMatch(match: fuzzy ? .fuzzy : .prefix, tier: name.tier, edits: edits, leading: leading,
+                                   whole: leading && name.words.count == words.count))
+            }
+        }
+        return best
+    }
+
+    /// Scores a candidate. `names` are its names (`SearchIndex.names`); `forced` is the class of a second
+    /// pass (fuzzy), else exact when a name equals the query (with or without the words naming its own city
+    /// or postcode), else prefix; `typing`: the last word is a prefix still being typed.
+    static func rank(_ place: SearchIndex.Candidate, query: ParsedQuery, names: [CandidateName], forced: MatchClass?,
+                     near: Coordinate?, typing: Bool = false) -> RankedCandidate {
+        // Words naming where the place is (its city, suburb, country, postcode) are context ("…, Helsinki").
+        let core = query.words.filter { !place.context.contains($0) }
+        let words = core.isEmpty ? query.words : core
+        let wholeTexts = query.words.isEmpty ? [] : [query.words.joined(separator: " "), core.joined(separator: " ")]
+        let named = bestName(names, words: words, wholeTexts: wholeTexts, typing: typing, fuzzy: forced == .fuzzy)
+        var match = forced ?? named?.match ?? .prefix
+        // No one name holding the words is weaker than a name that does, like an alternate.
+        var value = named?.points(typing: typing) ?? weight(of: match) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
         if !query.numbers.isEmpty {
             // An address whose number is the one asked for is the answer; other numbered matches rank lower.
             let number = place.housenumber.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") }
