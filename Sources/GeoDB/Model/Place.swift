@@ -12,6 +12,9 @@ public enum PlaceKind: String, CaseIterable, Sendable, Codable {
     case water
     /// A coordinate typed as search text: search answers only, never stored.
     case coordinate
+    /// A category of the taxonomy offered while the user types ("coff" → Cafe): autocomplete answers only,
+    /// never stored; its `categoryID` says which.
+    case category
 
     /// Kinds that are towns and villages: what `--town` lists and what a city in an address names.
     package static let settlements: [PlaceKind] = [.city, .town, .village, .hamlet]
@@ -46,7 +49,7 @@ public enum PlaceKind: String, CaseIterable, Sendable, Codable {
         case .locality, .boundary, .water: return 24
         case .square: return 25
         case .street: return 26
-        case .address, .interpolation, .poi, .coordinate: return 30
+        case .address, .interpolation, .poi, .coordinate, .category: return 30
         }
     }
 
@@ -64,7 +67,7 @@ public enum PlaceKind: String, CaseIterable, Sendable, Codable {
         case .locality, .square, .street, .boundary: return 0.3
         case .postcode, .poi: return 0.25
         case .address: return 0.2
-        case .interpolation, .coordinate: return 0.1
+        case .interpolation, .coordinate, .category: return 0.1
         }
     }
 }

@@ -42,14 +42,32 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var score: Double?
     /// How the query found it (search and reverse answers).
     public var match: MatchClass?
+    /// Search only: the parts of `displayName` the query's words matched, for an autocomplete list to
+    /// bold what was typed.
+    public var highlights: [TextRange]? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM,
-             address, tags, timezone, population, score, match
+             address, tags, timezone, population, score, match, highlights
     }
 
     /// The position as a `Coordinate`.
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
+}
+
+/// A part of a text: `start` and `end` (exclusive) count Characters (what a user sees as letters) from 0.
+///
+/// ```swift
+/// let first = result.highlights?.first   // TextRange(start: 0, end: 5) for "Stock" in "Stockmann, …"
+/// ```
+public struct TextRange: Codable, Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
 }
 
 /// How a result matched its query. The raw value is what JSON shows.

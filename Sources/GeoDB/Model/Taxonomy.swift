@@ -90,6 +90,19 @@ public struct Taxonomy: Sendable {
         return result
     }
 
+    /// Categories one of whose words (id, label, synonyms) starts with `prefix` (lower-cased), the shortest
+    /// such word first: what autocomplete offers for "coff" or "pharm".
+    ///
+    /// ```swift
+    /// let offered = Taxonomy.standard.categories(startingWith: "coff")   // ["cafe"]
+    /// ```
+    public func categories(startingWith prefix: String) -> [String] {
+        let prefix = prefix.lowercased()
+        var seen = Set<String>()
+        return words.filter { $0.key.hasPrefix(prefix) }.sorted { ($0.key.count, $0.key) < ($1.key.count, $1.key) }
+            .map(\.value).filter { seen.insert($0).inserted }
+    }
+
     /// Words that map a free-text category (a CSV column, a synonym) to a category id, lower-cased.
     public var wordIndex: [String: String] { words }
 

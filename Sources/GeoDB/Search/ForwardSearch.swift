@@ -21,7 +21,7 @@ final class ForwardSearch {
         try options.validate()
         let text = String(text.prefix(256))
         if let point = CoordinateParser.parse(text) { return try coordinateResult(point, options: options) }
-        if let phrase = try categoryPhrase(text, options: options) { return phrase }
+        if let category = try categoryPlaces(text, options: options) { return category }
         let query = ParsedQuery(text)
         guard !query.words.isEmpty || !query.numbers.isEmpty else { return [] }
 
@@ -32,10 +32,16 @@ final class ForwardSearch {
         }
         // "Name, Town": words naming where a place is match the areas it lies in, the others the place.
         Self.merge(try placedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil), into: &ranked)
+        // A house number the street does not have ("Austrasse 10", "Austrasse 10, Vaduz"): the street there
+        // (or an interpolated position), marked; other streets' 10s are not what was meant, nor typos.
+        var fallback: [PlaceResult] = []
+        if !query.numbers.isEmpty && !ranked.contains(where: { $0.match == .exact && $0.kind != .street }) {
+            fallback = try numberFallback(query, options: options)
+        }
         // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
         // While the user is typing, prefix matches are enough to show: only none at all suggests a typo.
         let tooFew = options.autocomplete ? ranked.isEmpty : ranked.count < min(options.limit, 3)
-        if tooFew && !ranked.contains(where: { $0.match == .exact }) {
+        if tooFew && fallback.isEmpty && !ranked.contains(where: { $0.match == .exact }) {
             let fuzzyWords = try query.words.enumerated().map { i, word in
                 try [word] + index.similarWords(to: word, typing: options.autocomplete && i == query.words.count - 1)
             }
@@ -44,6 +50,12 @@ final class ForwardSearch {
                 Self.merge(try placedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy), into: &fuzzy)
                 let seen = Set(ranked.map(\.id))
                 ranked += fuzzy.filter { !seen.contains($0.id) }
+                // "Austrase 10" where Austrasse has no 10: the street, spelt as its nearest indexed words.
+                if !query.numbers.isEmpty && !ranked.contains(where: { $0.match == .exact }) {
+                    var corrected = query
+                    corrected.words = fuzzyWords.map { $0.count > 1 ? $0[1] : $0[0] }
+                    fallback = try numberFallback(corrected, options: options)
+                }
             }
         }
         ranked.sort { ($0.score, -$0.id) > ($1.score, -$1.id) }
@@ -61,37 +73,69 @@ final class ForwardSearch {
             }
             return place
         }
-        // A house number the street does not have: the street (or an interpolated position), marked.
-        if !query.numbers.isEmpty && !ranked.contains(where: { $0.match == .exact && $0.kind != .street }) {
-            found += try numberFallback(query, options: options).filter { f in !found.contains { $0.id == f.id } }
+        if !fallback.isEmpty {
+            found += fallback.filter { f in !found.contains { $0.id == f.id } }
             found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
         }
-        return try places.localized(Array(found.prefix(options.limit)), language: options.language)
+        var results = try places.localized(Array(found.prefix(options.limit)), language: options.language)
+        for i in results.indices {
+            results[i].highlights = Highlighter.ranges(in: results[i].displayName, words: query.words, numbers: query.numbers,
+                                                       lastIsPrefix: options.autocomplete)
+        }
+        if options.autocomplete, let offered = categorySuggestion(text, options: options) {
+            // Second, so that the place the text most likely names stays first.
+            results.insert(offered, at: min(1, results.count))
+        }
+        return Array(results.prefix(options.limit))
     }
 
-    /// "cafe near Senaatintori", "pharmacies near Stockmann": the places of a category within 1 km of the
-    /// best match for the text after "near", nearest first. Nil when the text is not such a phrase (the
-    /// words before "near" are not a category), so it is searched as ordinary text.
-    private func categoryPhrase(_ text: String, options: SearchOptions) throws -> [PlaceResult]? {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        guard let near = words.firstIndex(where: { ["near", "nearby", "around"].contains($0.lowercased()) }),
-              near > 0, near < words.count - 1 else { return nil }
-        var category = words[..<near].joined(separator: " ").lowercased()
-        let filter: CategoryFilter
-        if let resolved = try? CategoryFilter.resolve([category]) {
-            filter = resolved
+    /// While typing a category word ("coff", "pharm"): the category itself, as a result of kind `category`
+    /// (at `near`, else the centre of `bbox`, else 0, 0). Nil for text of fewer than 3 letters or that
+    /// starts no category word.
+    private func categorySuggestion(_ text: String, options: SearchOptions) -> PlaceResult? {
+        let typed = text.trimmingCharacters(in: .whitespaces)
+        guard typed.count >= 3, options.kinds.isEmpty || options.kinds.contains(.category), options.categories == nil,
+              let id = Taxonomy.standard.categories(startingWith: typed).first,
+              let category = Taxonomy.standard.category(id) else { return nil }
+        let point = options.near ?? options.bbox.map { Coordinate(lat: ($0.minLat + $0.maxLat) / 2, lon: ($0.minLon + $0.maxLon) / 2) }
+        return PlaceResult(id: 0, sourceRef: "category:" + id, kind: .category, category: nil, categoryID: id,
+                           name: category.label, displayName: category.label + " (category)", lat: point?.lat ?? 0,
+                           lon: point?.lon ?? 0, distanceM: nil, address: [:], tags: [:], score: nil, match: .category)
+    }
+
+    /// A text naming a category ("restaurant", "cafes", "pharmacy near Vaduz", "atm Monaco"): the places of
+    /// that category near `near` or in `bbox` (nearest first), in the named town (nearest its centre first),
+    /// within 1 km of the named place ("cafe near Senaatintori"), or else the most important ones. Nil when
+    /// the text is no such phrase, or nothing of the category is there, so it is searched as names.
+    private func categoryPlaces(_ text: String, options: SearchOptions) throws -> [PlaceResult]? {
+        guard options.kinds.isEmpty || options.kinds.contains(.poi), options.categories == nil,
+              let category = CategoryText(text) else { return nil }
+        var found: [PlaceResult]
+        if let placeText = category.place {
+            var anchorOptions = options
+            anchorOptions.limit = 1
+            if category.placeIsTown { anchorOptions.kinds = Array(StructuredSearch.townReach.keys) }
+            guard let anchor = try search(placeText, options: anchorOptions).first,
+                  !category.placeIsTown || anchor.match == .exact else { return nil }
+            if let reach = StructuredSearch.townReach[anchor.kind] {
+                let around = try nearby.places(near: anchor.coordinate, radius: reach, filter: category.filter, name: nil,
+                                               limit: NearbySearch.maxPageSize, after: nil).places
+                found = Array(try TownScope(anchor, places: places, db: db).filter(around).prefix(options.limit))
+            } else {
+                found = try nearby.places(near: anchor.coordinate, radius: 1_000, filter: category.filter, name: nil,
+                                          limit: options.limit, after: nil).places
+            }
+        } else if let box = options.bbox {
+            found = try nearby.places(in: box, near: options.near, filter: category.filter, name: nil, limit: options.limit,
+                                      after: nil).places
+        } else if let near = options.near {
+            found = try nearby.places(near: near, radius: 10_000, filter: category.filter, name: nil, limit: options.limit,
+                                      after: nil).places
         } else {
-            // Plurals: "cafes", "pharmacies".
-            category = category.hasSuffix("ies") ? String(category.dropLast(3)) + "y" : String(category.dropLast())
-            guard let resolved = try? CategoryFilter.resolve([category]) else { return nil }
-            filter = resolved
+            found = try places.results(ids: try index.mostImportant(of: category.filter, options: options, limit: options.limit))
         }
-        var anchorOptions = options
-        anchorOptions.limit = 1
-        anchorOptions.categories = nil
-        guard let anchor = try search(words[(near + 1)...].joined(separator: " "), options: anchorOptions).first else { return [] }
-        return try nearby.places(near: anchor.coordinate, radius: 1_000, filter: filter, name: nil, limit: options.limit, after: nil)
-            .places.map { var p = $0; p.match = .category; return p }
+        guard !found.isEmpty else { return nil }
+        return found.map { var p = $0; p.match = .category; return p }
     }
 
     /// Postcode places whose code is `code` or, from three characters, starts with it; in code order after
@@ -124,12 +168,9 @@ final class ForwardSearch {
         }
     }
 
-    /// Candidates of the query read as "what, where": the words of a trailing part (after the last
-    /// comma; without commas, the last one or two words, or the first) name areas, the others the place
-    /// (`alternatives`: each word's, typos included when `forced` is fuzzy). Each reading is tried when its
-    /// area words name some area set.
-    private func placedCandidates(_ query: ParsedQuery, words alternatives: [[String]], options: SearchOptions,
-                                  forced: MatchClass?) throws -> [RankedCandidate] {
+    /// The ways to read the query as "what, where": the words of a trailing part (after the last comma;
+    /// without commas, the last one or two words, or the first) naming areas, the others the place.
+    private static func readings(of query: ParsedQuery) -> [(what: Range<Int>, where: Range<Int>)] {
         let words = query.words
         guard words.count >= 2 || (words.count == 1 && !query.numbers.isEmpty) else { return [] }
         var readings: [(what: Range<Int>, where: Range<Int>)] = []
@@ -144,14 +185,27 @@ final class ForwardSearch {
             }
             if words.count >= 2 { readings.append((1..<words.count, 0..<1)) }
         }
+        return readings.filter { !($0.what.isEmpty && query.numbers.isEmpty) }
+    }
+
+    /// The area sets the `where` words of a reading name (the last word a prefix while typing).
+    private func areaSets(_ query: ParsedQuery, where place: Range<Int>, options: SearchOptions) throws -> [Int64] {
+        var placeGroups = query.words[place].map { TextNormalizer.variants($0) }
+        if options.autocomplete, place.upperBound == query.words.count, let last = placeGroups.indices.last {
+            placeGroups[last] = placeGroups[last].map { $0 + "*" }
+        }
+        return try index.areaSets(naming: placeGroups)
+    }
+
+    /// Candidates of the query read as "what, where" (`readings`): the `where` words match the areas a
+    /// place lies in, the others the place (`alternatives`: each word's, typos included when `forced` is
+    /// fuzzy). Each reading is tried when its area words name some area set.
+    private func placedCandidates(_ query: ParsedQuery, words alternatives: [[String]], options: SearchOptions,
+                                  forced: MatchClass?) throws -> [RankedCandidate] {
+        let words = query.words
         var found: [RankedCandidate] = []
-        for (what, place) in readings where !(what.isEmpty && query.numbers.isEmpty) {
-            // While typing, the last word is a prefix, in whichever part it is.
-            var placeGroups = words[place].map { TextNormalizer.variants($0) }
-            if options.autocomplete, place.upperBound == words.count, let last = placeGroups.indices.last {
-                placeGroups[last] = placeGroups[last].map { $0 + "*" }
-            }
-            let sets = try index.areaSets(naming: placeGroups)
+        for (what, place) in Self.readings(of: query) {
+            let sets = try areaSets(query, where: place, options: options)
             guard !sets.isEmpty else { continue }
             var subquery = query
             subquery.words = Array(words[what])
@@ -218,15 +272,31 @@ final class ForwardSearch {
     }
 
     /// For "Street 99" where the street has no 99: an interpolation line covering 99 (with the position
-    /// along it), else the street itself; marked `interpolated` / `fallback`.
+    /// along it), else the street itself; marked `interpolated` / `fallback`. "Street 99, Town": the street
+    /// in that town (the query read as "what, where" when all its words name no street).
     func numberFallback(_ query: ParsedQuery, options: SearchOptions) throws -> [PlaceResult] {
+        let whole = try numberFallback(query, inSets: nil, options: options)
+        guard whole.isEmpty else { return whole }
+        for (what, place) in Self.readings(of: query) where !what.isEmpty {
+            let sets = try areaSets(query, where: place, options: options)
+            guard !sets.isEmpty else { continue }
+            var street = query
+            street.words = Array(query.words[what])
+            let found = try numberFallback(street, inSets: sets, options: options)
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
+
+    /// `numberFallback` for the query's words as the street name, in the area sets `inSets` when given.
+    private func numberFallback(_ query: ParsedQuery, inSets: [Int64]?, options: SearchOptions) throws -> [PlaceResult] {
         guard !query.words.isEmpty, let number = query.numbers.first, let wanted = Int(number.prefix { $0.isNumber }) else {
             return []
         }
         var results: [PlaceResult] = []
         let words = query.words.map { TextNormalizer.variants($0) }
         if let match = FTSQuery.groups(words, column: "address") {
-            let lines = try places.results(ids: try index.candidates(match: match, options: options, limit: 50).map(\.id))
+            let lines = try places.results(ids: try index.candidates(match: match, options: options, inSets: inSets, limit: 50).map(\.id))
                 .filter { $0.kind == .interpolation }
             for var line in lines {
                 let range = (line.address["housenumber"] ?? "").split(separator: "-").compactMap { Int($0) }
@@ -246,7 +316,10 @@ final class ForwardSearch {
         if results.isEmpty, let match = FTSQuery.groups(words, column: "name") {
             var streetOptions = options
             streetOptions.kinds = [.street]
-            for var street in try places.results(ids: try index.candidates(match: match, options: streetOptions, limit: 5).map(\.id)) {
+            // The street named so: not every street with one of its words in a longer name.
+            let named = try places.results(ids: try index.candidates(match: match, options: streetOptions, inSets: inSets, limit: 20).map(\.id))
+            let exact = named.filter { TextNormalizer.tokens($0.name ?? "") == query.words }
+            for var street in (exact.isEmpty && inSets == nil ? Array(named.prefix(5)) : Array(exact.prefix(5))) {
                 street.match = .fallback
                 street.score = SearchRanking.fallbackScore
                 results.append(street)

@@ -49,6 +49,19 @@ final class SearchIndex {
         }
     }
 
+    /// The most important places of a category (with the options' country and kind filters), ties by id.
+    func mostImportant(of filter: CategoryFilter, options: SearchOptions, limit: Int) throws -> [Int64] {
+        var unfiltered = options
+        unfiltered.categories = filter
+        unfiltered.bbox = nil
+        let (conditions, values) = Self.filter(match: "", options: unfiltered)
+        let areas = options.countryCode == nil ? "" : "LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set a ON a.id = pas.area_set_id"
+        // ?1 is the (unused) match: the filters' placeholders count from 2.
+        return try db.rows("most important places of a category", """
+            SELECT p.id FROM place p \(areas) WHERE ?1 = ?1\(conditions) ORDER BY p.importance DESC, p.id LIMIT \(limit)
+            """, values) { $0.int(0) }
+    }
+
     /// The SQL conditions of the options' filters (after `AND`) and the values they bind, the match first.
     private static func filter(match: String, options: SearchOptions) -> (String, [SQLiteValue]) {
         var conditions: [String] = []

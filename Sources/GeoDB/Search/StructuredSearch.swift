@@ -1,5 +1,6 @@
 // Structured search (street + number + city + postcode), hierarchical search (town → street → number)
 // and street crossings.
+import Foundation
 import GeoDBSQLite
 
 /// Search by address parts and by town → street → number, for one session.
@@ -88,9 +89,14 @@ final class StructuredSearch {
         var prefixWords = TextNormalizer.tokens(street).map { [$0] }
         if let last = prefixWords.indices.last { prefixWords[last] = [prefixWords[last][0] + "*"] }
         guard let streetMatch = FTSQuery.groups(prefixWords, column: "name") else { return [] }
-        let streets = try scope.filter(try places.results(ids: try index.candidates(match: streetMatch, options: streetOptions,
+        var streets = try scope.filter(try places.results(ids: try index.candidates(match: streetMatch, options: streetOptions,
                                                                                   limit: 1000).map(\.id)))
             .sorted { ($0.name ?? "", $0.id) < ($1.name ?? "", $1.id) }
+        if let near = options.near {
+            // Nearest first; the order by name stays for streets as near.
+            streets = streets.map { var s = $0; s.distanceM = near.distance(to: s.coordinate); return s }
+            streets = streets.enumerated().sorted { ($0.element.distanceM ?? 0, $0.offset) < ($1.element.distanceM ?? 0, $1.offset) }.map(\.element)
+        }
         guard let housenumber else { return Array(streets.map { Self.marked($0, .prefix) }.prefix(options.limit)) }
         let wanted = TextNormalizer.tokens(street).joined(separator: " ")
         guard let exactStreet = streets.first(where: { TextNormalizer.tokens($0.name ?? "").joined(separator: " ") == wanted })
@@ -165,8 +171,15 @@ final class StructuredSearch {
         let larger = try index.candidates(match: match, options: townOptions, limit: 50).map(\.id)
         ids += try db.rows("municipal areas", "SELECT place_id FROM area WHERE level = 'city' AND place_id IN (SELECT value FROM json_each(?1))",
                            [.text(JSONText.array(larger))]) { $0.int(0) }
-        return try places.results(ids: ids).map { Self.marked($0, .prefix) }
-            .sorted { (Self.size($0), $0.id) > (Self.size($1), $1.id) }
+        let found = try places.results(ids: ids).map { Self.marked($0, .prefix) }
+        guard let near = options.near else { return found.sorted { (Self.size($0), $0.id) > (Self.size($1), $1.id) } }
+        // Near the point counts as much as ten times the people (a 10,000-people town next door before a
+        // 100,000-people city 50 km away).
+        func weight(_ town: PlaceResult) -> Double {
+            log10(Double(Self.size(town)) + 1) + 1.5 * exp(-near.distance(to: town.coordinate) / 10_000)
+        }
+        return found.map { var t = $0; t.distanceM = near.distance(to: t.coordinate); return t }
+            .sorted { (weight($0), -$0.id) > (weight($1), -$1.id) }
     }
 
     /// How big a town is, for listing the biggest first: its population, else what its kind usually has

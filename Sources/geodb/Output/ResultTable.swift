@@ -17,7 +17,9 @@ enum ResultTable {
             var row = [String(i + 1)] + (showDistance ? [p.distanceM.map(distance) ?? ""] : [])
             row += [p.name ?? p.displayName, showMatch ? p.categoryID.map { "\(p.kind.rawValue) (\($0))" } ?? p.kind.rawValue
                         : p.categoryID ?? p.category ?? p.kind.rawValue, address]
-            if showMatch { row += [String(format: "%.5f, %.5f", p.lat, p.lon), p.match?.rawValue ?? ""] }
+            // A category offered while typing is no place: it has no position to show.
+            let position = p.kind == .category ? "" : String(format: "%.5f, %.5f", p.lat, p.lon)
+            if showMatch { row += [position, p.match?.rawValue ?? ""] }
             rows.append(row)
         }
         return Format.table(rows, indent: 0)

@@ -1,0 +1,219 @@
+// Search as users type it, beyond one city: the issue's examples by name, and query sets made by rule
+// from the data (cities15000, the Liechtenstein and Monaco extracts) with their hit rates asserted.
+import Foundation
+@testable import GeoDB
+import GeoDBSQLite
+import Testing
+import TestSupport
+
+@Suite struct SearchQualityTests {
+    static let cities = Result { try GeoDatabase(path: try TestDatabases.cities()) }
+    static let liechtenstein = Result { try GeoDatabase(path: try TestDatabases.liechtenstein()) }
+    static let monaco = Result { try GeoDatabase(path: try TestDatabases.monaco()) }
+
+    static func search(_ db: GeoDatabase, _ text: String, limit: Int = 5, autocomplete: Bool = false,
+                       configure: (inout SearchOptions) -> Void = { _ in }) throws -> [PlaceResult] {
+        var options = SearchOptions()
+        options.limit = limit
+        options.autocomplete = autocomplete
+        configure(&options)
+        return try db.search(text, options: options)
+    }
+
+    static func rows(_ path: String, _ sql: String) throws -> [[String]] {
+        let db = try Connection(path: path, mode: .readOnly())
+        return try db.prepare(sql).rows { row in (0..<row.columnCount).map { row.text($0) ?? "" } }
+    }
+
+    /// Towns of cities15000 whose folded name is theirs alone or whose population is at least twice that of
+    /// the next place so named (the answer is then clear), in id order: (id, name, population).
+    static func clearTowns() throws -> [(id: Int64, name: String, population: Int64)] {
+        let all = try rows(try TestDatabases.cities(), """
+            SELECT id, name, population FROM place WHERE kind IN ('city', 'town', 'village') AND population > 0 ORDER BY id
+            """).map { (id: Int64($0[0]) ?? 0, name: $0[1], population: Int64($0[2]) ?? 0) }
+        let byName = Dictionary(grouping: all) { TextNormalizer.fold($0.name) }
+        return all.filter { town in
+            let rivals = byName[TextNormalizer.fold(town.name)]!.filter { $0.id != town.id }.map(\.population)
+            return rivals.allSatisfy { $0 * 2 <= town.population }
+        }
+    }
+
+    // MARK: the issue's examples
+
+    @Test(arguments: [("Turk", "Turku"), ("Manch", "Manchester"), ("Barc", "Barcelona"), ("Stcokh", "Stockholm")])
+    func prefixesFindTheBigPlaceAmongTheFirst(typed: String, expected: String) throws {
+        let results = try Self.search(try Self.cities.get(), typed, limit: 3, autocomplete: true)
+        #expect(results.contains { $0.name == expected }, "\(results.map(\.displayName))")
+        // An alternate name (Durg's "Turk…", Tabriz's "Tamp…") never outranks a place's own name.
+        #expect(results.first.map { TextNormalizer.fold($0.name ?? "").hasPrefix(TextNormalizer.fold(String(typed.prefix(3)))) || $0.match == .fuzzy } == true,
+                "\(results.map(\.displayName))")
+    }
+
+    @Test(arguments: [("Prgaue", "Prague", "CZ"), ("Tmapere", "Tampere", "FI"), ("Leipizg", "Leipzig", "DE"),
+                      ("Mnuich", "Munich", "DE"), ("Tampree", "Tampere", "FI"), ("Lodnon", "London", "GB"),
+                      ("Brsitol", "Bristol", "GB")])
+    func swappedLettersAreOneTypo(typed: String, expected: String, country: String) throws {
+        let first = try #require(try Self.search(try Self.cities.get(), typed).first)
+        #expect(first.name == expected && first.address["country_code"] == country && first.match == .fuzzy, "\(first.displayName)")
+    }
+
+    @Test func streetAndTownIsTheStreetInThatTown() throws {
+        let results = try Self.search(try Self.liechtenstein.get(), "Austrasse, Vaduz")
+        let first = try #require(results.first)
+        #expect(first.kind == .street && first.name == "Austrasse" && first.address["city"] == "Vaduz", "\(results.map(\.displayName))")
+    }
+
+    @Test(arguments: ["Austrasse 10", "Austrasse 10, Vaduz", "10 Austrasse Vaduz", "Austrase 10"])
+    func aMissingHouseNumberFallsBackToTheStreet(text: String) throws {
+        let results = try Self.search(try Self.liechtenstein.get(), text)
+        let first = try #require(results.first)
+        #expect(first.kind == .street && first.name == "Austrasse" && first.match == .fallback, "\(results.map(\.displayName))")
+        #expect(!results.contains { $0.kind == .address }, "other streets' number 10: \(results.map(\.displayName))")
+        if text.contains("Vaduz") { #expect(results.allSatisfy { $0.address["city"] == "Vaduz" }) }
+    }
+
+    @Test func aCategoryWordFindsThePlacesOfThatCategory() throws {
+        let db = try Self.liechtenstein.get()
+        let box = BoundingBox(minLat: 47.12, minLon: 9.50, maxLat: 47.16, maxLon: 9.54)
+        let byCategory = try db.places(in: box, filter: try CategoryFilter.resolve(["restaurant"]), limit: 100).places
+        let byText = try Self.search(db, "restaurant", limit: 100) { $0.bbox = box }
+        #expect(byText.count == byCategory.count && byText.allSatisfy { $0.categoryID == "restaurant" && $0.match == .category })
+        #expect(Set(byText.map(\.id)) == Set(byCategory.map(\.id)))
+        // Plurals and towns: "restaurants in Schaan", "pharmacy near Vaduz", "atm Vaduz".
+        for (text, category, town) in [("restaurants in Schaan", "restaurant", "Schaan"), ("atm Vaduz", "atm", "Vaduz")] {
+            let found = try Self.search(db, text)
+            #expect(!found.isEmpty && found.allSatisfy { $0.categoryID == category && $0.address["city"] == town }, "\(text): \(found.map(\.displayName))")
+        }
+        #expect(try Self.search(db, "pharmacy near Vaduz").allSatisfy { $0.categoryID == "pharmacy" })
+        // A name that starts with a category word is still a name.
+        #expect(try Self.search(db, "Restaurant Torkel").first?.name == "Restaurant Torkel")
+    }
+
+    @Test func autocompleteOffersTheCategory() throws {
+        let results = try Self.search(try GeoDatabase(path: try TestDatabases.helsinki()), "coff", autocomplete: true)
+        #expect(results.contains { $0.kind == .category && $0.categoryID == "cafe" && $0.match == .category }, "\(results.map(\.displayName))")
+    }
+
+    @Test func resultsSayWhichPartsMatched() throws {
+        let db = try GeoDatabase(path: try TestDatabases.helsinki())
+        let first = try #require(try Self.search(db, "Stockmann aleksant", autocomplete: true).first)
+        #expect(first.displayName.hasPrefix("Stockmann, Aleksanterinkatu"))
+        #expect(first.highlights == [TextRange(start: 0, end: 9), TextRange(start: 11, end: 19)])
+    }
+
+    @Test func nearBiasesTownLists() throws {
+        let db = try Self.liechtenstein.get()
+        var options = SearchOptions()
+        options.limit = 3
+        let plain = try db.hierarchical(town: "S", options: options)
+        options.near = Coordinate(lat: 47.2312, lon: 9.5458)   // Schellenberg
+        let near = try db.hierarchical(town: "S", options: options)
+        #expect(plain.first?.name == "Schaan")
+        #expect(near.first?.name != "Schaan" && (near.first?.distanceM ?? .infinity) < 3_000, "\(near.map(\.displayName))")
+    }
+
+    // MARK: query sets made by rule
+
+    /// Town names of 5–8 letters with two adjacent inner letters swapped (which pair: by id): the town is
+    /// result 1. At least 40 queries; the typo must be nobody's name.
+    @Test func generatedTranspositionsOfTownNames() throws {
+        let db = try Self.cities.get()
+        let towns = try Self.clearTowns()
+        let names = Set(towns.map { TextNormalizer.fold($0.name) })
+        var queries: [(String, Int64)] = []
+        for town in towns where town.population >= 50_000 {
+            let letters = Array(TextNormalizer.fold(town.name))
+            guard (5...8).contains(letters.count), letters.allSatisfy({ $0.isASCII && $0.isLetter }) else { continue }
+            let i = 1 + Int(town.id % Int64(letters.count - 3))
+            guard letters[i] != letters[i + 1] else { continue }
+            var typo = letters
+            typo.swapAt(i, i + 1)
+            guard !names.contains(String(typo)) else { continue }
+            queries.append((String(typo), town.id))
+            if queries.count == 60 { break }
+        }
+        #expect(queries.count >= 40)
+        let hits = try queries.filter { try Self.search(db, $0.0, limit: 1).first?.id == $0.1 }
+        #expect(Double(hits.count) >= 0.9 * Double(queries.count),
+                "\(hits.count) of \(queries.count); missed: \(queries.filter { q in !hits.contains { $0.0 == q.0 } }.map(\.0))")
+    }
+
+    /// The first 2–6 letters (how many: by id) of towns' names, typed as-you-type: the answer is the most
+    /// populous place whose name starts so, when it has twice the people of the next.
+    @Test func generatedPrefixesOfTownNames() throws {
+        let db = try Self.cities.get()
+        let all = try Self.rows(try TestDatabases.cities(), "SELECT id, name, population FROM place WHERE population > 0 ORDER BY id")
+            .map { (id: Int64($0[0]) ?? 0, folded: TextNormalizer.fold($0[1]), population: Int64($0[2]) ?? 0) }
+        var queries: [(String, Int64)] = []
+        var tried = Set<String>()
+        for town in all where town.population >= 100_000 {
+            let prefix = String(town.folded.prefix(2 + Int(town.id % 5)))
+            guard prefix.count >= 2, prefix.allSatisfy({ $0.isLetter }), tried.insert(prefix).inserted else { continue }
+            let starting = all.filter { $0.folded.hasPrefix(prefix) }.sorted { $0.population > $1.population }
+            guard let best = starting.first, starting.count < 2 || starting[1].population * 2 <= best.population else { continue }
+            queries.append((prefix, best.id))
+            if queries.count == 60 { break }
+        }
+        #expect(queries.count >= 40)
+        let hits = try queries.filter { try Self.search(db, $0.0, limit: 1, autocomplete: true).first?.id == $0.1 }
+        #expect(Double(hits.count) >= 0.9 * Double(queries.count),
+                "\(hits.count) of \(queries.count); missed: \(queries.filter { q in !hits.contains { $0.0 == q.0 } }.map(\.0))")
+    }
+
+    /// "Street, Town" for every street of the country extracts whose name is one word of 4–8 letters and
+    /// unique in its town, plus the same street with two inner letters swapped: the street in that town.
+    @Test(arguments: ["liechtenstein", "monaco"])
+    func generatedStreetTownQueries(country: String) throws {
+        let path = country == "monaco" ? try TestDatabases.monaco() : try TestDatabases.liechtenstein()
+        let db = try GeoDatabase(path: path)
+        var streets: [String: (name: String, town: String)] = [:]
+        for row in try Self.rows(path, "SELECT id, name FROM place WHERE kind = 'street' AND name IS NOT NULL ORDER BY id") {
+            guard let town = try db.lookup(row[0]).place.address["city"] else { continue }
+            let key = "\(TextNormalizer.fold(row[1]))|\(town)"
+            streets[key] = streets[key] == nil ? (row[1], town) : ("", town)   // two streets so named in one town: unclear
+        }
+        let chosen = streets.values.filter { !$0.name.isEmpty }.sorted { ($0.name, $0.town) < ($1.name, $1.town) }
+        #expect(chosen.count >= 20)
+        var queries: [(text: String, name: String, town: String)] = []
+        for (i, street) in chosen.enumerated() {
+            queries.append(("\(street.name), \(street.town)", street.name, street.town))
+            var letters = Array(street.name)
+            if (5...8).contains(letters.count), !street.name.contains(" "), letters[2] != letters[3] {
+                letters.swapAt(2, 3)
+                if i % 2 == 0 { queries.append(("\(String(letters)), \(street.town)", street.name, street.town)) }
+            }
+        }
+        let hits = try queries.filter { query in
+            try Self.search(db, query.text, limit: 3).contains { $0.kind == .street && $0.name == query.name && $0.address["city"] == query.town }
+        }
+        #expect(Double(hits.count) >= 0.9 * Double(queries.count),
+                "\(hits.count) of \(queries.count); missed: \(queries.filter { q in !hits.contains { $0.text == q.text } }.map(\.text).prefix(20))")
+    }
+
+    /// "Town, Country" and "Name, Town" on the country extracts: every town with the country's name, and
+    /// named POIs with their town.
+    @Test func generatedTownCountryAndNameTownQueries() throws {
+        var checked = 0
+        for (path, country) in [(try TestDatabases.liechtenstein(), "Liechtenstein"), (try TestDatabases.monaco(), "Monaco")] {
+            let db = try GeoDatabase(path: path)
+            let towns = try Self.rows(path, "SELECT id FROM place WHERE kind IN ('city', 'town', 'village') ORDER BY id")
+                .map { try db.lookup($0[0]).place }
+            for town in towns where town.address["country"] == country {
+                checked += 1
+                let first = try Self.search(db, "\(town.name ?? ""), \(country)").first
+                #expect(first?.name == town.name, "\(town.name ?? ""), \(country) → \(first?.displayName ?? "nothing")")
+            }
+        }
+        #expect(checked >= 15)
+        let db = try Self.liechtenstein.get()
+        var options = SearchOptions()
+        options.limit = 100
+        options.kinds = [.poi]
+        let pois = try db.places(in: BoundingBox(minLat: 47.0, minLon: 9.4, maxLat: 47.3, maxLon: 9.7), limit: 1000)
+            .places.filter { $0.address["city"] != nil && $0.name != nil }.prefix(60)
+        let hits = try pois.filter { poi in
+            try Self.search(db, "\(poi.name!), \(poi.address["city"]!)", limit: 3).contains { $0.name == poi.name }
+        }
+        #expect(pois.count >= 40 && Double(hits.count) >= 0.9 * Double(pois.count), "\(hits.count) of \(pois.count)")
+    }
+}
