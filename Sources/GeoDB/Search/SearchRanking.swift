@@ -64,14 +64,16 @@ enum SearchRanking {
     /// official, local and language names) fully, alternates less, alternates that look like codes ("NYC",
     /// "TKU", "75012") least.
     struct CandidateName {
+        var name: String
         var words: [String]
-        /// The other words the index holds for the name (German spellings, joined and abbreviated forms).
-        var otherForms: [String]
         var tier: NameTier
+        /// The other words the index holds for the name (German spellings, joined and abbreviated forms):
+        /// made only when its own words do not hold a query word (rarely; most names need none).
+        var otherForms: [String] { TextNormalizer.indexAlternatives(name) }
 
         init(_ name: String, own: Bool) {
+            self.name = name
             words = TextNormalizer.tokens(name)
-            otherForms = TextNormalizer.indexAlternatives(name)
             let codeLike = name.unicodeScalars.count <= 3 || name.contains(where: \.isNumber)
                 || (name.unicodeScalars.count <= 5 && !name.contains(where: \.isLowercase))
             tier = own ? .own : codeLike ? .code : .alternate
