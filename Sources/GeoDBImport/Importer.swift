@@ -97,7 +97,7 @@ public enum Importer {
                 throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "import into it without `append` first",
                                  option: "append")
             }
-            try Schema.checkVersion(ofFileAt: output)
+            try Schema.check(fileAt: output)
         } else if exists && !options.force {
             throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it, or `append` to add to it")
         }
@@ -114,10 +114,14 @@ public enum Importer {
         // when it ends, before the rename.
         do {
             let db = try Connection(path: temporary.path, mode: options.append ? .readWrite : .create)
-            try db.execute("""
-                PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-                PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
-                """)
+            // Appending, the connection is defensive (the file came from elsewhere), and defensive mode
+            // refuses journal_mode OFF: this private copy is thrown away on any failure, so it needs no journal.
+            try db.withDefensiveModeOff {
+                try db.execute("""
+                    PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+                    PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
+                    """)
+            }
             if !options.append { try Schema.createTables(in: db) }
             let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + FullTextBuilder.scratchSuffix,
                                                cacheMiB: options.cacheMiB)

@@ -10,7 +10,8 @@ final class DatabaseReader {
     let connection: Connection
     private var statements: [String: Statement] = [:]
 
-    /// Opens `path` read-only and checks that it is a geodb database of this schema version. The
+    /// Opens `path` read-only and checks that it is a geodb database of this schema version whose schema is
+    /// geodb's own (`Schema.check`: no view in place of a table, no trigger). The
     /// connection keeps SQLite's shared lock from its first read until it closes (`locking_mode =
     /// EXCLUSIVE`): no lock and file check per query (measured: a third of a nearest-place query).
     init(path: String, immutable: Bool) throws {
@@ -23,7 +24,7 @@ final class DatabaseReader {
         }
         // Memory-mapped reads: no read() system call and copy per page for a file that is only read.
         try reading("open") { try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = 1073741824") }
-        try Schema.checkVersion(of: connection)
+        try Schema.check(connection)
     }
 
     /// Every row of `sql` with `values` bound, each read by `row`. The statement is prepared once per
