@@ -71,9 +71,9 @@ public struct ImportSummary: Sendable {
 }
 
 public enum Importer {
-    /// The files an import may leave beside its temporary file, by suffix: SQLite's journals, a decompressed
-    /// `.osm.gz`, the scratch database of the search tables. Removed with it on failure and on Ctrl-C.
-    static let sideFiles = ["-journal", "-wal", "-shm", ".xml", FullTextBuilder.scratchSuffix, FullTextBuilder.scratchSuffix + "-journal"]
+    /// The files an import may leave beside its temporary file, by suffix: SQLite's journals, the scratch
+    /// database of the search tables. Removed with it on failure and on Ctrl-C.
+    static let sideFiles = ["-journal", "-wal", "-shm", FullTextBuilder.scratchSuffix, FullTextBuilder.scratchSuffix + "-journal"]
 
     /// Imports `inputs` into a new database at `output` (or adds them to it, with `options.append`).
     /// Throws `GeoDBError` only: a failing SQLite call names the output and SQLite's message.
@@ -220,7 +220,7 @@ public enum Importer {
         }
         let read: OSMReadStats
         do {
-            read = try readOSM(input, format: format, into: builder, temporary: temporary, report: report)
+            read = try readOSM(input, format: format, into: builder, report: report)
             progress?(ImportProgress(phase: "streets", file: name, bytesRead: size, bytesTotal: size,
                                      objectsRead: read.nodes + read.ways + read.relations, placesWritten: pipeline.sent))
             try builder.finish()
@@ -243,7 +243,7 @@ public enum Importer {
     }
 
     private static func readOSM(_ input: String, format: InputFormat, into builder: OSMPlaceBuilder,
-                                temporary: TemporaryOutput, report: @escaping (OSMReadStats) -> Void) throws -> OSMReadStats {
+                                report: @escaping (OSMReadStats) -> Void) throws -> OSMReadStats {
         switch format {
         case .osmPBF:
             let reader = PBFReader(path: input)
@@ -251,13 +251,7 @@ public enum Importer {
             try reader.read(into: builder)
             return reader.stats
         case .osmXML, .osmXMLGzip, .osmXMLBzip2:
-            var path = input
-            if format != .osmXML {
-                path = temporary.path + ".xml"
-                try format == .osmXMLGzip ? Decompress.gunzip(input, to: path) : Decompress.bunzip2(input, to: path)
-            }
-            defer { if path != input { try? FileManager.default.removeItem(atPath: path) } }
-            let reader = OSMXMLReader(path: path, displayName: input)
+            let reader = OSMXMLReader(path: input, format: format)
             reader.onProgress = report
             try reader.read(into: builder)
             return reader.stats
