@@ -68,6 +68,8 @@ public struct ImportSummary: Sendable {
     public var timeZones: TimeZoneImportStats?
     /// Seconds per phase, in order (read, categories, commit, indexes, search tables, …).
     public var phases: [(name: String, seconds: Double)] = []
+    /// Files that earlier imports of this output left behind when their process died, removed first.
+    public var leftoversRemoved: [String] = []
 }
 
 public enum Importer {
@@ -102,11 +104,13 @@ public enum Importer {
             throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it, or `append` to add to it")
         }
         let lookups = try plan.loadLookups()
+        let leftovers = TemporaryOutput.removeLeftovers(for: output)
         let temporary = TemporaryOutput(for: output, sideFiles: Self.sideFiles)
         defer { temporary.discard() }
         if options.append { try temporary.copy(from: output) }
 
         var summary = ImportSummary(output: output)
+        summary.leftoversRemoved = leftovers
         summary.lookupTables = plan.lookupTables.map { ($0.path as NSString).lastPathComponent }
         summary.appended = options.append
         var clock = PhaseClock()
