@@ -140,6 +140,64 @@ import TestSupport
         #expect(scratch.contents() == ["big.osm", "out.sqlite"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("previous database".utf8))
     }
+
+    /// An import killed outright (SIGKILL: no handler runs) leaves its temporary files; the next import of
+    /// the same output removes them and says so.
+    @Test func nextImportRemovesWhatAKilledImportLeft() throws {
+        let scratch = try ScratchDirectory()
+        let output = scratch.path("out.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.geodbBinary)
+        process.arguments = ["import", TestPaths.sampleData("cities15000.txt"), "-o", output, "--quiet"]
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !scratch.contents().contains(where: { $0.hasSuffix("-fulltext") }) && Date() < deadline && process.isRunning {
+            usleep(2_000)
+        }
+        #expect(process.isRunning, "import finished before it could be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let left = scratch.contents()
+        #expect(left.contains(".out.sqlite.tmp-\(process.processIdentifier)"))
+
+        let next = try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", output])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stdout.contains("removed \(left.count) files left by an earlier import that did not finish: \(left.joined(separator: ", "))"),
+                "\(next.stdout)")
+        #expect(scratch.contents() == ["out.sqlite"])
+    }
+
+    /// Names with terminal escape sequences (retitle the window, clear the screen) and a line feed: shown
+    /// escaped in tables and details, as they are in JSON.
+    @Test func controlCharactersInNamesAreEscapedInTextOutput() throws {
+        let scratch = try ScratchDirectory()
+        let csv = scratch.path("evil.csv")
+        try "name,lat,lon,category\n\"Evil\u{1B}]0;pwned\u{07}Cafe\",60.1,24.9,cafe\n\"Clear\u{1B}[2JBar\",60.1001,24.9001,bar\n\"Two\nLines\",60.1002,24.9002,pub\n"
+            .write(toFile: csv, atomically: false, encoding: .utf8)
+        let db = scratch.path("evil.sqlite")
+        #expect(try runGeodb(["import", csv, "-o", db]).status == 0)
+        let nearby = try runGeodb(["nearby", db, "60.1", "24.9", "--radius", "100"])
+        #expect(nearby.status == 0)
+        #expect(!nearby.stdout.contains("\u{1B}") && !nearby.stdout.contains("\u{07}"))
+        #expect(nearby.stdout.contains(#"Evil\u{1B}]0;pwned\u{7}Cafe"#))
+        #expect(nearby.stdout.contains(#"Clear\u{1B}[2JBar"#))
+        #expect(nearby.stdout.contains(#"Two\u{A}Lines"#))
+        #expect(nearby.stdout.split(separator: "\n").count == 4)   // a header and three rows
+        let lookup = try runGeodb(["lookup", db, "1"])
+        #expect(lookup.stdout.hasPrefix(#"Evil\u{1B}]0;pwned\u{7}Cafe  (poi, cafe)"#))
+        #expect(!lookup.stdout.contains("\u{1B}"))
+        let json = try runGeodb(["search", db, "Evil", "--json"])
+        #expect(json.stdout.contains(#""name" : "Evil\u001b]0;pwned\u0007Cafe""#))
+    }
+
+    /// A search text that starts with '-' goes after `--`; without it the error says so.
+    @Test func searchTextStartingWithADash() throws {
+        let db = try TestDatabases.helsinki()
+        let after = try runGeodb(["search", db, "--", "-Kamppi"])
+        #expect(after.status == 0, "\(after.stderr)")
+        let without = try runGeodb(["search", db, "-Kamppi"])
+        #expect(without.status != 0 && without.stderr.contains("geodb search DB -- -text"))
+    }
 }
 
 @Suite struct NearbyCLITests {
