@@ -124,16 +124,8 @@ import TestSupport
         let output = scratch.path("out.sqlite")
         try Data("previous database".utf8).write(to: URL(fileURLWithPath: output))
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.geodbBinary)
-        process.arguments = ["import", input, "-o", output, "--force", "--quiet"]
-        try process.run()
-        // Wait for the temporary file to appear, then interrupt as Ctrl-C would.
-        let deadline = Date().addingTimeInterval(20)
-        while !scratch.contents().contains(where: { $0.contains(".tmp-") }) && Date() < deadline && process.isRunning {
-            usleep(10_000)
-        }
-        #expect(process.isRunning, "import finished before it could be interrupted")
+        // Once the temporary file is there, interrupt as Ctrl-C would.
+        let process = try Self.runningImport(["import", input, "-o", output, "--force", "--quiet"], in: scratch) { $0.contains(".tmp-") }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
@@ -141,20 +133,27 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("previous database".utf8))
     }
 
+    /// geodb started with `arguments`, once a file in `scratch` is `ready` (the import is under way).
+    static func runningImport(_ arguments: [String], in scratch: ScratchDirectory, until ready: (String) -> Bool,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.geodbBinary)
+        process.arguments = arguments
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !scratch.contents().contains(where: ready) && Date() < deadline && process.isRunning { usleep(2_000) }
+        #expect(process.isRunning, "import finished before it could be stopped", sourceLocation: sourceLocation)
+        return process
+    }
+
     /// An import killed outright (SIGKILL: no handler runs) leaves its temporary files; the next import of
     /// the same output removes them and says so.
     @Test func nextImportRemovesWhatAKilledImportLeft() throws {
         let scratch = try ScratchDirectory()
         let output = scratch.path("out.sqlite")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.geodbBinary)
-        process.arguments = ["import", TestPaths.sampleData("cities15000.txt"), "-o", output, "--quiet"]
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while !scratch.contents().contains(where: { $0.hasSuffix("-fulltext") }) && Date() < deadline && process.isRunning {
-            usleep(2_000)
+        let process = try Self.runningImport(["import", TestPaths.sampleData("cities15000.txt"), "-o", output, "--quiet"], in: scratch) {
+            $0.hasSuffix("-fulltext")
         }
-        #expect(process.isRunning, "import finished before it could be killed")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let left = scratch.contents()
