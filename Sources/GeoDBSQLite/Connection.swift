@@ -89,6 +89,28 @@ public final class Connection {
         sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, Self.maxSQLBytes)
     }
 
+    /// Lets `shouldStop` end a running statement: SQLite calls it every `instructions` steps of its virtual
+    /// machine, and when it returns true the statement fails with SQLITE_INTERRUPT. For capping what a
+    /// query on a file from elsewhere may cost; nil removes it.
+    public func setInterruptCheck(every instructions: Int32 = 10_000, _ shouldStop: (() -> Bool)?) {
+        interruptCheck = shouldStop.map(InterruptCheck.init)
+        guard let interruptCheck else {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            return
+        }
+        sqlite3_progress_handler(handle, instructions, { context in
+            guard let context else { return 0 }
+            return Unmanaged<InterruptCheck>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
+        }, Unmanaged.passUnretained(interruptCheck).toOpaque())
+    }
+
+    /// The closure of `setInterruptCheck`, kept alive while SQLite holds a pointer to it.
+    private final class InterruptCheck {
+        let shouldStop: () -> Bool
+        init(_ shouldStop: @escaping () -> Bool) { self.shouldStop = shouldStop }
+    }
+    private var interruptCheck: InterruptCheck?
+
     /// Runs `body` with SQLite's defensive mode off, for the few things geodb does to its own files that
     /// the mode forbids: writing FTS5 and R*Tree shadow tables directly (bulk loads, copying finished search
     /// tables in) and `journal_mode = OFF` on a private copy being appended to. Back on afterwards, when it
