@@ -166,6 +166,21 @@ import TestSupport
         #expect(scratch.contents() == ["out.sqlite"])
     }
 
+    /// An export's leftovers too (made here under the id of a process that has exited), but not those of a
+    /// process still running.
+    @Test func exportRemovesWhatADeadExportLeft() throws {
+        let scratch = try ScratchDirectory()
+        let finished = try runProgram("/bin/sh", ["-c", "echo $$"])
+        let dead = finished.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for name in [".out.csv.tmp-\(dead)", ".out.csv.tmp-\(dead)-journal", ".out.csv.tmp-1"] {   // 1: init, running
+            try Data().write(to: URL(fileURLWithPath: scratch.path(name)))
+        }
+        let export = try runGeodb(["export", try TestDatabases.helsinki(), "--format", "csv", "-o", scratch.path("out.csv")])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains("removed 2 files left by an earlier export that did not finish: .out.csv.tmp-\(dead), .out.csv.tmp-\(dead)-journal"))
+        #expect(scratch.contents() == [".out.csv.tmp-1", "out.csv"])
+    }
+
     /// Names with terminal escape sequences (retitle the window, clear the screen) and a line feed: shown
     /// escaped in tables and details, as they are in JSON.
     @Test func controlCharactersInNamesAreEscapedInTextOutput() throws {

@@ -69,6 +69,9 @@ extension GeoDBCommand {
             if let output {
                 let lines = summary.withGeometry > 0 ? " (\(Format.count(summary.withGeometry)) as lines or polygons)" : ""
                 Terminal.show("Exported \(Format.count(summary.places)) places\(lines) to \(output) in \(Format.seconds(Date().timeIntervalSince(started)))")
+                if !summary.leftoversRemoved.isEmpty {
+                    Terminal.show("  removed \(Format.leftovers(summary.leftoversRemoved, of: "export"))")
+                }
             }
         }
     }

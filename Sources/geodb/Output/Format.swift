@@ -62,6 +62,12 @@ enum Format {
         }.joined(separator: "\n")
     }
 
+    /// The files an import or export removed because an earlier one to the same output died and left
+    /// them: "2 files left by an earlier import that did not finish: .x.sqlite.tmp-12, …".
+    static func leftovers(_ names: [String], of what: String) -> String {
+        "\(names.count) file\(names.count == 1 ? "" : "s") left by an earlier \(what) that did not finish: \(names.joined(separator: ", "))"
+    }
+
     /// Pretty JSON with snake_case keys and sorted keys, for `--json`.
     static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()

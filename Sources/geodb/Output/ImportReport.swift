@@ -61,10 +61,7 @@ struct ImportReport: Encodable {
         let added = s.appended ? "\(Format.count(s.places)) places added" : "\(Format.count(s.places)) places"
         let files = s.sources.count + (s.timeZones == nil ? 0 : 1)
         var lines = ["\(verb) \(files) file\(files == 1 ? "" : "s") \(s.appended ? "to" : "into") \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(added))"]
-        if !s.leftoversRemoved.isEmpty {
-            let count = s.leftoversRemoved.count
-            lines.append("  removed \(count) file\(count == 1 ? "" : "s") left by an earlier import that did not finish: \(s.leftoversRemoved.joined(separator: ", "))")
-        }
+        if !s.leftoversRemoved.isEmpty { lines.append("  removed \(Format.leftovers(s.leftoversRemoved, of: "import"))") }
         if !s.lookupTables.isEmpty { lines.append("  names from \(s.lookupTables.joined(separator: ", "))") }
         for source in s.sources {
             if let records = source.records {
