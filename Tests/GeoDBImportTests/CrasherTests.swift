@@ -68,6 +68,16 @@ import TestSupport
         }
     }
 
+    /// A text file whose second line never ends: refused at 64 MiB, not read into one ever larger buffer.
+    @Test func aLineThatNeverEnds() throws {
+        let setup = try ImportFailureTests.Setup()
+        var data = Data("name,lat,lon\n".utf8)
+        data.append(Data(repeating: UInt8(ascii: "a"), count: ChunkedFileReader.maxRecordBytes + 1))
+        let input = try setup.write("endless.csv", data)
+        let error = try setup.failingImport(input)
+        #expect(error?.message == "\(input): byte offset 13: a record (line) longer than 64 MiB: not a GeoNames or CSV file?")
+    }
+
     /// 400,000 alternate names, each twice: made distinct by hash, not by comparing each with all before it
     /// (quadratic: 86 s for one row).
     @Test func geoNamesRowWithManyAlternateNames() throws {
