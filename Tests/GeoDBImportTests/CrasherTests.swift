@@ -28,6 +28,22 @@ import TestSupport
         #expect(error?.message == "\(Self.crasher(file)): \(expected)")
     }
 
+    /// Entities that expand a billion times, and one that names a local file: refused by libxml2's own limits.
+    @Test func xmlEntityBombAndExternalEntity() throws {
+        let setup = try ImportFailureTests.Setup()
+        let laughs = "<!ENTITY a0 \"ha\">" + (1...11).map { "<!ENTITY a\($0) \"\(String(repeating: "&a\($0 - 1);", count: 10))\">" }.joined()
+        for (name, doctype, entity, expected) in [
+            ("laughs.osm", laughs, "a11", "line 4: malformed XML: entities that refer to themselves or expand too far (an entity bomb?)"),
+            ("external.osm", "<!ENTITY x SYSTEM \"file:///etc/passwd\">", "x", "line 4: malformed XML: a reference to an external entity (geodb loads none)"),
+        ] {
+            let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE osm [\(doctype)]>\n<osm version=\"0.6\">\n"
+                + "<node id=\"1\" lat=\"60\" lon=\"24\"><tag k=\"name\" v=\"&\(entity);\"/></node>\n</osm>\n"
+            let input = try setup.write(name, Data(xml.utf8))
+            let error = try setup.failingImport(input)
+            #expect(error?.message == "\(input): \(expected)")
+        }
+    }
+
     /// A street from 179.9° to -179.9° is 0.2° long: its point is on the date line, not at longitude 0.
     @Test(arguments: ["osm_antimeridian_street.osm", "osm_antimeridian_street.osm.pbf"])
     func streetAcrossTheDateLine(file: String) throws {

@@ -52,6 +52,8 @@ public final class OSMXMLReader {
         case 5: return "the document ends early (truncated file?)"
         case 9: return "an invalid character"
         case 23, 26, 27: return "a bad entity reference"
+        case 29: return "a reference to an external entity (geodb loads none)"
+        case 89: return "entities that refer to themselves or expand too far (an entity bomb?)"
         case 38: return "'<' inside an attribute value"
         case 39, 40, 41: return "an attribute value is not quoted"
         case 65, 68: return "a malformed tag"
