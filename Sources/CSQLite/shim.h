@@ -9,3 +9,16 @@ static inline sqlite3_destructor_type geodb_sqlite_static(void) { return SQLITE_
 // allocation (measured: 4 % of an import); geodb does not read them. Only effective before SQLite
 // initializes: a no-op (SQLITE_MISUSE) when something in the process opened a database first.
 static inline int geodb_sqlite_disable_memstatus(void) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+
+// sqlite3_db_config is variadic too. Sets one of its on/off options (SQLITE_DBCONFIG_DEFENSIVE,
+// SQLITE_DBCONFIG_TRUSTED_SCHEMA, SQLITE_DBCONFIG_ENABLE_TRIGGER, …); returns SQLITE_OK or an error code.
+static inline int geodb_sqlite_db_config_flag(sqlite3 *db, int option, int on) {
+    int now = -1;
+    int rc = sqlite3_db_config(db, option, on, &now);
+    return rc != SQLITE_OK ? rc : (now == on ? SQLITE_OK : SQLITE_ERROR);
+}
+
+// Reads one of those options into *on (1 or 0) without changing it.
+static inline int geodb_sqlite_db_config_get(sqlite3 *db, int option, int *on) {
+    return sqlite3_db_config(db, option, -1, on);
+}

@@ -54,6 +54,8 @@ public struct ExportSummary: Sendable {
     public var places = 0
     /// Places written with a line or polygon geometry instead of their point.
     public var withGeometry = 0
+    /// Files that earlier exports to this output left when their process died, removed first.
+    public var leftoversRemoved: [String] = []
 }
 
 /// Writes the places of a database in one of the `ExportFormat`s.
@@ -91,10 +93,11 @@ public enum Exporter {
         if FileManager.default.fileExists(atPath: output) && !options.force {
             throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it")
         }
+        let leftovers = TemporaryOutput.removeLeftovers(for: output)
         let temporary = TemporaryOutput(for: output, sideFiles: ["-journal"])
         defer { temporary.discard() }
         unlink(temporary.path)
-        let summary: ExportSummary
+        var summary: ExportSummary
         if options.format == .gpkg {
             let gpkg = try GeoPackageWriter(path: temporary.path)
             summary = try export(session, options: options, to: nil, gpkg: gpkg)
@@ -107,6 +110,7 @@ public enum Exporter {
             summary = try export(session, options: options, to: ByteOutput(descriptor: fd, name: output), gpkg: nil)
         }
         try temporary.commit()
+        summary.leftoversRemoved = leftovers
         return summary
     }
 

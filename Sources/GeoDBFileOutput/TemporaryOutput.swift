@@ -26,11 +26,43 @@ public final class TemporaryOutput {
     /// its writer may create beside it.
     public init(for output: String, sideFiles: [String] = []) {
         self.output = output
-        let url = URL(fileURLWithPath: output)
-        let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+        let path = Self.prefix(for: output) + String(getpid())
         self.path = path
         files = [path] + sideFiles.map { path + $0 }
         InterruptCleanup.register(files)
+    }
+
+    /// `.<output name>.tmp-` beside the output: what every temporary file for it starts with, the process
+    /// id and any side file's suffix following.
+    private static func prefix(for output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-").path
+    }
+
+    /// Removes what earlier runs writing `output` left beside it when their process died without cleaning
+    /// up (killed with SIGKILL, a crash, a power cut): the files named for it whose process id is no
+    /// running process. Files of a process still running are left alone (including this one's). Returns the
+    /// names of the files removed.
+    ///
+    /// (A process id is checked on this machine only: two machines writing one output on a shared file
+    /// system could remove each other's files.)
+    public static func removeLeftovers(for output: String) -> [String] {
+        let prefix = prefix(for: output)
+        let directory = (prefix as NSString).deletingLastPathComponent
+        let start = (prefix as NSString).lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for name in names.sorted() where name.hasPrefix(start) {
+            guard let pid = Int32(name.dropFirst(start.count).prefix(while: { $0.isASCII && $0.isNumber })), pid > 0, !isRunning(pid) else { continue }
+            if unlink((directory as NSString).appendingPathComponent(name)) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// Whether a process with this id exists (signal 0 checks without sending; EPERM: it exists, as
+    /// another user's).
+    private static func isRunning(_ pid: Int32) -> Bool {
+        pid == getpid() || kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// Starts writing what the file holds so far to disk, on a thread of its own, so that the fsync in

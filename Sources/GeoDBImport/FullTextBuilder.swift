@@ -96,33 +96,23 @@ final class FullTextBuilder {
         unlink(scratchPath + "-journal")
     }
 
-    /// The ordinary tables in `schema` holding `ftsTables` (FTS5 and rtree shadow tables) and their external
-    /// content tables.
-    private static func storageTables(of ftsTables: [String], schema: String, in db: Connection) throws -> [String] {
-        var names: [String] = []
-        let rows = try db.prepare("SELECT name, sql FROM \(schema).sqlite_master WHERE type = 'table' ORDER BY name")
-        while try rows.step() {
-            guard let name = rows.text(0), !(rows.text(1) ?? "").hasPrefix("CREATE VIRTUAL") else { continue }
-            if ftsTables.contains(where: { name.hasPrefix($0 + "_") }) { names.append(name) }
-        }
-        if ftsTables.contains("search_token") { names.append("search_word") }
-        return names
-    }
-
     /// Replaces the storage of `ftsTables` in schema `to` with that in `from`, `path` attached as "fulltext".
     private static func copy(_ ftsTables: [String], from: String, to: String, db: Connection, attaching path: String) throws {
         try db.prepare("ATTACH DATABASE ? AS fulltext").run([.text(path)])
         defer { try? db.execute("DETACH DATABASE fulltext") }
-        let tables = try storageTables(of: ftsTables, schema: from, in: db)
-        try db.execute("BEGIN")
-        do {
-            for table in tables {
-                try db.execute("DELETE FROM \(to).\(table); INSERT INTO \(to).\(table) SELECT * FROM \(from).\(table)")
+        let tables = try Schema.storageTables(of: ftsTables, schema: from, in: db)
+        // Shadow tables: an appending connection is defensive, which forbids writing them directly.
+        try db.withDefensiveModeOff {
+            try db.execute("BEGIN")
+            do {
+                for table in tables {
+                    try db.execute("DELETE FROM \(to).\(table); INSERT INTO \(to).\(table) SELECT * FROM \(from).\(table)")
+                }
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")   // else the DETACH fails and the connection stays in the transaction
+                throw error
             }
-            try db.execute("COMMIT")
-        } catch {
-            try? db.execute("ROLLBACK")   // else the DETACH fails and the connection stays in the transaction
-            throw error
         }
     }
 }
@@ -134,7 +124,9 @@ private final class ScratchIndex {
     private let delete: Statement
 
     init(path: String, cacheMiB: Int) throws {
-        db = try Connection(path: path, mode: .readWrite)
+        // `.create`: the file is this import's own, made a moment ago, not one to be defensive about (the
+        // R*Trees are written straight into its shadow tables).
+        db = try Connection(path: path, mode: .create)
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -\(cacheMiB * 1024)")
         try FullTextMerging.defer(in: db)
         insert = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")

@@ -68,12 +68,14 @@ public struct ImportSummary: Sendable {
     public var timeZones: TimeZoneImportStats?
     /// Seconds per phase, in order (read, categories, commit, indexes, search tables, …).
     public var phases: [(name: String, seconds: Double)] = []
+    /// Files that earlier imports of this output left behind when their process died, removed first.
+    public var leftoversRemoved: [String] = []
 }
 
 public enum Importer {
-    /// The files an import may leave beside its temporary file, by suffix: SQLite's journals, a decompressed
-    /// `.osm.gz`, the scratch database of the search tables. Removed with it on failure and on Ctrl-C.
-    static let sideFiles = ["-journal", "-wal", "-shm", ".xml", FullTextBuilder.scratchSuffix, FullTextBuilder.scratchSuffix + "-journal"]
+    /// The files an import may leave beside its temporary file, by suffix: SQLite's journals, the scratch
+    /// database of the search tables. Removed with it on failure and on Ctrl-C.
+    static let sideFiles = ["-journal", "-wal", "-shm", FullTextBuilder.scratchSuffix, FullTextBuilder.scratchSuffix + "-journal"]
 
     /// Imports `inputs` into a new database at `output` (or adds them to it, with `options.append`).
     /// Throws `GeoDBError` only: a failing SQLite call names the output and SQLite's message.
@@ -97,16 +99,18 @@ public enum Importer {
                 throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "import into it without `append` first",
                                  option: "append")
             }
-            try Schema.checkVersion(ofFileAt: output)
+            try Schema.check(fileAt: output)
         } else if exists && !options.force {
             throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it, or `append` to add to it")
         }
         let lookups = try plan.loadLookups()
+        let leftovers = TemporaryOutput.removeLeftovers(for: output)
         let temporary = TemporaryOutput(for: output, sideFiles: Self.sideFiles)
         defer { temporary.discard() }
         if options.append { try temporary.copy(from: output) }
 
         var summary = ImportSummary(output: output)
+        summary.leftoversRemoved = leftovers
         summary.lookupTables = plan.lookupTables.map { ($0.path as NSString).lastPathComponent }
         summary.appended = options.append
         var clock = PhaseClock()
@@ -114,10 +118,14 @@ public enum Importer {
         // when it ends, before the rename.
         do {
             let db = try Connection(path: temporary.path, mode: options.append ? .readWrite : .create)
-            try db.execute("""
-                PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-                PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
-                """)
+            // Appending, the connection is defensive (the file came from elsewhere), and defensive mode
+            // refuses journal_mode OFF: this private copy is thrown away on any failure, so it needs no journal.
+            try db.withDefensiveModeOff {
+                try db.execute("""
+                    PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+                    PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
+                    """)
+            }
             if !options.append { try Schema.createTables(in: db) }
             let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + FullTextBuilder.scratchSuffix,
                                                cacheMiB: options.cacheMiB)
@@ -216,7 +224,7 @@ public enum Importer {
         }
         let read: OSMReadStats
         do {
-            read = try readOSM(input, format: format, into: builder, temporary: temporary, report: report)
+            read = try readOSM(input, format: format, into: builder, report: report)
             progress?(ImportProgress(phase: "streets", file: name, bytesRead: size, bytesTotal: size,
                                      objectsRead: read.nodes + read.ways + read.relations, placesWritten: pipeline.sent))
             try builder.finish()
@@ -239,7 +247,7 @@ public enum Importer {
     }
 
     private static func readOSM(_ input: String, format: InputFormat, into builder: OSMPlaceBuilder,
-                                temporary: TemporaryOutput, report: @escaping (OSMReadStats) -> Void) throws -> OSMReadStats {
+                                report: @escaping (OSMReadStats) -> Void) throws -> OSMReadStats {
         switch format {
         case .osmPBF:
             let reader = PBFReader(path: input)
@@ -247,13 +255,7 @@ public enum Importer {
             try reader.read(into: builder)
             return reader.stats
         case .osmXML, .osmXMLGzip, .osmXMLBzip2:
-            var path = input
-            if format != .osmXML {
-                path = temporary.path + ".xml"
-                try format == .osmXMLGzip ? Decompress.gunzip(input, to: path) : Decompress.bunzip2(input, to: path)
-            }
-            defer { if path != input { try? FileManager.default.removeItem(atPath: path) } }
-            let reader = OSMXMLReader(path: path, displayName: input)
+            let reader = OSMXMLReader(path: input, format: format)
             reader.onProgress = report
             try reader.read(into: builder)
             return reader.stats

@@ -1,6 +1,4 @@
 // Recognises an input file's format from its first bytes, never from its name.
-import CBzip2
-import CZlib
 import Foundation
 import GeoDB
 
@@ -104,84 +102,5 @@ public enum InputFormat: String, Sendable {
         var bytes = head[...]
         if bytes.starts(with: [0xef, 0xbb, 0xbf]) { bytes = bytes.dropFirst(3) }
         return bytes.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
-    }
-}
-
-/// Decompresses gzip and bzip2 files to a temporary file (XMLParser streams from a file, not from a
-/// decompressor). Errors name the compressed file and about where in it the data went wrong.
-enum Decompress {
-    static let bufferSize = 1 << 20
-
-    static func gunzip(_ path: String, to output: String) throws {
-        guard let input = gzopen(path, "rb") else { throw GeoDBError(.fileNotFound, "\(path): cannot open") }
-        defer { gzclose(input) }
-        try write(to: output) { buffer in
-            let n = Int(gzread(input, buffer.baseAddress, UInt32(buffer.count)))
-            if n < 0 { throw GeoDBError.badInput(file: path, at: .byteOffset(Int(gzoffset(input))), "corrupt gzip data") }
-            return n
-        }
-    }
-
-    /// Several bzip2 streams one after the other (as pbzip2 and lbzip2 write them) are one file.
-    static func bunzip2(_ path: String, to output: String) throws {
-        guard let input = fopen(path, "rb") else { throw GeoDBError(.fileNotFound, "\(path): cannot open") }
-        defer { fclose(input) }
-        let compressed = UnsafeMutablePointer<CChar>.allocate(capacity: bufferSize)
-        defer { compressed.deallocate() }
-        var stream = bz_stream()
-        guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else { throw GeoDBError(.io, "\(path): cannot start bzip2") }
-        defer { BZ2_bzDecompressEnd(&stream) }
-        var bytesRead = 0
-        var inStream = false   // input fed to the current stream before its end
-        func bad(_ what: String) -> GeoDBError {
-            GeoDBError.badInput(file: path, at: .byteOffset(bytesRead - Int(stream.avail_in)), what)
-        }
-        try write(to: output) { buffer in
-            while true {
-                if stream.avail_in == 0 {
-                    let n = fread(compressed, 1, bufferSize, input)
-                    if ferror(input) != 0 { throw GeoDBError(.io, "\(path): read failed: \(String(cString: strerror(errno)))") }
-                    if n == 0 {
-                        if inStream { throw bad("file ends inside a bzip2 stream (truncated file?)") }
-                        return 0
-                    }
-                    stream.next_in = compressed
-                    stream.avail_in = UInt32(n)
-                    bytesRead += n
-                }
-                inStream = true
-                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
-                stream.avail_out = UInt32(buffer.count)
-                let rc = BZ2_bzDecompress(&stream)
-                let produced = buffer.count - Int(stream.avail_out)
-                if rc == BZ_STREAM_END {
-                    // Another stream may follow: start afresh on the input left over.
-                    let (next, left) = (stream.next_in, stream.avail_in)
-                    BZ2_bzDecompressEnd(&stream)
-                    stream = bz_stream()
-                    guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else { throw bad("cannot restart bzip2") }
-                    (stream.next_in, stream.avail_in) = (next, left)
-                    inStream = false
-                } else if rc != BZ_OK {
-                    throw bad(rc == BZ_DATA_ERROR_MAGIC ? "not bzip2 data" : "corrupt bzip2 data (libbz2 error \(rc))")
-                }
-                if produced > 0 { return produced }
-            }
-        }
-    }
-
-    /// Writes what `produce` puts in the buffer (its byte count; 0 at the end) to a new file `output`.
-    private static func write(to output: String, _ produce: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
-        guard let out = fopen(output, "wb") else {
-            throw GeoDBError(.io, "\(output): cannot create: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(out) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try produce(buffer)
-            if n == 0 { break }
-            guard fwrite(buffer.baseAddress, 1, n, out) == n else { throw GeoDBError(.io, "\(output): write failed") }
-        }
     }
 }

@@ -266,8 +266,8 @@ public final class PlaceWriter: PlaceSink {
             let id = rows.int(0)
             if current?.id != id {
                 register()
-                current = PlaceKind(rawValue: rows.text(2) ?? "").map {
-                    .init(id: id, sourceID: rows.int(1), kind: $0, coordinate: Coordinate(lat: rows.double(3), lon: rows.double(4)),
+                current = try PlaceKind(rawValue: rows.text(2) ?? "").map {
+                    .init(id: id, sourceID: rows.int(1), kind: $0, coordinate: try rows.coordinate(3, 4, place: id, in: db.path),
                           names: [])
                 }
             }

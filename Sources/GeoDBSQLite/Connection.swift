@@ -17,6 +17,12 @@ public final class Connection {
         case readWrite
         /// Read-write, creating the file when missing.
         case create
+
+        /// Whether the file exists before the connection opens it (and so may have been made by anyone).
+        var opensExistingFile: Bool {
+            if case .create = self { return false }
+            return true
+        }
     }
 
     /// The raw handle, for callers that need a C API the layer does not wrap.
@@ -47,6 +53,75 @@ public final class Connection {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        do {
+            try applySafeguards(existingFile: mode.opensExistingFile)
+        } catch {
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    /// The longest text or blob a connection reads or writes, in bytes: well above geodb's largest values
+    /// (a country's or a timezone's polygon, a few MiB), far below SQLite's default of 1 GB, so that a
+    /// value in a crafted file cannot make one read allocate that much.
+    public static let maxValueBytes: Int32 = 128 << 20
+    /// The longest SQL statement, in bytes: geodb's own are at most a few KiB.
+    public static let maxSQLBytes: Int32 = 1 << 20
+
+    /// SQLite's defences, set on every connection: functions in a schema's views, triggers, CHECK
+    /// constraints and defaults run only when harmless (`trusted_schema` off), and values and statements
+    /// are capped. A connection to a file that already exists (possibly made by someone else) is also
+    /// defensive (no writes to shadow tables, `sqlite_dbpage` or the schema) and fires no trigger and
+    /// expands no view: SQLite runs only geodb's own SQL, whatever the file holds.
+    private func applySafeguards(existingFile: Bool) throws {
+        var options = [(SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)]
+        if existingFile {
+            options += [(SQLITE_DBCONFIG_DEFENSIVE, true), (SQLITE_DBCONFIG_ENABLE_TRIGGER, false),
+                        (SQLITE_DBCONFIG_ENABLE_VIEW, false)]
+        }
+        for (option, on) in options {
+            let rc = geodb_sqlite_db_config_flag(handle, option, on ? 1 : 0)
+            guard rc == SQLITE_OK else {
+                throw SQLiteError(code: rc, message: "cannot set SQLite's safeguard \(option) on \(path) (SQLite \(Self.libraryVersion))")
+            }
+        }
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Self.maxValueBytes)
+        sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, Self.maxSQLBytes)
+    }
+
+    /// Lets `shouldStop` end a running statement: SQLite calls it every `instructions` steps of its virtual
+    /// machine, and when it returns true the statement fails with SQLITE_INTERRUPT. For capping what a
+    /// query on a file from elsewhere may cost; nil removes it.
+    public func setInterruptCheck(every instructions: Int32 = 10_000, _ shouldStop: (() -> Bool)?) {
+        interruptCheck = shouldStop.map(InterruptCheck.init)
+        guard let interruptCheck else {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            return
+        }
+        sqlite3_progress_handler(handle, instructions, { context in
+            guard let context else { return 0 }
+            return Unmanaged<InterruptCheck>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
+        }, Unmanaged.passUnretained(interruptCheck).toOpaque())
+    }
+
+    /// The closure of `setInterruptCheck`, kept alive while SQLite holds a pointer to it.
+    private final class InterruptCheck {
+        let shouldStop: () -> Bool
+        init(_ shouldStop: @escaping () -> Bool) { self.shouldStop = shouldStop }
+    }
+    private var interruptCheck: InterruptCheck?
+
+    /// Runs `body` with SQLite's defensive mode off, for the few things geodb does to its own files that
+    /// the mode forbids: writing FTS5 and R*Tree shadow tables directly (bulk loads, copying finished search
+    /// tables in) and `journal_mode = OFF` on a private copy being appended to. Back on afterwards, when it
+    /// was on before.
+    public func withDefensiveModeOff<T>(_ body: () throws -> T) throws -> T {
+        var was: Int32 = 0
+        _ = geodb_sqlite_db_config_get(handle, SQLITE_DBCONFIG_DEFENSIVE, &was)
+        guard was != 0 else { return try body() }
+        _ = geodb_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 0)
+        defer { _ = geodb_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1) }
+        return try body()
     }
 
     deinit { sqlite3_close_v2(handle) }
@@ -60,6 +135,11 @@ public final class Connection {
             sqlite3_free(errorMessage)
             throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
         }
+    }
+
+    /// Attaches the database file at `path` read-only as schema `name` (`ATTACH … AS name`).
+    public func attachReadOnly(_ path: String, as name: String) throws {
+        try prepare("ATTACH DATABASE ? AS \(name)").run([.text("file:\(Connection.uriEscaped(path))?mode=ro")])
     }
 
     /// Compiles one statement.

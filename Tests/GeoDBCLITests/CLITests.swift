@@ -52,8 +52,10 @@ import TestSupport
         let db = scratch.path("damaged.sqlite")
         #expect(try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db]).status == 0)
         #expect(try runGeodb(["inspect", db, "--check"]).status == 0)
-        try Connection(path: db, mode: .readWrite)
-            .execute("DELETE FROM search_token_data WHERE id = (SELECT max(id) FROM search_token_data)")
+        let writer = try Connection(path: db, mode: .readWrite)
+        try writer.withDefensiveModeOff {   // a shadow table
+            try writer.execute("DELETE FROM search_token_data WHERE id = (SELECT max(id) FROM search_token_data)")
+        }
         let check = try runGeodb(["inspect", db, "--check"])
         #expect(check.status == 1)
         #expect(check.stdout.contains("FAIL  fts5 integrity-check(search_token)"))
@@ -122,21 +124,93 @@ import TestSupport
         let output = scratch.path("out.sqlite")
         try Data("previous database".utf8).write(to: URL(fileURLWithPath: output))
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.geodbBinary)
-        process.arguments = ["import", input, "-o", output, "--force", "--quiet"]
-        try process.run()
-        // Wait for the temporary file to appear, then interrupt as Ctrl-C would.
-        let deadline = Date().addingTimeInterval(20)
-        while !scratch.contents().contains(where: { $0.contains(".tmp-") }) && Date() < deadline && process.isRunning {
-            usleep(10_000)
-        }
-        #expect(process.isRunning, "import finished before it could be interrupted")
+        // Once the temporary file is there, interrupt as Ctrl-C would.
+        let process = try Self.runningImport(["import", input, "-o", output, "--force", "--quiet"], in: scratch) { $0.contains(".tmp-") }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         #expect(scratch.contents() == ["big.osm", "out.sqlite"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("previous database".utf8))
+    }
+
+    /// geodb started with `arguments`, once a file in `scratch` is `ready` (the import is under way).
+    static func runningImport(_ arguments: [String], in scratch: ScratchDirectory, until ready: (String) -> Bool,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.geodbBinary)
+        process.arguments = arguments
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !scratch.contents().contains(where: ready) && Date() < deadline && process.isRunning { usleep(2_000) }
+        #expect(process.isRunning, "import finished before it could be stopped", sourceLocation: sourceLocation)
+        return process
+    }
+
+    /// An import killed outright (SIGKILL: no handler runs) leaves its temporary files; the next import of
+    /// the same output removes them and says so.
+    @Test func nextImportRemovesWhatAKilledImportLeft() throws {
+        let scratch = try ScratchDirectory()
+        let output = scratch.path("out.sqlite")
+        let process = try Self.runningImport(["import", TestPaths.sampleData("cities15000.txt"), "-o", output, "--quiet"], in: scratch) {
+            $0.hasSuffix("-fulltext")
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let left = scratch.contents()
+        #expect(left.contains(".out.sqlite.tmp-\(process.processIdentifier)"))
+
+        let next = try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", output])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stdout.contains("removed \(left.count) files left by an earlier import that did not finish: \(left.joined(separator: ", "))"),
+                "\(next.stdout)")
+        #expect(scratch.contents() == ["out.sqlite"])
+    }
+
+    /// An export's leftovers too (made here under the id of a process that has exited), but not those of a
+    /// process still running.
+    @Test func exportRemovesWhatADeadExportLeft() throws {
+        let scratch = try ScratchDirectory()
+        let finished = try runProgram("/bin/sh", ["-c", "echo $$"])
+        let dead = finished.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for name in [".out.csv.tmp-\(dead)", ".out.csv.tmp-\(dead)-journal", ".out.csv.tmp-1"] {   // 1: init, running
+            try Data().write(to: URL(fileURLWithPath: scratch.path(name)))
+        }
+        let export = try runGeodb(["export", try TestDatabases.helsinki(), "--format", "csv", "-o", scratch.path("out.csv")])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains("removed 2 files left by an earlier export that did not finish: .out.csv.tmp-\(dead), .out.csv.tmp-\(dead)-journal"))
+        #expect(scratch.contents() == [".out.csv.tmp-1", "out.csv"])
+    }
+
+    /// Names with terminal escape sequences (retitle the window, clear the screen) and a line feed: shown
+    /// escaped in tables and details, as they are in JSON.
+    @Test func controlCharactersInNamesAreEscapedInTextOutput() throws {
+        let scratch = try ScratchDirectory()
+        let csv = scratch.path("evil.csv")
+        try "name,lat,lon,category\n\"Evil\u{1B}]0;pwned\u{07}Cafe\",60.1,24.9,cafe\n\"Clear\u{1B}[2JBar\",60.1001,24.9001,bar\n\"Two\nLines\",60.1002,24.9002,pub\n"
+            .write(toFile: csv, atomically: false, encoding: .utf8)
+        let db = scratch.path("evil.sqlite")
+        #expect(try runGeodb(["import", csv, "-o", db]).status == 0)
+        let nearby = try runGeodb(["nearby", db, "60.1", "24.9", "--radius", "100"])
+        #expect(nearby.status == 0)
+        #expect(!nearby.stdout.contains("\u{1B}") && !nearby.stdout.contains("\u{07}"))
+        #expect(nearby.stdout.contains(#"Evil\u{1B}]0;pwned\u{7}Cafe"#))
+        #expect(nearby.stdout.contains(#"Clear\u{1B}[2JBar"#))
+        #expect(nearby.stdout.contains(#"Two\u{A}Lines"#))
+        #expect(nearby.stdout.split(separator: "\n").count == 4)   // a header and three rows
+        let lookup = try runGeodb(["lookup", db, "1"])
+        #expect(lookup.stdout.hasPrefix(#"Evil\u{1B}]0;pwned\u{7}Cafe  (poi, cafe)"#))
+        #expect(!lookup.stdout.contains("\u{1B}"))
+        let json = try runGeodb(["search", db, "Evil", "--json"])
+        #expect(json.stdout.contains(#""name" : "Evil\u001b]0;pwned\u0007Cafe""#))
+    }
+
+    /// A search text that starts with '-' goes after `--`; without it the error says so.
+    @Test func searchTextStartingWithADash() throws {
+        let db = try TestDatabases.helsinki()
+        let after = try runGeodb(["search", db, "--", "-Kamppi"])
+        #expect(after.status == 0, "\(after.stderr)")
+        let without = try runGeodb(["search", db, "-Kamppi"])
+        #expect(without.status != 0 && without.stderr.contains("geodb search DB -- -text"))
     }
 }
 

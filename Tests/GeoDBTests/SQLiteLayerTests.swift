@@ -1,10 +1,43 @@
 // The SQLite layer: every failure becomes an SQLiteError with code, message and SQL; values round-trip.
+import Foundation
 import GeoDB
 import GeoDBSQLite
 import Testing
 import TestSupport
 
 @Suite struct SQLiteLayerTests {
+    /// A connection to an existing file: no trigger fires, shadow tables are written only with defensive mode
+    /// lifted, functions in the schema run only when harmless, values are capped.
+    @Test func safeguardsOfAConnectionToAnExistingFile() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("t.sqlite")
+        try Connection(path: path, mode: .create).execute("""
+            CREATE TABLE t(x); CREATE TABLE log(x); CREATE TRIGGER t_log AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.x); END;
+            CREATE VIRTUAL TABLE f USING fts5(x);
+            """)
+        let db = try Connection(path: path, mode: .readWrite)
+        try db.execute("INSERT INTO t VALUES (1)")
+        #expect(try db.scalarInt("SELECT count(*) FROM log") == 0)
+        #expect(try db.scalarInt("PRAGMA trusted_schema") == 0)
+        #expect(throws: SQLiteError.self) { try db.execute("DELETE FROM f_data") }
+        try db.withDefensiveModeOff { try db.execute("DELETE FROM f_docsize") }
+        #expect(throws: SQLiteError.self) { try db.execute("DELETE FROM f_data") }   // defensive again
+        let tooBig = #expect(throws: SQLiteError.self) { _ = try db.scalarInt("SELECT length(zeroblob(200000000))") }
+        #expect(tooBig?.primaryCode == 18)   // SQLITE_TOOBIG
+    }
+
+    @Test func interruptCheckStopsAStatement() throws {
+        let db = try Connection(path: ":memory:", mode: .create)
+        var calls = 0
+        db.setInterruptCheck(every: 1000) { calls += 1; return calls > 3 }
+        let error = #expect(throws: SQLiteError.self) {
+            _ = try db.scalarInt("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000) SELECT count(*) FROM c")
+        }
+        #expect(error?.primaryCode == 9)   // SQLITE_INTERRUPT
+        db.setInterruptCheck(nil)
+        #expect(try db.scalarInt("SELECT 1") == 1)
+    }
+
     @Test func errorsCarryCodeMessageAndSQL() throws {
         let db = try Connection(path: ":memory:", mode: .create)
         let error = #expect(throws: SQLiteError.self) { try db.execute("SELEC oops") }

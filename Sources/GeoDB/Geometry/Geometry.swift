@@ -60,7 +60,8 @@ public enum Geometry: Equatable, Sendable {
         return writer.bytes
     }
 
-    /// Decodes a blob written by `encoded()`; nil when the bytes are not a valid geometry.
+    /// Decodes a blob written by `encoded()`; nil when the bytes are not a valid geometry (or a point is
+    /// outside ±90/±180).
     ///
     /// ```swift
     /// let geometry = Geometry(encoded: [0x01, 0x01, 0x02, 0x14, 0x28, 0x02, 0x03])   // one line, two points
@@ -166,9 +167,11 @@ private struct GeometryReader {
         points.reserveCapacity(n)
         for _ in 0..<n {
             guard let dLon = delta(), let dLat = delta() else { return nil }
-            let lon = Int64(previous.lon) + dLon, lat = Int64(previous.lat) + dLat
-            guard let lon32 = Int32(exactly: lon), let lat32 = Int32(exactly: lat) else { return nil }
-            previous = Point7(lat: lat32, lon: lon32)
+            let (lon, lonOverflow) = Int64(previous.lon).addingReportingOverflow(dLon)
+            let (lat, latOverflow) = Int64(previous.lat).addingReportingOverflow(dLat)
+            // Within ±180/±90: a damaged blob's point must not reach the geometry's arithmetic.
+            guard !lonOverflow, !latOverflow, abs(lon) <= 1_800_000_000, abs(lat) <= 900_000_000 else { return nil }
+            previous = Point7(lat: Int32(lat), lon: Int32(lon))
             points.append(previous)
         }
         return points

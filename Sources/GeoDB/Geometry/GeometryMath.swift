@@ -73,11 +73,11 @@ package enum PolygonMath {
                 ySum += sign * cy * abs(a)
             }
         }
+        // A hole that nearly cancels its outer ring leaves a tiny area, and a centroid far off the globe.
         guard areaSum > 0,
-              let largest = polygons.max(by: { abs(doubleSignedArea($0.first ?? [])) < abs(doubleSignedArea($1.first ?? [])) })
+              let largest = polygons.max(by: { abs(doubleSignedArea($0.first ?? [])) < abs(doubleSignedArea($1.first ?? [])) }),
+              let centroid = Point7(rounding: Double(origin.lat) + ySum / areaSum, Double(origin.lon) + xSum / areaSum)
         else { return nil }
-        let centroid = Point7(lat: Int32(Double(origin.lat) + (ySum / areaSum).rounded()),
-                              lon: Int32(Double(origin.lon) + (xSum / areaSum).rounded()))
         if polygons.contains(where: { polygonContains($0, lat: centroid.lat, lon: centroid.lon) }) { return centroid }
         return scanlineMiddle(largest, lat: centroid.lat).flatMap { p in
             polygons.contains { polygonContains($0, lat: p.lat, lon: p.lon) } ? p : nil
@@ -102,7 +102,8 @@ package enum PolygonMath {
         /// Signed metres from (x, y) to the outline: positive inside.
         func distance(_ x: Double, _ y: Double) -> Double {
             let d = polygon.distance(toLon: x, lat: y, below: .infinity) ?? 0
-            let inside = polygon.contains(lon: Int32(x.rounded()), lat: Int32(y.rounded()))
+            // Cell centres may lie beyond the box (half a cell), and so beyond ±180: outside.
+            let inside = Point7(rounding: y, x).map { polygon.contains(lon: $0.lon, lat: $0.lat) } ?? false
             return inside ? d : -d
         }
         struct Cell { var x, y, half, distance, bound: Double }
@@ -139,7 +140,7 @@ package enum PolygonMath {
             evaluated += 4
         }
         guard best.distance > 0 else { return start }
-        return Point7(lat: Int32(best.y.rounded()), lon: Int32(best.x.rounded()))
+        return Point7(rounding: best.y, best.x) ?? start
     }
 
     /// The area of polygons (outer rings less holes) in square kilometres, planar at their latitude.
@@ -187,7 +188,7 @@ package enum PolygonMath {
             for i in 0..<ring.count {
                 let yi = Double(ring[i].lat), yj = Double(ring[j].lat)
                 if (yi > y) != (yj > y) {
-                    crossings.append(Double(ring[i].lon) + (y - yi) / (yj - yi) * Double(ring[j].lon - ring[i].lon))
+                    crossings.append(Double(ring[i].lon) + (y - yi) / (yj - yi) * offset(ring[j].lon, ring[i].lon))
                 }
                 j = i
             }
@@ -201,7 +202,7 @@ package enum PolygonMath {
             index += 2
         }
         guard let best else { return nil }
-        return Point7(lat: lat, lon: Int32(best.middle.rounded()))
+        return Point7(rounding: Double(lat), best.middle)
     }
 }
 
@@ -215,8 +216,9 @@ package enum LineMath {
         for (i, piece) in pieces.enumerated() {
             if remaining <= piece, piece > 0 {
                 let t = remaining / piece, a = line[i], b = line[i + 1]
-                return Point7(lat: a.lat + Int32((Double(b.lat - a.lat) * t).rounded()),
-                              lon: a.lon + Int32((Double(b.lon - a.lon) * t).rounded()))
+                var lon = Double(a.lon) + longitudeStep(from: a.lon, to: b.lon) * t
+                if lon > 1_800_000_000 { lon -= 3_600_000_000 } else if lon < -1_800_000_000 { lon += 3_600_000_000 }
+                return Point7(rounding: Double(a.lat) + PolygonMath.offset(b.lat, a.lat) * t, lon)
             }
             remaining -= piece
         }
@@ -233,9 +235,16 @@ package enum LineMath {
         guard let first = line.first, line.count > 1 else { return [] }
         let scale = cos(Double(first.lat) / 1e7 * .pi / 180)
         return (1..<line.count).map { i in
-            let dx = Double(line[i].lon - line[i - 1].lon) * scale, dy = Double(line[i].lat - line[i - 1].lat)
+            let dx = longitudeStep(from: line[i - 1].lon, to: line[i].lon) * scale, dy = PolygonMath.offset(line[i].lat, line[i - 1].lat)
             return (dx * dx + dy * dy).squareRoot()
         }
+    }
+
+    /// The longitude from `a` to `b` the short way round, in 1e-7 degree: a segment across the antimeridian
+    /// (179.9° to -179.9°) is 0.2° long, not 359.8° (nor the Int32 overflow its plain difference would be).
+    static func longitudeStep(from a: Int32, to b: Int32) -> Double {
+        let step = PolygonMath.offset(b, a)
+        return step > 1_800_000_000 ? step - 3_600_000_000 : step < -1_800_000_000 ? step + 3_600_000_000 : step
     }
 
     /// Metres from a point to a line, and where along the line (0…1) the nearest point is; local
@@ -291,7 +300,8 @@ package enum LineMath {
         let tolerance = 100.0   // 1e-5 degree, about a metre
         if abs(d) < 1e-9 {
             // Parallel: they touch only at shared endpoints.
-            for (p, q) in [(p1, p3), (p1, p4), (p2, p3), (p2, p4)] where abs(Double(p.lat - q.lat)) + abs(Double(p.lon - q.lon)) < tolerance {
+            for (p, q) in [(p1, p3), (p1, p4), (p2, p3), (p2, p4)]
+            where abs(PolygonMath.offset(p.lat, q.lat)) + abs(PolygonMath.offset(p.lon, q.lon)) < tolerance {
                 return p
             }
             return nil
@@ -301,7 +311,7 @@ package enum LineMath {
         let lengthA = max(1, hypot(x2 - x1, y2 - y1)), lengthB = max(1, hypot(x4 - x3, y4 - y3))
         let slackA = tolerance / lengthA, slackB = tolerance / lengthB
         guard t >= -slackA, t <= 1 + slackA, u >= -slackB, u <= 1 + slackB else { return nil }
-        return Point7(lat: Int32((y1 + t * (y2 - y1)).rounded()), lon: Int32((x1 + t * (x2 - x1)).rounded()))
+        return Point7(rounding: y1 + t * (y2 - y1), x1 + t * (x2 - x1))
     }
 }
 

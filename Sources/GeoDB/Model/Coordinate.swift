@@ -74,6 +74,19 @@ public struct Point7: Hashable, Sendable {
         self.lon = Int32((coordinate.lon * 1e7).rounded())
     }
 
+    /// A position computed in 1e-7 degrees (a centroid, a point along a line), rounded; nil when either
+    /// value is not a number or lies outside ±90/±180 (arithmetic on a nearly degenerate shape can leave
+    /// the globe, and converting such a value to `Int32` would trap).
+    ///
+    /// ```swift
+    /// let p = Point7(rounding: 601_699_000.4, 249_384_000.6)   // lat 601699000, lon 249384001
+    /// ```
+    public init?(rounding lat: Double, _ lon: Double) {
+        guard abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000 else { return nil }   // false for NaN
+        self.lat = Int32(lat.rounded())
+        self.lon = Int32(lon.rounded())
+    }
+
     /// The same position in degrees.
     public var coordinate: Coordinate { Coordinate(lat: Double(lat) / 1e7, lon: Double(lon) / 1e7) }
 }

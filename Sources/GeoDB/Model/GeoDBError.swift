@@ -51,9 +51,19 @@ public struct GeoDBError: Error, CustomStringConvertible, Sendable, Equatable {
     /// ```
     public static func database(path: String, purpose: String, _ error: SQLiteError) -> GeoDBError {
         GeoDBError(.database, "\(path): \(purpose): \(error.message) (SQLite error \(error.code))",
-                   remedy: error.primaryCode == 11 || error.primaryCode == 26
-                       ? "the file is damaged or is not a geodb database: check its integrity, or import the data again" : nil)
+                   remedy: error.primaryCode == 11 || error.primaryCode == 26 ? damagedRemedy : nil)
     }
+
+    /// A value in a database that geodb would never have written there (the file is damaged or was edited).
+    ///
+    /// ```swift
+    /// throw GeoDBError.damagedDatabase(path: "x.sqlite", "place 12 has latitude 1e10")
+    /// ```
+    public static func damagedDatabase(path: String, _ what: String) -> GeoDBError {
+        GeoDBError(.database, "\(path): \(what)", remedy: damagedRemedy)
+    }
+
+    private static let damagedRemedy = "the file is damaged or is not a geodb database: check its integrity, or import the data again"
 
     /// Bad content in an input file, at a byte offset or a line.
     ///

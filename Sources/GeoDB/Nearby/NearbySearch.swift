@@ -126,7 +126,7 @@ final class NearbySearch {
             values.append(.text(match))
         }
         let sql = Self.candidateSQL(filter, categoryFirst: try categoryFirst(filter, box: box), byName: name != nil)
-        return try db.rows("nearby candidates", sql, values) { ($0.int(0), Coordinate(lat: $0.double(1), lon: $0.double(2))) }
+        return try db.rows("nearby candidates", sql, values) { ($0.int(0), try $0.coordinate(1, 2, place: $0.int(0), in: db.path)) }
     }
 
     /// The candidate query: ?1…?4 the box (min lon, min lat, max lon, max lat), ?5 the filter's value,

@@ -48,7 +48,7 @@ final class NearestPlaces {
                 for (id, at) in try db.rows("nearest places", """
                     SELECT p.id, p.lat, p.lon FROM place_rtree r CROSS JOIN place p ON p.id = r.id
                     WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND \(filter)
-                    """, values, { ($0.int(0), Coordinate(lat: $0.double(1), lon: $0.double(2))) }) {
+                    """, values, { ($0.int(0), try $0.coordinate(1, 2, place: $0.int(0), in: db.path)) }) {
                     let distance = point.distance(to: at)
                     if distance <= r { found.append((id, distance)) }
                 }
@@ -76,7 +76,7 @@ final class NearestPlaces {
         if let grid = gridCache[key] { return grid }
         let points = try db.rows("points of places of some kinds", "SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))",
                                  [.text(JSONText.array(kinds.map(\.rawValue)))]) {
-            (id: $0.int(0), coordinate: Coordinate(lat: $0.double(1), lon: $0.double(2)))
+            (id: $0.int(0), coordinate: try $0.coordinate(1, 2, place: $0.int(0), in: db.path))
         }
         let grid = PointGrid(points: points)
         gridCache[key] = grid
@@ -98,7 +98,7 @@ final class NearestPlaces {
             // gazetteer) would otherwise pass over for a scan of every place.
             points = try db.rows("points of places of some kinds", """
                 SELECT id, lat, lon FROM place INDEXED BY idx_place_kind WHERE kind IN (SELECT value FROM json_each(?1))
-                """, [.text(json)]) { ($0.int(0), Coordinate(lat: $0.double(1), lon: $0.double(2))) }
+                """, [.text(json)]) { ($0.int(0), try $0.coordinate(1, 2, place: $0.int(0), in: db.path)) }
         }
         pointCache[key] = .some(points)
         return points

@@ -277,13 +277,14 @@ final class ReverseGeocoder {
                 LEFT JOIN place_geometry g ON g.place_id = p.id
                 WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND p.housenumber IS NOT NULL
                 """, box.sqlValues) { row in
-                (row.int(0), Coordinate(lat: row.double(1), lon: row.double(2)), try PlaceReader.kind(row.text(3), place: row.int(0), in: db.path),
+                (row.int(0), try row.coordinate(1, 2, place: row.int(0), in: db.path), try PlaceReader.kind(row.text(3), place: row.int(0), in: db.path),
                  row.text(4) ?? "", row.blob(5).flatMap(Geometry.init(encoded:)))
             }
             for (id, at, kind, number, geometry) in rows {
                 if kind == .interpolation, case .lineStrings(let lines)? = geometry, let line = lines.first {
                     let (distance, fraction) = LineMath.distance(from: point, to: line)
-                    let range = number.split(separator: "-").compactMap { Int($0) }
+                    // House numbers, so small: a damaged file's 9223372036854775807 would overflow below.
+                    let range = number.split(separator: "-").compactMap { Int($0) }.filter { (0...1_000_000).contains($0) }
                     guard distance <= radius, range.count == 2 else { continue }
                     let step = (range[1] - range[0]) % 2 == 0 ? 2 : 1
                     let raw = Double(range[0]) + fraction * Double(range[1] - range[0])

@@ -45,7 +45,7 @@ final class SearchIndex {
             if !row.isNull(8), let entry = try areaSets.entry(row.int(8)) { context.formUnion(entry.words) }
             return Candidate(id: row.int(0), importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
                              housenumber: row.text(3), postcode: row.text(4),
-                             coordinate: Coordinate(lat: row.double(6), lon: row.double(7)), context: context)
+                             coordinate: try row.coordinate(6, 7, place: row.int(0), in: db.path), context: context)
         }
     }
 

@@ -9,8 +9,15 @@ final class DatabaseReader {
     let path: String
     let connection: Connection
     private var statements: [String: Statement] = [:]
+    /// How long one call that reads (`rows`, `first`, `reading`, …) may run, in seconds: every query
+    /// answers in milliseconds, and a file made to be slow (a crafted index) must not hold a thread for
+    /// good. Exports (`forEach`) have no limit.
+    var timeLimit = 60.0
+    /// When the outermost call running now must end (nil: no call, or one without a limit).
+    private let deadline = Deadline()
 
-    /// Opens `path` read-only and checks that it is a geodb database of this schema version. The
+    /// Opens `path` read-only and checks that it is a geodb database of this schema version whose schema is
+    /// geodb's own (`Schema.check`: no view in place of a table, no trigger). The
     /// connection keeps SQLite's shared lock from its first read until it closes (`locking_mode =
     /// EXCLUSIVE`): no lock and file check per query (measured: a third of a nearest-place query).
     init(path: String, immutable: Bool) throws {
@@ -23,7 +30,8 @@ final class DatabaseReader {
         }
         // Memory-mapped reads: no read() system call and copy per page for a file that is only read.
         try reading("open") { try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = 1073741824") }
-        try Schema.checkVersion(of: connection)
+        try Schema.check(connection)
+        connection.setInterruptCheck { [deadline] in deadline.hasPassed }
     }
 
     /// Every row of `sql` with `values` bound, each read by `row`. The statement is prepared once per
@@ -45,18 +53,30 @@ final class DatabaseReader {
     /// Calls `body` with each row of `sql` as it is read, without keeping them (exports of whole databases).
     /// The statement is not kept: such queries run once.
     func forEach(_ purpose: String, _ sql: String, _ values: [SQLiteValue] = [], _ body: (Statement) throws -> Void) throws {
-        try reading(purpose) {
+        try reading(purpose, timeLimit: nil) {
             let statement = try connection.prepare(sql)
             try statement.bind(values)
             while try statement.step() { try body(statement) }
         }
     }
 
-    /// Runs `body`, turning a failing SQLite call into `GeoDBError.database` naming the file and `purpose`.
+    /// Runs `body`, turning a failing SQLite call into `GeoDBError.database` naming the file and `purpose`,
+    /// and stopping its statements once it has run `timeLimit` seconds (the outermost call's limit counts).
     func reading<T>(_ purpose: String, _ body: () throws -> T) throws -> T {
+        try reading(purpose, timeLimit: timeLimit, body)
+    }
+
+    private func reading<T>(_ purpose: String, timeLimit: Double?, _ body: () throws -> T) throws -> T {
+        let outermost = !deadline.isSet
+        if outermost { deadline.start(seconds: timeLimit) }
+        defer { if outermost { deadline.clear() } }
         do {
             return try body()
         } catch let error as SQLiteError {
+            if error.primaryCode == 9, let timeLimit, deadline.hasPassed {   // SQLITE_INTERRUPT
+                throw GeoDBError(.database, "\(path): \(purpose): stopped after \(String(format: "%g", timeLimit)) s",
+                                 remedy: "no query on a geodb database takes so long: the file may be damaged or made to be slow")
+            }
             throw GeoDBError.database(path: path, purpose: purpose, error)
         }
     }
@@ -81,4 +101,20 @@ final class DatabaseReader {
         statements[sql] = statement
         return statement
     }
+}
+
+/// The end of the time a reading call may take, which SQLite's interrupt check looks at.
+private final class Deadline {
+    /// Uptime in nanoseconds; 0 while no call runs, `UInt64.max` for a call without a limit. (One thread
+    /// at a time: the reader's.)
+    private var end: UInt64 = 0
+
+    var isSet: Bool { end != 0 }
+    var hasPassed: Bool { end != 0 && DispatchTime.now().uptimeNanoseconds > end }
+
+    func start(seconds: Double?) {
+        end = seconds.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, $0) * 1e9) } ?? UInt64.max
+    }
+
+    func clear() { end = 0 }
 }

@@ -22,17 +22,21 @@ public struct CheckResult: Codable, Sendable {
 /// let failed = try IntegrityCheck.run(path: "helsinki.sqlite").filter { !$0.ok }
 /// ```
 public enum IntegrityCheck {
-    /// Runs every check on the database at `path`. FTS5's integrity check is an INSERT command, so the
-    /// file is opened read-write; nothing is changed (the check runs in a transaction that is rolled back).
+    /// The full-text indexes, each checked by FTS5's own integrity check.
+    static let fullTextTables = ["place_fts", "search_token", "area_name_fts"]
+
+    /// Runs every check on the database at `path`, which is opened read-only. FTS5's integrity check is an
+    /// INSERT command, which a read-only connection cannot run: it runs on copies of the full-text indexes'
+    /// storage in a scratch file in the temporary directory (removed after).
     ///
     /// ```swift
     /// let ok = try IntegrityCheck.run(path: "helsinki.sqlite").allSatisfy(\.ok)
     /// ```
     public static func run(path: String) throws -> [CheckResult] {
-        _ = try QuerySession(path: path)   // exists, is geodb, right version
+        _ = try QuerySession(path: path)   // exists, is geodb, right version, geodb's own schema
         let db: Connection
         do {
-            db = try Connection(path: path, mode: .readWrite)
+            db = try Connection(path: path, mode: .readOnly())
         } catch let error as SQLiteError {
             throw GeoDBError.database(path: path, purpose: "open for checking", error)
         }
@@ -58,12 +62,14 @@ public enum IntegrityCheck {
             return n == 0 ? nil : "\(n) rows point at missing places or sources"
         }
         // FTS5's check of the index structure (SQLite 3.40 does not compare an external-content index
-        // with its content table).
-        for table in ["place_fts", "search_token", "area_name_fts"] {
+        // with its content table), on copies.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("geodb-check-\(getpid())-\(UUID().uuidString).sqlite").path
+        defer { unlink(scratch); unlink(scratch + "-journal") }
+        let copies = Result(catching: { try copyFullTextIndexes(of: path, to: scratch) })
+        for table in fullTextTables {
             check("fts5 integrity-check(\(table))") {
-                try db.execute("BEGIN")
-                defer { try? db.execute("ROLLBACK") }
-                try db.execute("INSERT INTO \(table)(\(table)) VALUES ('integrity-check')")
+                let copy = try copies.get()
+                try copy.execute("INSERT INTO \(table)(\(table)) VALUES ('integrity-check')")
                 return nil
             }
         }
@@ -147,5 +153,30 @@ public enum IntegrityCheck {
         }
         for (name, body) in timeZoneChecks(db) { check(name, body) }
         return results
+    }
+
+    /// Copies the storage tables of the full-text indexes of the database at `path` into a new database at
+    /// `scratch`, and returns a connection opened on it afterwards (FTS5 caches an index's structure per
+    /// connection: a fresh one reads what was copied).
+    private static func copyFullTextIndexes(of path: String, to scratch: String) throws -> Connection {
+        do {
+            let db = try Connection(path: scratch, mode: .create)
+            try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            try db.attachReadOnly(path, as: "checked")
+            // The tables as the checked file defines them (`Schema.check` found them to be geodb's).
+            let definitions = try db.prepare("SELECT sql FROM checked.sqlite_schema WHERE name = ?")
+            for table in ["search_word"] + fullTextTables {
+                guard let sql = try definitions.rows([.text(table)], { $0.text(0) }).first ?? nil else {
+                    throw GeoDBError(.notAGeoDatabase, "\(path) has no table \(table)")
+                }
+                try db.execute(sql)
+            }
+            try db.execute("BEGIN")
+            for table in try Schema.storageTables(of: fullTextTables, schema: "checked", in: db) {
+                try db.execute("DELETE FROM main.\(table); INSERT INTO main.\(table) SELECT * FROM checked.\(table)")
+            }
+            try db.execute("COMMIT")
+        }
+        return try Connection(path: scratch, mode: .create)
     }
 }

@@ -62,9 +62,10 @@ final class PlaceReader {
         }
         try areaSets.fill(&address, from: row.isNull(18) ? nil : row.int(18))
         let name = row.text(5)
+        let at = try row.coordinate(6, 7, place: id, in: db.path)
         return PlaceResult(id: id, sourceRef: row.text(1) ?? "", kind: kind, category: row.text(3),
                            categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, kind: kind, address: address),
-                           lat: row.double(6), lon: row.double(7), address: address, tags: Self.decodeTags(row.text(13)),
+                           lat: at.lat, lon: at.lon, address: address, tags: Self.decodeTags(row.text(13)),
                            timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17))
     }
 

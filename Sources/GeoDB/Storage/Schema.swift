@@ -1,5 +1,4 @@
-// The database layout, compiled in from Schema/*.sql, and the version check every reader runs.
-import Foundation
+// The database layout, compiled in from Schema/*.sql (what opening a file checks: SchemaCheck.swift).
 import GeoDBSQLite
 
 /// The geodb database schema. `Schema/*.sql` is its only definition.
@@ -34,41 +33,17 @@ package enum Schema {
         }
     }
 
-    /// Throws unless the file at `path` is a geodb database of this schema version (opened read-only to check).
-    package static func checkVersion(ofFileAt path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw GeoDBError(.fileNotFound, "\(path): no such file") }
-        let db: Connection
-        do {
-            db = try Connection(path: path, mode: .readOnly())
-        } catch let error as SQLiteError {
-            throw GeoDBError(.notAGeoDatabase, "\(path): cannot open: \(error.message)")
+    /// The ordinary tables of `schema` (a database name: "main", an attached one) holding the virtual tables
+    /// `virtualTables` (FTS5 and R*Tree shadow tables), and their external content tables: what copying
+    /// such tables from one database to another copies.
+    package static func storageTables(of virtualTables: [String], schema: String, in db: Connection) throws -> [String] {
+        var names: [String] = []
+        let rows = try db.prepare("SELECT name, sql FROM \(schema).sqlite_schema WHERE type = 'table' ORDER BY name")
+        while try rows.step() {
+            guard let name = rows.text(0), !(rows.text(1) ?? "").hasPrefix("CREATE VIRTUAL") else { continue }
+            if virtualTables.contains(where: { name.hasPrefix($0 + "_") }) { names.append(name) }
         }
-        try checkVersion(of: db)
-    }
-
-    /// Throws unless `db` is a geodb database of this schema version.
-    package static func checkVersion(of db: Connection) throws {
-        let hasMeta: Int64?
-        do {
-            hasMeta = try db.scalarInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
-        } catch let error as SQLiteError {
-            throw GeoDBError(.notAGeoDatabase, "\(db.path) is not an SQLite database (\(error.message))")
-        }
-        let stored: String?, userVersion: Int64
-        do {
-            stored = hasMeta == nil ? nil : try db.scalarText("SELECT value FROM meta WHERE key = 'schema_version'")
-            userVersion = try db.scalarInt("PRAGMA user_version") ?? 0
-        } catch let error as SQLiteError {
-            throw GeoDBError.database(path: db.path, purpose: "read the schema version", error)
-        }
-        guard let stored else {
-            throw GeoDBError(.notAGeoDatabase, "\(db.path) is not a geodb database (no meta table)",
-                             remedy: "create one with geodb's importer")
-        }
-        guard stored == String(version), userVersion == version else {
-            throw GeoDBError(.schemaVersionMismatch,
-                             "\(db.path) has geodb schema version \(stored) (user_version \(userVersion)); this geodb reads version \(version)",
-                             remedy: "re-import the data with this geodb, or use the geodb that wrote it")
-        }
+        if virtualTables.contains("search_token") { names.append("search_word") }
+        return names
     }
 }

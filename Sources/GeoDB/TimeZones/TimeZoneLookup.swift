@@ -137,7 +137,11 @@ public final class TimeZoneLookup {
             throw Self.noTimeZones(in: db.path)
         }
         var ids = zones.map(\.1)
-        var indexOfID = [Int32](repeating: -1, count: Int(zones.map(\.0).max() ?? 0) + 1)
+        // The import numbers zones 1, 2, 3 …: an array indexed by id must not take its size from a damaged file.
+        if let bad = zones.first(where: { !(1...Int64(zones.count)).contains($0.0) }) {
+            throw GeoDBError.damagedDatabase(path: db.path, "timezone id \(bad.0) is not between 1 and the number of zones, \(zones.count)")
+        }
+        var indexOfID = [Int32](repeating: -1, count: zones.count + 1)
         for (index, zone) in zones.enumerated() where zone.0 >= 0 { indexOfID[Int(zone.0)] = Int32(index) }
         zoneIndexOfID = indexOfID
         zoneCountInDatabase = ids.count
@@ -329,7 +333,9 @@ public final class TimeZoneLookup {
             FROM timezone_polygon p JOIN timezone_rtree r ON r.id = p.id ORDER BY p.id
             """)
         func units(_ degrees: Double, _ rule: FloatingPointRoundingRule) -> Int32 {
-            Int32((min(max(degrees, -180), 180) * 1e7).rounded(rule))
+            // A damaged R*Tree may hold NaN: then the box is the whole world (the polygon test decides).
+            let clamped = degrees.isNaN ? (rule == .down ? -180 : 180) : min(max(degrees, -180), 180)
+            return Int32((clamped * 1e7).rounded(rule))
         }
         while try rows.step() {
             let zoneID = rows.int(1)

@@ -9,6 +9,8 @@ import GeoDB
 /// (grown only for a record longer than it).
 struct ChunkedFileReader {
     static let defaultChunkSize = 4 << 20
+    /// The longest record read (a GeoNames row with 400,000 alternate names is 3 MB).
+    static let maxRecordBytes = 64 << 20
     let path: String
     var chunkSize = defaultChunkSize
 
@@ -40,7 +42,11 @@ struct ChunkedFileReader {
             progress?(used)
             if atEnd { return }
             if consumed == 0 {
-                // One record longer than the buffer: make room for it.
+                // One record longer than the buffer: make room for it, up to a limit no real row comes near.
+                guard capacity < Self.maxRecordBytes else {
+                    throw GeoDBError.badInput(file: path, at: .byteOffset(used),
+                                              "a record (line) longer than \(Self.maxRecordBytes >> 20) MiB: not a GeoNames or CSV file?")
+                }
                 let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
                 bigger.update(from: buffer, count: filled)
                 buffer.deallocate()

@@ -239,7 +239,7 @@ final class HierarchyBuilder {
             guard let kind = PlaceKind(rawValue: rows.text(1) ?? "") else { continue }
             found.append(New(placeID: rows.int(0), kind: kind, category: rows.text(2),
                              adminLevel: rows.isNull(3) ? nil : Int(rows.int(3)), country: rows.text(4), postcode: rows.text(5),
-                             name: rows.text(6), point: Coordinate(lat: rows.double(7), lon: rows.double(8)),
+                             name: rows.text(6), point: try rows.coordinate(7, 8, place: rows.int(0), in: writer.db.path),
                              polygons: decoded(rows.blob(9))))
         }
         // Countries first: the others take their country from the one they lie in.
@@ -314,7 +314,7 @@ final class HierarchyBuilder {
         try rows.bind([.integer(writer.firstID), .text(JSONText.array(writer.areaLikeIDs))])
         while try rows.step() {
             guard let kind = PlaceKind(rawValue: rows.text(1) ?? "") else { continue }
-            add(rows.int(0), kind, Coordinate(lat: rows.double(2), lon: rows.double(3)), rows.text(4))
+            add(rows.int(0), kind, try rows.coordinate(2, 3, place: rows.int(0), in: writer.db.path), rows.text(4))
         }
         for (level, nodes) in byLevel {
             let grid = PointGrid(points: nodes.map { ($0.placeID, $0.point) })
@@ -435,7 +435,7 @@ final class HierarchyBuilder {
         try rows.bind([.integer(writer.firstID)])
         while try rows.step() {
             guard let kind = PlaceKind(rawValue: rows.text(2) ?? "") else { continue }
-            try body(NewPlace(id: rows.int(0), sourceID: rows.int(1), kind: kind, point: Coordinate(lat: rows.double(3), lon: rows.double(4)),
+            try body(NewPlace(id: rows.int(0), sourceID: rows.int(1), kind: kind, point: try rows.coordinate(3, 4, place: rows.int(0), in: writer.db.path),
                               postcode: rows.text(5), city: rows.text(6), countryCode: rows.text(7)))
         }
     }

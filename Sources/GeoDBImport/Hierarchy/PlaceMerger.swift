@@ -121,7 +121,7 @@ final class PlaceMerger {
             indexOfID[rows.int(0)] = candidates.count
             candidates.append(Candidate(
                 id: rows.int(0), sourceID: rows.int(1), sourceRef: rows.text(2) ?? "", kind: kind, category: rows.text(4),
-                point: Coordinate(lat: rows.double(5), lon: rows.double(6)),
+                point: try rows.coordinate(5, 6, place: rows.int(0), in: db.path),
                 adminLevel: rows.isNull(7) ? nil : Int(rows.int(7)), population: rows.isNull(8) ? nil : rows.int(8),
                 famous: rows.int(10) != 0, countryCode: rows.text(9),
                 address: Address(housenumber: rows.text(12), street: rows.text(13), postcode: rows.text(14), city: rows.text(15),

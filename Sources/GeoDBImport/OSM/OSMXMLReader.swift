@@ -1,44 +1,45 @@
-// Streaming reader for OSM XML (.osm) files, on Foundation's SAX parser (libxml2).
+// Streaming reader for OSM XML (.osm, .osm.gz, .osm.bz2) files, on Foundation's SAX parser (libxml2).
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 import GeoDB
 
-/// Reads one `.osm` XML file without loading it whole; objects go to the handler as each one closes.
+/// Reads one `.osm` XML file (plain, gzip or bzip2) without loading or inflating it whole; objects go to
+/// the handler as each one closes.
 public final class OSMXMLReader {
     public let path: String
-    /// Name used in error messages (the original file when reading a decompressed copy).
-    public var displayName: String
+    /// `.osmXML`, `.osmXMLGzip` or `.osmXMLBzip2`.
+    public let format: InputFormat
     public private(set) var stats = OSMReadStats()
     public var onProgress: ((OSMReadStats) -> Void)?
 
-    public init(path: String, displayName: String? = nil) {
+    public init(path: String, format: InputFormat = .osmXML) {
         self.path = path
-        self.displayName = displayName ?? path
+        self.format = format
     }
 
     public func read(into handler: OSMHandler) throws {
-        guard let stream = InputStream(fileAtPath: path) else {
-            throw GeoDBError(.fileNotFound, "\(displayName): cannot open")
-        }
+        let stream = try XMLInputStream(path: path, format: format)
         let parser = XMLParser(stream: stream)
-        let delegate = Delegate(handler: handler, reader: self, parser: parser)
+        let delegate = Delegate(handler: handler, reader: self, parser: parser, stream: stream)
         parser.delegate = delegate
         parser.shouldProcessNamespaces = false
         let ok = parser.parse()
         stats = delegate.stats
+        stats.bytesRead = stream.fileOffset
         stats.newestTimestamp = delegate.newestTimestamp.flatMap(ISO8601.seconds)
-        if let error = delegate.failure { throw error }
+        // The first failure in the file: the handler's stops reading, so one of the stream's comes before it.
+        if let error = delegate.failure ?? stream.failure { throw error }
         if !ok {
             let code = (parser.parserError as NSError?)?.code ?? -1
-            throw GeoDBError.badInput(file: displayName, at: .line(delegate.errorLine ?? parser.lineNumber),
+            throw GeoDBError.badInput(file: path, at: .line(delegate.errorLine ?? parser.lineNumber),
                                       "malformed XML: \(Self.describe(code))")
         }
-        if !delegate.sawRoot { throw GeoDBError.badInput(file: displayName, at: .line(1), "no <osm> element") }
+        if !delegate.sawRoot { throw GeoDBError.badInput(file: path, at: .line(1), "no <osm> element") }
         // libxml2 in push mode accepts a document that simply stops: insist on the closing tag.
         if !delegate.closedRoot {
-            throw GeoDBError.badInput(file: displayName, at: .line(parser.lineNumber),
+            throw GeoDBError.badInput(file: path, at: .line(parser.lineNumber),
                                       "the document ends before </osm> (truncated file?)")
         }
         try delegate.deliverHeader()
@@ -51,6 +52,8 @@ public final class OSMXMLReader {
         case 5: return "the document ends early (truncated file?)"
         case 9: return "an invalid character"
         case 23, 26, 27: return "a bad entity reference"
+        case 29: return "a reference to an external entity (geodb loads none)"
+        case 89: return "entities that refer to themselves or expand too far (an entity bomb?)"
         case 38: return "'<' inside an attribute value"
         case 39, 40, 41: return "an attribute value is not quoted"
         case 65, 68: return "a malformed tag"
@@ -66,6 +69,7 @@ public final class OSMXMLReader {
         let handler: OSMHandler
         unowned let reader: OSMXMLReader
         unowned let parser: XMLParser
+        unowned let stream: XMLInputStream
         var stats = OSMReadStats()
         var failure: Error?
         var sawRoot = false
@@ -82,23 +86,26 @@ public final class OSMXMLReader {
         var refs: [Int64] = []
         var members: [OSMMember] = []
 
-        init(handler: OSMHandler, reader: OSMXMLReader, parser: XMLParser) {
+        init(handler: OSMHandler, reader: OSMXMLReader, parser: XMLParser, stream: XMLInputStream) {
             self.handler = handler
             self.reader = reader
             self.parser = parser
+            self.stream = stream
         }
 
         func fail(_ what: String) {
-            guard failure == nil else { return }
-            failure = GeoDBError.badInput(file: reader.displayName, at: .line(parser.lineNumber), what)
-            parser.abortParsing()
+            stop(GeoDBError.badInput(file: reader.path, at: .line(parser.lineNumber), what))
         }
 
         func attempt(_ body: () throws -> Void) {
-            do { try body() } catch {
-                if failure == nil { failure = error }
-                parser.abortParsing()
-            }
+            do { try body() } catch { stop(error) }
+        }
+
+        /// Keeps the first failure and stops the parser and the reading of the file.
+        func stop(_ error: Error) {
+            if failure == nil { failure = error }
+            parser.abortParsing()
+            stream.stop()
         }
 
         func deliverHeader() throws {
@@ -188,8 +195,7 @@ public final class OSMXMLReader {
                     header.boundingBox = (b, a, d, c)
                 }
             case "osmChange":
-                failure = GeoDBError(.unsupportedInput, "\(reader.displayName): is an osmChange (diff) file; geodb imports full extracts")
-                parser.abortParsing()
+                stop(GeoDBError(.unsupportedInput, "\(reader.path): is an osmChange (diff) file; geodb imports full extracts"))
             default:
                 if !sawRoot { fail("root element is <\(element)>, expected <osm>") }
             }

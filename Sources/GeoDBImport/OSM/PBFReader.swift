@@ -169,7 +169,10 @@ public final class PBFReader {
         }
         if let rawRange { return Array(compressed[rawRange]) }
         guard let zlibRange, let rawSize else { throw bad("blob holds no data") }
-        guard rawSize <= Self.maxBlobSize else { throw bad("blob's raw size \(rawSize) exceeds the 32 MiB limit") }
+        // raw_size is a signed field: a negative one would become a negative array capacity (a trap).
+        guard (0...Self.maxBlobSize).contains(rawSize) else {
+            throw bad("blob's raw size \(rawSize) is not between 0 and the 32 MiB limit")
+        }
         var inflatedSize = 0
         var result = LIBDEFLATE_SUCCESS
         let inflated = [UInt8](unsafeUninitializedCapacity: rawSize) { out, initialized in

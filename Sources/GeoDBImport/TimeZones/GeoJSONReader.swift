@@ -292,30 +292,49 @@ private struct GeoJSONScanner {
 
     private static let powersOf10: [UInt64] = (0...19).map { n in (0..<n).reduce(UInt64(1)) { r, _ in r * 10 } }
 
-    /// Skips any JSON value (validating its structure loosely).
+    /// Skips any JSON value (validating its structure loosely). Without recursion: a value nested a
+    /// million deep (`[[[[…`) costs a byte of stack here per level, not a stack frame.
     private mutating func skipValue() throws {
-        let b = try peek()
-        switch b {
-        case UInt8(ascii: "\""):
-            _ = try string()
-        case UInt8(ascii: "{"):
-            try object("an object") { reader, _ in try reader.skipValue() }
-        case UInt8(ascii: "["):
-            pos += 1
-            if try peek() == UInt8(ascii: "]") { pos += 1; return }
-            repeat { try skipValue() } while try more(closing: UInt8(ascii: "]"))
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            _ = try number7()
-        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-            let word = Array((b == UInt8(ascii: "t") ? "true" : b == UInt8(ascii: "f") ? "false" : "null").utf8)
-            fill(word.count)
-            guard end - pos >= word.count, word.elementsEqual(UnsafeBufferPointer(start: buffer + pos, count: word.count)) else {
+        var closers: [UInt8] = []   // the closing byte of each array or object open
+        while true {
+            // One value begins here: a scalar, or an array or object opened.
+            let b = try peek()
+            switch b {
+            case UInt8(ascii: "\""):
+                _ = try string()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                pos += 1
+                let closer = b == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if try peek() == closer {
+                    pos += 1
+                } else {
+                    closers.append(closer)
+                    if closer == UInt8(ascii: "}") { try memberName() }
+                    continue
+                }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                _ = try number7()
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                let word = Array((b == UInt8(ascii: "t") ? "true" : b == UInt8(ascii: "f") ? "false" : "null").utf8)
+                fill(word.count)
+                guard end - pos >= word.count, word.elementsEqual(UnsafeBufferPointer(start: buffer + pos, count: word.count)) else {
+                    throw error("expected a JSON value, found \(describe(b))")
+                }
+                pos += word.count
+            default:
                 throw error("expected a JSON value, found \(describe(b))")
             }
-            pos += word.count
-        default:
-            throw error("expected a JSON value, found \(describe(b))")
+            // The value is complete: close what it completes, up to a container with more to come.
+            while let closer = closers.last, try !more(closing: closer) { closers.removeLast() }
+            guard let closer = closers.last else { return }
+            if closer == UInt8(ascii: "}") { try memberName() }
         }
+    }
+
+    /// An object member's name and its ':'.
+    private mutating func memberName() throws {
+        _ = try string()
+        try expect(UInt8(ascii: ":"), "':'")
     }
 
     /// Reads an object, calling `member` with the reader at each member's value (which it must consume).

@@ -19,7 +19,7 @@ extension GeoDBCommand {
                 print(try Format.json(categories))
                 return
             }
-            print(Format.table([["category", "label", "places", "synonyms"]] + categories.map { c in
+            Terminal.show(Format.table([["category", "label", "places", "synonyms"]] + categories.map { c in
                 [String(repeating: "  ", count: c.depth) + c.id, c.label, Format.count(c.placesWithChildren),
                  c.synonyms.prefix(4).joined(separator: ", ")]
             }, indent: 0))

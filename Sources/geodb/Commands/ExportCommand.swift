@@ -68,7 +68,10 @@ extension GeoDBCommand {
             let summary = try Exporter.run(database: database.path, output: output, options: options)
             if let output {
                 let lines = summary.withGeometry > 0 ? " (\(Format.count(summary.withGeometry)) as lines or polygons)" : ""
-                print("Exported \(Format.count(summary.places)) places\(lines) to \(output) in \(Format.seconds(Date().timeIntervalSince(started)))")
+                Terminal.show("Exported \(Format.count(summary.places)) places\(lines) to \(output) in \(Format.seconds(Date().timeIntervalSince(started)))")
+                if !summary.leftoversRemoved.isEmpty {
+                    Terminal.show("  removed \(Format.leftovers(summary.leftoversRemoved, of: "export"))")
+                }
             }
         }
     }

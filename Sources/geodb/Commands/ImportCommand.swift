@@ -93,7 +93,7 @@ extension GeoDBCommand {
             if json {
                 print(try Format.json(ImportReport(summary)))
             } else if !quiet {
-                print(ImportReport.describe(summary))
+                Terminal.show(ImportReport.describe(summary))
             }
         }
 

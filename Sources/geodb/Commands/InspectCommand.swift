@@ -27,11 +27,11 @@ extension GeoDBCommand {
                 if output.json {
                     print(try Format.json(results))
                 } else {
-                    print(Format.table(results.map { [$0.ok ? "ok" : "FAIL", $0.name, $0.ok ? "" : $0.detail] }))
+                    Terminal.show(Format.table(results.map { [$0.ok ? "ok" : "FAIL", $0.name, $0.ok ? "" : $0.detail] }))
                 }
                 let failures = results.filter { !$0.ok }.count
                 if failures > 0 {
-                    if !output.json { print("\(failures) check\(failures == 1 ? "" : "s") failed") }
+                    if !output.json { Terminal.show("\(failures) check\(failures == 1 ? "" : "s") failed") }
                     throw ExitCode(1)
                 }
                 return
@@ -42,11 +42,11 @@ extension GeoDBCommand {
                 guard let value = values[key] else {
                     throw GeoDBError(.invalidArgument, "unknown key '\(key)' (known: \(values.keys.sorted().filter { !$0.contains(".") }.joined(separator: ", ")), kind.KIND, category.KEY=VALUE, meta.KEY, source.N.name, table.NAME)")
                 }
-                print(value)
+                Terminal.show(value)
             } else if output.json {
                 print(try Format.json(info))
             } else {
-                print(Self.describe(info))
+                Terminal.show(Self.describe(info))
             }
         }
 

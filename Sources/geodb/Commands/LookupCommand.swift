@@ -35,7 +35,7 @@ extension GeoDBCommand {
                 lines += p.tags.sorted { $0.key < $1.key }.map { "    \($0.key)=\($0.value)" }
             }
             if let g = details.geometry { lines.append("  geometry: \(g)") }
-            print(lines.joined(separator: "\n"))
+            Terminal.show(lines.joined(separator: "\n"))
         }
     }
 }

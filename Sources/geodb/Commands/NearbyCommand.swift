@@ -69,11 +69,11 @@ extension GeoDBCommand {
                 return
             }
             if page.places.isEmpty {
-                print(bbox == nil ? "nothing within \(Format.count(Int(radius))) m" : "nothing in the box")
+                Terminal.show(bbox == nil ? "nothing within \(Format.count(Int(radius))) m" : "nothing in the box")
                 return
             }
-            print(ResultTable.render(page.places))
-            if let next = page.nextCursor { print("more: --after \(next)") }
+            Terminal.show(ResultTable.render(page.places))
+            if let next = page.nextCursor { Terminal.show("more: --after \(next)") }
         }
     }
 }

@@ -44,7 +44,7 @@ extension GeoDBCommand {
             guard !results.isEmpty else {
                 // An address query falls back to streets and then to POIs and places up to 5 km.
                 let reach = max(radius ?? kind.defaultRadius, kind == .address ? 5_000 : 0)
-                print("nothing within \(Format.count(Int(reach))) m, and no area contains the point")
+                Terminal.show("nothing within \(Format.count(Int(reach))) m, and no area contains the point")
                 return
             }
             for r in results {
@@ -52,13 +52,13 @@ extension GeoDBCommand {
                 // How it was found, when not simply near: interpolated, the area around the point, the nearest
                 // settlement of a database without areas.
                 let how = [MatchClass.interpolated, .area, .nearest].contains(p.match) ? ", " + (p.match?.rawValue ?? "") : ""
-                print("\(p.displayName)  (\(p.kind.rawValue)\(how), \(ResultTable.distance(p.distanceM ?? 0)))")
+                Terminal.show("\(p.displayName)  (\(p.kind.rawValue)\(how), \(ResultTable.distance(p.distanceM ?? 0)))")
                 let keys = ["housenumber", "street", "postcode", "neighbourhood", "suburb", "city", "county", "state", "country", "country_code"]
                 var rows = keys.compactMap { key in p.address[key].map { [key, $0] } }
                 if let water = r.water { rows.append(["water", water]) }
                 if !r.areasOfInterest.isEmpty { rows.append(["areas of interest", r.areasOfInterest.joined(separator: "; ")]) }
-                print(Format.table(rows, indent: 2))
-                print("  hierarchy from \(r.hierarchySource.rawValue); \(p.sourceRef) at \(String(format: "%.7f, %.7f", p.lat, p.lon))"
+                Terminal.show(Format.table(rows, indent: 2))
+                Terminal.show("  hierarchy from \(r.hierarchySource.rawValue); \(p.sourceRef) at \(String(format: "%.7f, %.7f", p.lat, p.lon))"
                       + (r.timezone.map { "; time zone \($0)" } ?? ""))
             }
         }

@@ -69,7 +69,10 @@ extension GeoDBCommand {
 
         func validate() throws {
             let structured = street != nil || housenumber != nil || city != nil || postcode != nil || town != nil
-            if text == nil && !structured { throw ValidationError("give a text to search for, or --street/--town/…") }
+            if text == nil && !structured {
+                // A text starting with '-' is taken for an option: the usual `--` makes it a text.
+                throw ValidationError("give a text to search for, or --street/--town/… (a text starting with '-' goes after --: geodb search DB -- -text)")
+            }
             if text != nil && structured { throw ValidationError("give either a text or structured options, not both") }
             if crossing && street == nil { throw ValidationError("--crossing needs --street") }
             if output.json && geojson { throw ValidationError("give either --json or --geojson, not both") }
@@ -103,9 +106,9 @@ extension GeoDBCommand {
             } else if geojson {
                 print(try GeoJSONOutput.featureCollection(results))
             } else if results.isEmpty {
-                print("no results")
+                Terminal.show("no results")
             } else {
-                print(ResultTable.render(results, showMatch: true))
+                Terminal.show(ResultTable.render(results, showMatch: true))
             }
         }
     }

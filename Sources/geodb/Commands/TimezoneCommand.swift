@@ -68,7 +68,7 @@ extension GeoDBCommand {
             if output.json {
                 print(try Format.json(TimeZoneReport(coordinate: coordinate, answer: answer)))
             } else {
-                print(TimeZoneReport.describe(answer, all: all))
+                Terminal.show(TimeZoneReport.describe(answer, all: all))
             }
         }
 

@@ -13,10 +13,12 @@ enum CLIMessages {
         "lonColumn": "--lon-column", "idColumn": "--id-column", "categoryColumn": "--category-column",
     ]
 
-    /// `error` with the library's option names replaced by the CLI's flags; other errors unchanged.
+    /// `error` with the library's option names replaced by the CLI's flags and anything a terminal would act
+    /// on escaped (messages quote names and values from files: one line, nothing run); other errors unchanged.
     static func translated(_ error: Error) -> Error {
         guard let error = error as? GeoDBError else { return error }
-        return GeoDBError(error.code, flagged(error.message), remedy: error.remedy.map(flagged), option: error.option)
+        return GeoDBError(error.code, Format.printable(flagged(error.message)), remedy: error.remedy.map { Format.printable(flagged($0)) },
+                          option: error.option)
     }
 
     /// A library check's error as a usage error (exit status 64), for checks run while validating arguments.

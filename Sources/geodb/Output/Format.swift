@@ -26,8 +26,30 @@ enum Format {
 
     static func seconds(_ s: Double) -> String { s < 10 ? String(format: "%.2f s", s) : String(format: "%.1f s", s) }
 
-    /// Rows of cells as left-aligned columns (numbers right-aligned), indented.
+    /// `text` with the characters a terminal acts on instead of showing written as escapes (ESC as
+    /// `\u{1B}`): C0 and C1 controls and DEL, line and paragraph separators, bidirectional embeddings,
+    /// overrides and isolates. Names and tags come from files made by anyone: ESC]0;… would retitle the
+    /// terminal, ESC[2J clear it, a line feed start a row of its own. `keepingLineFeeds` for text whose
+    /// lines are the output's own.
+    static func printable(_ text: String, keepingLineFeeds: Bool = false) -> String {
+        func acted(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x0a: return !keepingLineFeeds
+            case 0x00...0x1f, 0x7f...0x9f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+        guard text.unicodeScalars.contains(where: acted) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if acted(scalar) { out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars } else { out.append(scalar) }
+        }
+        return String(out)
+    }
+
+    /// Rows of cells as left-aligned columns (numbers right-aligned), indented; cells made `printable`.
     static func table(_ rows: [[String]], indent: Int = 2) -> String {
+        let rows = rows.map { $0.map { printable($0) } }
         guard let width = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: width)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
@@ -38,6 +60,12 @@ enum Format {
                 return i == row.count - 1 && !numeric ? cell : (numeric ? pad + cell : cell + pad)
             }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression)
         }.joined(separator: "\n")
+    }
+
+    /// The files an import or export removed because an earlier one to the same output died and left
+    /// them: "2 files left by an earlier import that did not finish: .x.sqlite.tmp-12, …".
+    static func leftovers(_ names: [String], of what: String) -> String {
+        "\(names.count) file\(names.count == 1 ? "" : "s") left by an earlier \(what) that did not finish: \(names.joined(separator: ", "))"
     }
 
     /// Pretty JSON with snake_case keys and sorted keys, for `--json`.
@@ -51,6 +79,12 @@ enum Format {
 
 enum Terminal {
     static var stderrIsTTY: Bool { isatty(STDERR_FILENO) != 0 }
+
+    /// Prints human-readable output: its lines as given, anything else a terminal would act on escaped
+    /// (`Format.printable`). Every command's text output goes through here; JSON, CSV and GeoJSON do not.
+    static func show(_ text: String) {
+        print(Format.printable(text, keepingLineFeeds: true))
+    }
 
     /// Writes to standard error without a newline (for progress lines redrawn with \r).
     static func status(_ text: String) {

@@ -25,6 +25,8 @@ struct ImportReport: Encodable {
     var phases: [String: Double]
     var sources: [Source]
     var timezones: TimeZoneImportReport?
+    /// Files an earlier import of the same output left when its process died, removed by this one.
+    var leftoversRemoved: [String]
 
     init(_ s: ImportSummary) {
         output = s.output
@@ -35,6 +37,7 @@ struct ImportReport: Encodable {
         appended = s.appended
         lookupTables = s.lookupTables
         timezones = s.timeZones.map(TimeZoneImportReport.init)
+        leftoversRemoved = s.leftoversRemoved
         kinds = Dictionary(uniqueKeysWithValues: s.countsByKind.map { ($0.key.rawValue, $0.value) })
         phases = Dictionary(s.phases.map { ($0.name, $0.seconds) }, uniquingKeysWith: +)
         sources = s.sources.map { src in
@@ -58,6 +61,7 @@ struct ImportReport: Encodable {
         let added = s.appended ? "\(Format.count(s.places)) places added" : "\(Format.count(s.places)) places"
         let files = s.sources.count + (s.timeZones == nil ? 0 : 1)
         var lines = ["\(verb) \(files) file\(files == 1 ? "" : "s") \(s.appended ? "to" : "into") \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(added))"]
+        if !s.leftoversRemoved.isEmpty { lines.append("  removed \(Format.leftovers(s.leftoversRemoved, of: "import"))") }
         if !s.lookupTables.isEmpty { lines.append("  names from \(s.lookupTables.joined(separator: ", "))") }
         for source in s.sources {
             if let records = source.records {

@@ -1,0 +1,110 @@
+// Databases made or changed by someone else: a view in place of a table, a trigger, another schema
+// version, coordinates off the globe. Each is built by editing a fresh SampleData import with SQL, and
+// each is refused or reported in one line (exit 1), never run or trapped on.
+import Foundation
+import GeoDB
+import GeoDBSQLite
+import Testing
+import TestSupport
+
+@Suite struct UntrustedDatabaseTests {
+    /// A copy of SampleData's Helsinki with timezones, changed by `sql` (on a connection that is not
+    /// defensive and fires triggers: as its author's sqlite3 shell would).
+    static func edited(_ sql: String, in scratch: ScratchDirectory) throws -> String {
+        let path = scratch.path("edited.sqlite")
+        try FileManager.default.copyItem(atPath: try TestDatabases.helsinkiWithTimeZones(), toPath: path)
+        try Connection(path: path, mode: .create).execute(sql)
+        return path
+    }
+
+    /// One line on standard error, exit status 1, nothing on standard output.
+    static func refusal(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try runGeodb(arguments)
+        #expect(result.status == 1, "\(arguments): \(result.stdout)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
+        return result.stderr
+    }
+
+    static let queries = [["search", "Stockmann"], ["search", "--town", "Helsinki"], ["nearby", "60.1685", "24.9415"],
+                          ["lookup", "1891"], ["reverse", "60.1685", "24.9415"], ["inspect"], ["inspect", "--check"]]
+
+    @Test(arguments: [
+        ("PRAGMA foreign_keys = OFF; DROP TABLE source; CREATE VIEW source AS SELECT 1 AS id, 'made up' AS name, 'csv' AS format",
+         "not a geodb database (source is a view, not a table)"),
+        ("PRAGMA foreign_keys = OFF; DROP TABLE place; CREATE VIEW place AS SELECT 1 AS id, 'poi' AS kind, 'made up' AS name",
+         "not a geodb database (place is a view, not a table"),
+        ("CREATE TRIGGER spy AFTER INSERT ON place BEGIN DELETE FROM meta; END",
+         "not a geodb database (trigger spy on place is not geodb's)"),
+        ("CREATE INDEX idx_place_name ON place(name)", "not a geodb database (index idx_place_name on place is not geodb's)"),
+    ])
+    func aChangedSchemaIsRefusedBeforeAnyQuery(sql: String, expected: String) throws {
+        let scratch = try ScratchDirectory()
+        let db = try Self.edited(sql, in: scratch)
+        let error = #expect(throws: GeoDBError.self) { _ = try GeoDatabase(path: db) }
+        #expect(error?.code == .notAGeoDatabase)
+        #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
+        for query in Self.queries {
+            let stderr = try Self.refusal([query[0], db] + query.dropFirst())
+            #expect(stderr.contains(expected), "\(query): \(stderr)")
+        }
+    }
+
+    /// The file's own triggers never run during an append: it is refused before it is copied.
+    @Test func appendRefusesADatabaseWithTriggers() throws {
+        let scratch = try ScratchDirectory()
+        let db = try Self.edited("""
+            CREATE TABLE loot(x); CREATE TRIGGER grab AFTER INSERT ON place BEGIN INSERT INTO loot VALUES (new.name); END;
+            """, in: scratch)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let csv = scratch.path("more.csv")
+        try "name,lat,lon\nExtra,60.17,24.94\n".write(toFile: csv, atomically: false, encoding: .utf8)
+        let stderr = try Self.refusal(["import", csv, "--append", db])
+        #expect(stderr.contains("not a geodb database (trigger grab on place is not geodb's; table loot is not geodb's)"), "\(stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        #expect(scratch.contents() == ["edited.sqlite", "more.csv"])
+    }
+
+    @Test func aFutureSchemaVersionIsRefused() throws {
+        let scratch = try ScratchDirectory()
+        let db = try Self.edited("UPDATE meta SET value = '5' WHERE key = 'schema_version'; PRAGMA user_version = 5", in: scratch)
+        let stderr = try Self.refusal(["search", db, "Stockmann"])
+        #expect(stderr.contains("has geodb schema version 5 (user_version 5); this geodb reads version 4"))
+    }
+
+    /// Coordinates that no import writes (a damaged or edited file): named in the error, not trapped on
+    /// while converting them.
+    @Test(arguments: [
+        ("UPDATE place SET lat = 1e10 WHERE id = 1891", "place 1891 has latitude 10000000000.0, longitude 24.9414577: outside ±90/±180"),
+        ("UPDATE place SET lat = 9e999 WHERE id = 1891", "place 1891 has latitude inf, longitude 24.9414577: outside ±90/±180"),
+        ("UPDATE place SET lon = -2.19e160 WHERE id = 1891", "place 1891 has latitude 60.1685416, longitude -2.19e+160: outside ±90/±180"),
+    ])
+    func coordinatesOffTheGlobeAreReported(sql: String, expected: String) throws {
+        let scratch = try ScratchDirectory()
+        let db = try Self.edited(sql, in: scratch)
+        for arguments in [["search", db, "Stockmann"], ["lookup", db, "1891"], ["reverse", db, "60.1685", "24.9415"],
+                          ["export", db, "--format", "csv", "-o", scratch.path("out.csv")],
+                          ["export", db, "--geometry", "full", "-o", scratch.path("out.geojson")]] {
+            let stderr = try Self.refusal(arguments)
+            #expect(stderr.contains("\(db): \(expected)"), "\(arguments[0]): \(stderr)")
+        }
+        #expect(try runGeodb(["inspect", db, "--check"]).stdout.contains("FAIL  coordinates valid and inside their boxes"))
+        #expect(scratch.contents() == ["edited.sqlite"])   // no export left behind
+    }
+
+    /// `inspect --check` only reads: it passes while another connection holds the write lock (which the
+    /// FTS5 check, an INSERT command, needed when it ran on the file itself), and leaves the file as it was.
+    @Test func checkOnlyReads() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: try TestDatabases.helsinki(), toPath: db)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let writer = try Connection(path: db, mode: .readWrite)
+        try writer.execute("BEGIN IMMEDIATE")
+        let check = try runGeodb(["inspect", db, "--check"])
+        try writer.execute("ROLLBACK")
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("ok  fts5 integrity-check(place_fts)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+}
