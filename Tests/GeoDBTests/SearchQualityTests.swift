@@ -112,6 +112,33 @@ import TestSupport
         #expect(near.first?.name != "Schaan" && (near.first?.distanceM ?? .infinity) < 3_000, "\(near.map(\.displayName))")
     }
 
+    @Test func nearOrdersTheStreetsOfATown() throws {
+        let db = try Self.liechtenstein.get()
+        var options = SearchOptions()
+        options.limit = 50
+        let byName = try db.hierarchical(town: "Vaduz", street: "A", options: options)
+        #expect(byName.count >= 5 && byName.map { $0.name ?? "" } == byName.map { $0.name ?? "" }.sorted())
+        let point = try #require(byName.last).coordinate
+        options.near = point
+        let byDistance = try db.hierarchical(town: "Vaduz", street: "A", options: options)
+        #expect(Set(byDistance.map(\.id)) == Set(byName.map(\.id)))
+        #expect(byDistance.first?.id == byName.last?.id)
+        let distances = byDistance.map { $0.distanceM ?? -1 }
+        #expect(distances == distances.sorted() && distances.allSatisfy { $0 >= 0 })
+    }
+
+    @Test func editDistanceCountsASwapAsOneEdit() {
+        #expect(EditDistance.between("prgaue", "prague") == 1)
+        #expect(EditDistance.between("lodnon", "london") == 1)
+        #expect(EditDistance.between("abc", "abc") == 0)
+        #expect(EditDistance.between("", "abc") == 3)
+        #expect(EditDistance.between("kitten", "sitting") == 3)
+        #expect(EditDistance.between("kitten", "sitting", limit: 1) == 2)   // stops early: limit + 1
+        #expect(EditDistance.toPrefix(of: "stockholm", "stcokh") == 1)
+        #expect(EditDistance.toPrefix(of: "stockholm", "stock") == 0)
+        #expect(EditDistance.toPrefix(of: "oslo", "stcokh", limit: 1) == 2)
+    }
+
     // MARK: query sets made by rule
 
     /// Town names of 5–8 letters with two adjacent inner letters swapped (which pair: by id): the town is

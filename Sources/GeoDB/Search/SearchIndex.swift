@@ -140,7 +140,7 @@ final class SearchIndex {
     func similarWords(to word: String, typing: Bool = false) throws -> [String] {
         // The vocabulary holds words of 4 to 32 letters.
         guard (4...32).contains(word.count), !word.allSatisfy(\.isNumber) else { return [] }
-        let edits = word.count >= 8 ? 2 : 1
+        let edits = EditDistance.allowed(for: word)
         // Pieces and trigrams in Unicode scalars, as FTS5's trigram tokenizer counts: a piece of three
         // Characters can be more scalars (Devanagari), which FTS5 would take as a phrase and refuse.
         let letters = Array(word.unicodeScalars)

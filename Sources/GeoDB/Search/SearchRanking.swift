@@ -124,6 +124,7 @@ enum SearchRanking {
         func consider(_ candidate: NameMatch) {
             if best.map({ candidate.points(typing: typing) > $0.points(typing: typing) }) ?? true { best = candidate }
         }
+        let wordVariants = words.map(TextNormalizer.variants)
         for name in names where !name.words.isEmpty {
             if !fuzzy, wholeTexts.contains(name.words.joined(separator: " ")) {
                 consider(NameMatch(match: .exact, tier: name.tier, edits: 0))
@@ -133,14 +134,14 @@ enum SearchRanking {
             var leading = name.words.count >= words.count
             for (i, word) in words.enumerated() {
                 let prefix = typing && i == words.count - 1
-                let variants = TextNormalizer.variants(word)
+                let variants = wordVariants[i]
                 let holds = { (nameWord: String) in variants.contains(nameWord) || (prefix && nameWord.hasPrefix(word)) }
                 if name.words.contains(where: holds) || name.otherForms.contains(where: holds) {
                     leading = leading && holds(name.words[i])
                     continue
                 }
                 guard fuzzy else { edits = Int.max; break }
-                let limit = word.count >= 8 ? 2 : 1
+                let limit = EditDistance.allowed(for: word)
                 let distances = name.words.map { prefix ? EditDistance.toPrefix(of: $0, word, limit: limit)
                                                         : EditDistance.between($0, word, limit: limit) }
                 guard let distance = distances.min(), distance <= limit else { edits = Int.max; break }

@@ -8,6 +8,12 @@
 /// EditDistance.toPrefix(of: "stockholm", "stcokh")    // 1: "stcokh" is one swap from "stockh"
 /// ```
 enum EditDistance {
+    /// How many edits a typed word may be from the word meant: two from 8 letters, else one. (Words
+    /// under 4 letters get no typo candidates at all: `SearchIndex.similarWords`.)
+    static func allowed(for word: String) -> Int {
+        word.count >= 8 ? 2 : 1
+    }
+
     /// Insertions, deletions, substitutions and adjacent transpositions turning `a` into `b`; stops early
     /// (returning `limit + 1`) once the distance must exceed `limit`.
     static func between(_ a: String, _ b: String, limit: Int = .max) -> Int {

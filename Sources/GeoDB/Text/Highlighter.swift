@@ -54,7 +54,7 @@ enum Highlighter {
     }
 
     private static func isTypo(of word: String, _ queryWord: String, prefix: Bool) -> Bool {
-        let limit = queryWord.count >= 8 ? 2 : 1
+        let limit = EditDistance.allowed(for: queryWord)
         return (prefix ? EditDistance.toPrefix(of: word, queryWord, limit: limit) : EditDistance.between(word, queryWord, limit: limit)) <= limit
     }
 }
