@@ -55,9 +55,10 @@ struct CategoryText {
         if phrase.hasSuffix("ies") { forms.append(String(phrase.dropLast(3)) + "y") }
         if phrase.hasSuffix("es") { forms.append(String(phrase.dropLast(2))) }
         if phrase.hasSuffix("s") { forms.append(String(phrase.dropLast())) }
-        for form in forms {
-            if case .categories(let ids)? = try? taxonomy.resolve(form) { return .categories(ids) }
-        }
-        return nil
+        // The word index directly, not `Taxonomy.resolve`: that one explains a miss with close matches, which
+        // costs an edit distance to every word of the taxonomy, and nearly every search text is a miss.
+        let index = taxonomy.wordIndex
+        guard let id = forms.lazy.compactMap({ index[$0] }).first else { return nil }
+        return .categories(taxonomy.descendants(of: id))
     }
 }

@@ -74,9 +74,10 @@ enum SearchRanking {
         init(_ name: String, own: Bool) {
             self.name = name
             words = TextNormalizer.tokens(name)
+            guard !own else { tier = .own; return }
             let codeLike = name.unicodeScalars.count <= 3 || name.contains(where: \.isNumber)
                 || (name.unicodeScalars.count <= 5 && !name.contains(where: \.isLowercase))
-            tier = own ? .own : codeLike ? .code : .alternate
+            tier = codeLike ? .code : .alternate
         }
     }
 
