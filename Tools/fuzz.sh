@@ -40,5 +40,5 @@ cd "$root/Fuzz"
 swift build -c release --product geodb-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library >/dev/null
 binary="$(swift build -c release --show-bin-path)/geodb-fuzz"
 # -timeout: an input taking longer is a hang; -rss_limit_mb: one taking more memory is a bug too.
-GEODB_FUZZ_TARGET=$mode "$binary" "$work/corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+GEODB_FUZZ_TARGET=$mode GEODB_FUZZ_SCRATCH="$work/scratch" "$binary" "$work/corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
     -artifact_prefix="$work/crashes/" "$@"

@@ -4,9 +4,10 @@ import Foundation
 import GeoDB
 import GeoDBImport
 
-/// One scratch directory per process, for the input file and the database an input is imported into.
+/// The directory for the input file and the database an input is imported into: GEODB_FUZZ_SCRATCH
+/// (Tools/fuzz.sh: fuzz-work/TARGET/scratch), else one in the temporary directory.
 let scratch: String = {
-    let path = NSTemporaryDirectory() + "geodb-fuzz-\(getpid())"
+    let path = ProcessInfo.processInfo.environment["GEODB_FUZZ_SCRATCH"] ?? NSTemporaryDirectory() + "geodb-fuzz-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }()
