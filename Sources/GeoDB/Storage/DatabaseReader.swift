@@ -13,7 +13,7 @@ final class DatabaseReader {
     /// answers in milliseconds, and a file made to be slow (a crafted index) must not hold a thread for
     /// good. Exports (`forEach`) have no limit.
     var timeLimit = 60.0
-    /// When the outermost call running now must end (nil: no call, or one without a limit).
+    /// When the outermost reading call running now must end.
     private let deadline = Deadline()
 
     /// Opens `path` read-only and checks that it is a geodb database of this schema version whose schema is
@@ -113,7 +113,7 @@ private final class Deadline {
     var hasPassed: Bool { end != 0 && DispatchTime.now().uptimeNanoseconds > end }
 
     func start(seconds: Double?) {
-        end = seconds.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, $0) * 1e9) } ?? UInt64.max
+        end = seconds.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(min(max(0, $0), 1e9) * 1e9) } ?? UInt64.max
     }
 
     func clear() { end = 0 }
