@@ -16,7 +16,7 @@ enum SearchBench {
         let picked = (0..<queries).map { _ in sample[Int.random(in: 0..<sample.count, using: &random)] }
         var full = SearchOptions()
         full.limit = 10
-        let fullStats = try Measure.latencies(picked) { _ = try db.search($0.1, options: full) }
+        let fullStats = try Measure.latencies(picked, label: \.1) { _ = try db.search($0.1, options: full) }
         var hits1 = 0, hits10 = 0
         for item in picked {
             let results = try db.search(item.1, options: full)
@@ -32,7 +32,7 @@ enum SearchBench {
             let last = words.last.map { String($0.prefix(max(3, $0.count / 2))) } ?? item.1
             return (item.0, (words.dropLast().map(String.init) + [last]).joined(separator: " "))
         }
-        let autoStats = try Measure.latencies(prefixes) { _ = try db.search($0.1, options: auto) }
+        let autoStats = try Measure.latencies(prefixes, label: \.1) { _ = try db.search($0.1, options: auto) }
         for item in prefixes where try db.search(item.1, options: auto).contains(where: { $0.id == item.0 }) { autoHits += 1 }
         // SQLite alone: the bare FTS5 lookup of the same names (geodb's overhead is the difference).
         let fts = try raw.prepare("SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 LIMIT 10")

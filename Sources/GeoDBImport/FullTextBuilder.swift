@@ -17,9 +17,10 @@ import GeoDBSQLite
 /// `install(into:)` has replaced them.
 final class FullTextBuilder {
     fileprivate enum Change {
-        case insert(id: Int64, name: String, address: String)
-        /// Contentless FTS5 forgets a row only when told the exact text it indexed.
-        case delete(id: Int64, name: String, address: String)
+        /// `rowid`: `SearchRowID.of(place:importance:)`.
+        case insert(rowid: Int64, name: String, address: String)
+        /// Contentless FTS5 forgets a row only when told the exact rowid and text it indexed.
+        case delete(rowid: Int64, name: String, address: String)
         /// Optimize place_fts and derive the vocabulary from it.
         case complete
         /// Write these packed trees (once packed) into the scratch database's tables of their names.
@@ -32,6 +33,10 @@ final class FullTextBuilder {
     private var worker: BackgroundWorker<Change>?
     /// The R*Trees sent with `writeRTrees`, which `install` copies with the search tables.
     private var rtreeTables: [String] = []
+    /// Set by `discard`: the scratch path is removed once, by whoever discards first. (A failed import's
+    /// builder can be released late, by a writer thread; unlinking then would remove the scratch file of
+    /// the next import of the same output in this process, which has the same path.)
+    private var discarded = false
 
     /// Starts a scratch database at `scratchPath` (replacing any file there) with a page cache of
     /// `cacheMiB`, carrying over the place_fts rows `output` already has (appending). `output` must not be
@@ -54,12 +59,14 @@ final class FullTextBuilder {
 
     deinit { discard() }
 
-    func insert(id: Int64, name: String, address: String) throws {
-        try worker?.send(.insert(id: id, name: name, address: address))
+    /// Indexes place `id`; its row's place in the index's order is `importance` (as `place.importance` has it).
+    func insert(id: Int64, importance: Double, name: String, address: String) throws {
+        try worker?.send(.insert(rowid: SearchRowID.of(place: id, importance: importance), name: name, address: address))
     }
 
-    func delete(id: Int64, name: String, address: String) throws {
-        try worker?.send(.delete(id: id, name: name, address: address))
+    /// Forgets the row `insert` made with these values.
+    func delete(id: Int64, importance: Double, name: String, address: String) throws {
+        try worker?.send(.delete(rowid: SearchRowID.of(place: id, importance: importance), name: name, address: address))
     }
 
     /// Starts the final optimize and the vocabulary in the background; only `writeRTrees` may follow.
@@ -88,8 +95,10 @@ final class FullTextBuilder {
         discard()
     }
 
-    /// Stops the worker and removes the scratch file.
+    /// Stops the worker and removes the scratch file; later calls do nothing.
     func discard() {
+        guard !discarded else { return }
+        discarded = true
         try? worker?.drain()
         worker = nil
         unlink(scratchPath)
@@ -138,8 +147,8 @@ private final class ScratchIndex {
 
     func apply(_ change: FullTextBuilder.Change) throws {
         switch change {
-        case .insert(let id, let name, let address): try run(insert, id, name, address)
-        case .delete(let id, let name, let address): try run(delete, id, name, address)
+        case .insert(let rowid, let name, let address): try run(insert, rowid, name, address)
+        case .delete(let rowid, let name, let address): try run(delete, rowid, name, address)
         case .complete: try complete()
         case .rtrees(let trees):
             try db.execute("BEGIN")
@@ -148,8 +157,8 @@ private final class ScratchIndex {
         }
     }
 
-    private func run(_ statement: Statement, _ id: Int64, _ name: String, _ address: String) throws {
-        try statement.bind(1, id)
+    private func run(_ statement: Statement, _ rowid: Int64, _ name: String, _ address: String) throws {
+        try statement.bind(1, rowid)
         try statement.bind(2, name)
         try statement.bind(3, address)
         try statement.step()

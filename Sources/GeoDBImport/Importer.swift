@@ -129,6 +129,7 @@ public enum Importer {
             if !options.append { try Schema.createTables(in: db) }
             let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + FullTextBuilder.scratchSuffix,
                                                cacheMiB: options.cacheMiB)
+            defer { fullText.discard() }   // now, on failure: not whenever a writer thread lets go of it
             try db.execute("BEGIN")
             let writer = try PlaceWriter(db: db, fullText: fullText, rtreeBuild: options.rtreeBuild)
             if options.append && options.linkDuplicates && plan.sources.contains(where: { $0.format.isGazetteer }) {

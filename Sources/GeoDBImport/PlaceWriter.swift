@@ -162,7 +162,7 @@ public final class PlaceWriter: PlaceSink {
             insertCategory.reset()
             categoryCounts[category, default: 0] += 1
         }
-        try fullText.insert(id: id, name: place.nameSearchText, address: place.address.searchText)
+        try fullText.insert(id: id, importance: place.importance, name: place.nameSearchText, address: place.address.searchText)
         if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
             areaLikeIDs.append(id)
         }
@@ -237,7 +237,7 @@ public final class PlaceWriter: PlaceSink {
         let insertLink: Statement
 
         init(db: Connection) throws {
-            selectAddress = try db.prepare("SELECT housenumber, street, postcode, city, state, country FROM place WHERE id = ?")
+            selectAddress = try db.prepare("SELECT housenumber, street, postcode, city, state, country, importance FROM place WHERE id = ?")
             update = try db.prepare("""
                 UPDATE place SET state = coalesce(state, ?), country = coalesce(country, ?),
                                  country_code = coalesce(country_code, ?), timezone = coalesce(timezone, ?),
@@ -291,6 +291,7 @@ public final class PlaceWriter: PlaceSink {
         }
         let old = Address(housenumber: select.text(0), street: select.text(1), postcode: select.text(2),
                           city: select.text(3), state: select.text(4), country: select.text(5))
+        let oldImportance = select.double(6)
         select.reset()
         var address = old
         address.state = old.state ?? place.address.state
@@ -304,8 +305,11 @@ public final class PlaceWriter: PlaceSink {
         try insertNames(added, of: target.id)
         linker.setNames(names, at: match.index)
 
-        try fullText.delete(id: target.id, name: PlaceRecord.nameSearchText(target.names), address: old.searchText)
-        try fullText.insert(id: target.id, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        // As the update below sets it.
+        let importance = max(oldImportance, place.importance)
+        try fullText.delete(id: target.id, importance: oldImportance, name: PlaceRecord.nameSearchText(target.names),
+                            address: old.searchText)
+        try fullText.insert(id: target.id, importance: importance, name: PlaceRecord.nameSearchText(names), address: address.searchText)
         try statements.update.run([
             place.address.state.map { .text($0) } ?? .null, place.address.country.map { .text($0) } ?? .null,
             place.address.countryCode.map { .text($0) } ?? .null, place.timezone.map { .text($0) } ?? .null,
@@ -344,13 +348,14 @@ public final class PlaceWriter: PlaceSink {
     }
 
     /// Forgets what this writer keeps of place `id` besides its rows (which the caller deletes): its
-    /// R*Tree entry, its search row (`names` and `address` as indexed), its link candidate, its counts.
-    func forget(_ id: Int64, kind: PlaceKind, category: String?, names: [String], address: Address) throws {
+    /// R*Tree entry, its search row (`importance`, `names` and `address` as indexed), its link candidate, its
+    /// counts.
+    func forget(_ id: Int64, kind: PlaceKind, category: String?, importance: Double, names: [String], address: Address) throws {
         switch rtreeBuild {
         case .packed: placeBoxes.remove(id: id)
         case .insert: try db.prepare("DELETE FROM place_rtree WHERE id = ?").run([.integer(id)])
         }
-        try fullText.delete(id: id, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        try fullText.delete(id: id, importance: importance, name: PlaceRecord.nameSearchText(names), address: address.searchText)
         linker.remove(place: id)
         countsByKind[kind, default: 0] -= 1
         written -= 1
@@ -358,11 +363,12 @@ public final class PlaceWriter: PlaceSink {
         boundaryNodes[id] = nil
     }
 
-    /// Place `id` has `names` now instead of `old` (a merge added some): its search row and its link
-    /// candidate follow.
-    func renamed(_ id: Int64, from old: [String], to names: [String], address: Address) throws {
-        try fullText.delete(id: id, name: PlaceRecord.nameSearchText(old), address: address.searchText)
-        try fullText.insert(id: id, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+    /// Place `id` has `names` and `importance` now instead of `old` (a merge added some): its search row and
+    /// its link candidate follow.
+    func renamed(_ id: Int64, from old: (names: [String], importance: Double), to names: [String], importance: Double,
+                 address: Address) throws {
+        try fullText.delete(id: id, importance: old.importance, name: PlaceRecord.nameSearchText(old.names), address: address.searchText)
+        try fullText.insert(id: id, importance: importance, name: PlaceRecord.nameSearchText(names), address: address.searchText)
         linker.setNames(PlaceRecord.distinctNames(names), ofPlace: id)
     }
 

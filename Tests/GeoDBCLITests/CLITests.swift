@@ -1,5 +1,6 @@
 // The geodb binary as a user runs it: import, inspect (text, JSON, --get, --check), errors, exit codes.
 import Foundation
+import GeoDB
 import GeoDBSQLite
 import Testing
 import TestSupport
@@ -21,7 +22,7 @@ import TestSupport
         let json = try runGeodb(["inspect", db, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["place_count"] as? Int == 2519)
-        #expect(object["schema_version"] as? Int == 4)
+        #expect(object["schema_version"] as? Int == Int(Schema.version))
         #expect((object["sources"] as? [[String: Any]])?.first?["name"] as? String == "helsinki.osm.pbf")
 
         #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "2519\n")
@@ -44,6 +45,19 @@ import TestSupport
         #expect(check.status == 1)
         #expect(check.stdout.contains("FAIL  place = place_rtree = place_fts rows"))
         #expect(check.stdout.contains("place 12, place_rtree 11"))
+    }
+
+    /// A place whose importance was edited without moving its search row (rowid = importance step and id)
+    /// would rank wrongly: the check names it.
+    @Test func checkFailsOnASearchRowAtTheWrongRowid() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("edited.sqlite")
+        #expect(try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db]).status == 0)
+        try Connection(path: db, mode: .readWrite).execute("UPDATE place SET importance = importance / 2 WHERE id IN (1, 2)")
+        let check = try runGeodb(["inspect", db, "--check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("FAIL  place_fts rowids follow place importance"))
+        #expect(check.stdout.contains("2 rows are not at their place's rowid"))
     }
 
     /// The typo vocabulary's trigram index is checked too: losing one of its pages fails the check.

@@ -76,7 +76,7 @@ func append(_ inputs: [String], to path: String, strict: Bool = false) throws ->
     @Test func alternateNamesAreIndexed() throws {
         let db = try SharedImport.cities15000.get()
         func refs(_ match: String) throws -> [SQLiteValue] {
-            try query(db.path, "SELECT p.source_ref FROM place_fts f JOIN place p ON p.id = f.rowid WHERE place_fts MATCH '\(match)'").map { $0[0] }
+            try query(db.path, "SELECT p.source_ref FROM place_fts f JOIN place p ON p.id = \(SearchRowID.placeIDSQL("f.rowid")) WHERE place_fts MATCH '\(match)'").map { $0[0] }
         }
         #expect(try refs("name:wien").contains(.text("2761369")))          // Vienna
         #expect(try refs("name:helsingfors") == [.text("658225"), .text("12747032")])   // Helsinki, East Helsinki

@@ -101,7 +101,7 @@ final class HelsinkiDatabases: @unchecked Sendable {
     @Test func fullTextAndSpatialIndexesFindPlaces() throws {
         let db = try Connection(path: dbs.pbf, mode: .readOnly())
         let hits = try db.prepare("""
-            SELECT p.name FROM place_fts f JOIN place p ON p.id = f.rowid
+            SELECT p.name FROM place_fts f JOIN place p ON p.id = \(SearchRowID.placeIDSQL("f.rowid"))
             WHERE place_fts MATCH 'name:stockmann' AND p.kind = 'poi' ORDER BY p.id
             """).rows { $0.text(0) ?? "" }
         #expect(hits.contains("Stockmann"))

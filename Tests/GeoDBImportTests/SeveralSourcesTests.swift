@@ -59,7 +59,7 @@ import TestSupport
         let link = try query(db.path, "SELECT place_id, s.format, l.source_ref, l.distance_m < 1000 FROM place_link l JOIN source s ON s.id = l.source_id WHERE l.source_ref = '658225'")
         #expect(link == [[.integer(id), .text("geonames"), .text("658225"), .integer(1)]])
         // GeoNames' alternate names are now names of the OSM place, found by the index.
-        let helsset = try query(db.path, "SELECT rowid FROM place_fts WHERE place_fts MATCH 'name:helsset'")
+        let helsset = try query(db.path, "SELECT \(SearchRowID.placeIDSQL("rowid")) FROM place_fts WHERE place_fts MATCH 'name:helsset'")
         #expect(helsset == [[.integer(id)]])
         let types = try query(db.path, "SELECT count(*) FROM place_name WHERE place_id = \(id) AND type = 'name' AND lang IS NULL")
         #expect(types == [[.integer(1)]])   // still one main name
@@ -70,24 +70,26 @@ import TestSupport
     /// rebuilt from `place_name` and the `place` columns. Merging deletes by and inserts that text; if the
     /// rebuilt text and the indexed one ever differ (say, index-time name variants added on one side only),
     /// stale words stay or new ones are missing, and FTS5's integrity-check does not notice in a
-    /// contentless table (tried: deleting by a wrong text passes it).
+    /// contentless table (tried: deleting by a wrong text passes it). The row is looked up by the rowid the
+    /// place's importance gives (`SearchRowID`): a merge that changed one without the other fails here too.
     func expectIndexHoldsItsRebuiltText(_ path: String, placeID id: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let db = try Connection(path: path, mode: .readOnly())
         let names = try db.prepare("SELECT name FROM place_name WHERE place_id = ? ORDER BY rowid").rows([.integer(id)]) { $0.text(0) ?? "" }
-        let columns = try db.prepare("SELECT housenumber, street, postcode, city, state, country FROM place WHERE id = ?")
-            .rows([.integer(id)]) { Address(housenumber: $0.text(0), street: $0.text(1), postcode: $0.text(2), city: $0.text(3),
-                                            state: $0.text(4), country: $0.text(5)) }
+        let columns = try db.prepare("SELECT housenumber, street, postcode, city, state, country, importance FROM place WHERE id = ?")
+            .rows([.integer(id)]) { (Address(housenumber: $0.text(0), street: $0.text(1), postcode: $0.text(2), city: $0.text(3),
+                                             state: $0.text(4), country: $0.text(5)), $0.double(6)) }
+        let rowid = SearchRowID.of(place: id, importance: try #require(columns.first).1)
         let words = "SELECT term, col, offset FROM v WHERE doc = ? ORDER BY col, offset"
         try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
-        let indexed = try db.prepare(words).rows([.integer(id)]) { [$0.value(0), $0.value(1), $0.value(2)] }
+        let indexed = try db.prepare(words).rows([.integer(rowid)]) { [$0.value(0), $0.value(1), $0.value(2)] }
 
         let scratch = try Connection(path: ":memory:", mode: .create)
         let sql = try #require(SchemaFiles.all.first { $0.name == "003_search.sql" }?.sql)
         try scratch.execute(sql)
         try scratch.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")
-            .run([.integer(id), .text(PlaceRecord.nameSearchText(names)), .text(columns.first?.searchText ?? "")])
+            .run([.integer(rowid), .text(PlaceRecord.nameSearchText(names)), .text(columns.first?.0.searchText ?? "")])
         try scratch.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
-        let expected = try scratch.prepare(words).rows([.integer(id)]) { [$0.value(0), $0.value(1), $0.value(2)] }
+        let expected = try scratch.prepare(words).rows([.integer(rowid)]) { [$0.value(0), $0.value(1), $0.value(2)] }
         #expect(!indexed.isEmpty, sourceLocation: sourceLocation)
         #expect(indexed == expected, sourceLocation: sourceLocation)
     }

@@ -134,7 +134,8 @@ final class NearbySearch {
     /// lat, lon: a range scan of the latitude band); a raw tag starts from `idx_place_category` when rare,
     /// from the R*Tree otherwise; "any named POI" from the R*Tree.
     static func candidateSQL(_ filter: CategoryFilter, categoryFirst: Bool, byName: Bool) -> String {
-        let name = " AND p.id IN (SELECT rowid FROM place_fts WHERE place_fts MATCH ?6)"
+        let named = "IN (SELECT \(SearchRowID.placeIDSQL("rowid")) FROM place_fts WHERE place_fts MATCH ?6)"
+        let name = " AND p.id " + named
         let rtree = "SELECT p.id, p.lat, p.lon FROM place_rtree r JOIN place p ON p.id = r.id"
         let box = "r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2"
         switch filter {
@@ -142,7 +143,7 @@ final class NearbySearch {
             return """
                 SELECT pc.place_id, pc.lat, pc.lon FROM place_category pc
                 WHERE pc.category_id IN (SELECT value FROM json_each(?5)) AND pc.lat BETWEEN ?2 AND ?4 AND pc.lon BETWEEN ?1 AND ?3
-                """ + (byName ? " AND pc.place_id IN (SELECT rowid FROM place_fts WHERE place_fts MATCH ?6)" : "")
+                """ + (byName ? " AND pc.place_id " + named : "")
         case .rawTag where categoryFirst:
             return "SELECT p.id, p.lat, p.lon FROM place p WHERE p.category = ?5 AND p.lon BETWEEN ?1 AND ?3 AND p.lat BETWEEN ?2 AND ?4" + (byName ? name : "")
         case .rawTag:

@@ -26,8 +26,9 @@ final class SearchIndex {
         var context: Set<String>
     }
 
-    /// Places whose index entry matches, most important first, with the options' filters in SQL; with
-    /// `inSets`, only places lying in those area sets.
+    /// Places whose index entry matches, most important first (ties by id), with the options' filters in
+    /// SQL; with `inSets`, only places lying in those area sets. FTS5 yields its matches in rowid order, which
+    /// is this order (`SearchRowID`): the query stops after `limit` rows, however many places match.
     func candidates(match: String, options: SearchOptions, inSets: [Int64]? = nil, limit: Int = 200) throws -> [Candidate] {
         var (filter, values) = Self.filter(match: match, options: options)
         if let inSets {
@@ -38,8 +39,8 @@ final class SearchIndex {
         let areas = options.countryCode == nil ? "" : "LEFT JOIN area_set a ON a.id = pas.area_set_id"
         return try db.rows("search candidates", """
             SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon, pas.area_set_id
-            FROM place_fts f JOIN place p ON p.id = f.rowid LEFT JOIN place_area_set pas ON pas.place_id = p.id \(areas)
-            WHERE place_fts MATCH ?1\(filter) ORDER BY p.importance DESC, p.id LIMIT \(limit)
+            FROM place_fts f JOIN place p ON p.id = \(SearchRowID.placeIDSQL("f.rowid")) LEFT JOIN place_area_set pas ON pas.place_id = p.id \(areas)
+            WHERE place_fts MATCH ?1\(filter) ORDER BY f.rowid LIMIT \(limit)
             """, values) { row in
             var context = Set(TextNormalizer.tokens([row.text(5), row.text(4)].compactMap { $0 }.joined(separator: " ")))
             if !row.isNull(8), let entry = try areaSets.entry(row.int(8)) { context.formUnion(entry.words) }

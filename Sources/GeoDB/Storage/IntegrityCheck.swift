@@ -89,6 +89,14 @@ public enum IntegrityCheck {
             }
             return nil
         }
+        check("place_fts rowids follow place importance") {
+            // SearchRowID.of in SQL: a row elsewhere would rank its place as if it were more or less important.
+            let misplaced = try count("""
+                SELECT count(*) FROM place_fts_docsize d LEFT JOIN place p ON p.id = \(SearchRowID.placeIDSQL("d.id"))
+                WHERE p.id IS NULL OR (d.id >> \(SearchRowID.idBits)) != CAST((1 - min(1.0, max(0.0, p.importance))) * \(SearchRowID.importanceSteps) AS INTEGER)
+                """)
+            return misplaced == 0 ? nil : "\(misplaced) rows are not at their place's rowid (docs/SCHEMA.md, place_fts)"
+        }
         check("meta place_count") {
             let stored = try db.scalarText("SELECT value FROM meta WHERE key = 'place_count'")
             let actual = try count("SELECT count(*) FROM place")

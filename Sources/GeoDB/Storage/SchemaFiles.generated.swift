@@ -84,7 +84,9 @@ CREATE TABLE place_link (
 );
 """#),
         ("003_search.sql", #"""
--- Full-text index of names and address text, one row per place (rowid = place.id).
+-- Full-text index of names and address text, one row per place: rowid = the place's importance step
+-- (26 bits, most important first) above place.id (36 bits), so matches come most important first;
+-- place.id = rowid & 68719476735 (SearchRowID.swift, docs/SCHEMA.md).
 -- Contentless: the text lives in place / place_name; this holds only the index.
 CREATE VIRTUAL TABLE place_fts USING fts5(
     name,

@@ -20,6 +20,8 @@ final class PlaceMerger {
         var adminLevel: Int?
         var population: Int64?
         var famous: Bool
+        /// As `place.importance` has it (and its search row's rowid).
+        var importance: Double
         var countryCode: String?
         /// Its own address parts, as its search row holds them.
         var address: Address
@@ -35,10 +37,11 @@ final class PlaceMerger {
         var level: AddressLevel? { kind.addressLevel }
 
         init(id: Int64, sourceID: Int64, sourceRef: String, kind: PlaceKind, category: String?, point: Coordinate,
-             adminLevel: Int?, population: Int64?, famous: Bool, countryCode: String?, address: Address,
+             adminLevel: Int?, population: Int64?, famous: Bool, importance: Double, countryCode: String?, address: Address,
              polygons: [[[Point7]]]?) {
             (self.id, self.sourceID, self.sourceRef, self.kind, self.category, self.point) = (id, sourceID, sourceRef, kind, category, point)
             (self.adminLevel, self.population, self.famous, self.countryCode, self.address) = (adminLevel, population, famous, countryCode, address)
+            self.importance = importance
             self.polygons = polygons
             bounds = polygons.map(Self.bounds)
         }
@@ -109,7 +112,7 @@ final class PlaceMerger {
             SELECT p.id, p.source_id, p.source_ref, p.kind, p.category, p.lat, p.lon, p.admin_level, p.population,
                    p.country_code, instr(coalesce(p.tags, ''), '"wikidata"') > 0,
                    CASE WHEN substr(g.geometry, 1, 1) = x'02' THEN g.geometry END,
-                   p.housenumber, p.street, p.postcode, p.city, p.state, p.country
+                   p.housenumber, p.street, p.postcode, p.city, p.state, p.country, p.importance
             FROM place p LEFT JOIN place_geometry g ON g.place_id = p.id
             WHERE p.id IN (SELECT value FROM json_each(?1)) AND p.kind IN (SELECT value FROM json_each(?2))
             """)
@@ -123,7 +126,7 @@ final class PlaceMerger {
                 id: rows.int(0), sourceID: rows.int(1), sourceRef: rows.text(2) ?? "", kind: kind, category: rows.text(4),
                 point: try rows.coordinate(5, 6, place: rows.int(0), in: db.path),
                 adminLevel: rows.isNull(7) ? nil : Int(rows.int(7)), population: rows.isNull(8) ? nil : rows.int(8),
-                famous: rows.int(10) != 0, countryCode: rows.text(9),
+                famous: rows.int(10) != 0, importance: rows.double(18), countryCode: rows.text(9),
                 address: Address(housenumber: rows.text(12), street: rows.text(13), postcode: rows.text(14), city: rows.text(15),
                                  countryCode: rows.text(9), state: rows.text(16), country: rows.text(17)),
                 polygons: polygons))
@@ -239,18 +242,21 @@ final class PlaceMerger {
         kept.population = kept.population ?? gone.population
         kept.countryCode = kept.countryCode ?? gone.countryCode
         kept.famous = kept.famous || gone.famous
-        let importance = Importance.of(kind: kept.kind, population: kept.population, famous: kept.famous,
-                                       areaKm2: kept.polygons.map(PolygonMath.areaKm2))
+        let oldImportance = kept.importance
+        kept.importance = Importance.of(kind: kept.kind, population: kept.population, famous: kept.famous,
+                                        areaKm2: kept.polygons.map(PolygonMath.areaKm2))
         try statements.updatePlace.run([.integer(kept.id), kept.adminLevel.map { .integer(Int64($0)) } ?? .null,
                                         kept.population.map { .integer($0) } ?? .null,
-                                        kept.countryCode.map { .text($0) } ?? .null, .real(importance)])
+                                        kept.countryCode.map { .text($0) } ?? .null, .real(kept.importance)])
         // Links to the absorbed place (of an earlier merge: a city-state's city) move to the survivor.
         try statements.moveLinks.run([.integer(kept.id), .integer(gone.id)])
         try statements.insertLink.run([.integer(kept.id), .integer(gone.sourceID), .text(gone.sourceRef),
                                        .real(kept.point.distance(to: gone.point))])
         try statements.countLink.run([.integer(gone.sourceID)])
-        try writer.forget(gone.id, kind: gone.kind, category: gone.category, names: gone.names.map(\.name), address: gone.address)
-        try writer.renamed(kept.id, from: oldNames, to: kept.names.map(\.name), address: kept.address)
+        try writer.forget(gone.id, kind: gone.kind, category: gone.category, importance: gone.importance,
+                          names: gone.names.map(\.name), address: gone.address)
+        try writer.renamed(kept.id, from: (oldNames, oldImportance), to: kept.names.map(\.name), importance: kept.importance,
+                           address: kept.address)
         candidates[survivor] = kept
         absorbedInto[absorbed] = survivor
     }
