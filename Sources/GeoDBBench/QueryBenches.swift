@@ -47,6 +47,19 @@ enum SearchBench {
     }
 }
 
+extension SearchBench {
+    /// One search text run `times` times: its latency alone, and a loop to point a profiler at.
+    static func repeated(path: String, text: String, autocomplete: Bool, times: Int) throws -> [String: Any] {
+        let db = try GeoDatabase(path: path)
+        var options = SearchOptions()
+        options.limit = 10
+        options.autocomplete = autocomplete
+        var report = try Measure.latencies(Array(repeating: text, count: times)) { _ = try db.search($0, options: options) }
+        report["results"] = try db.search(text, options: options).map(\.displayName)
+        return report
+    }
+}
+
 enum ReverseBench {
     /// Reverse at random points in the data's extent (latency), and at address points (hit rate: the
     /// answer is that address or one at distance 0 with the same number).

@@ -3,6 +3,7 @@
 //                           geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]
 //                           geodb-bench nearest DATABASE LATLON_FILE [--answers FILE]
 //                           geodb-bench throughput DATABASE [--queries N] [--seconds S]
+//                           geodb-bench query DATABASE TEXT [--autocomplete] [--queries N]   (one text, N times: to profile)
 import Foundation
 import GeoDB
 import GeoDBSQLite
@@ -29,6 +30,9 @@ do {
     case "throughput":
         report = try ThroughputBench.run(path: arguments[2], queries: queries,
                                          seconds: option("--seconds").flatMap(Double.init) ?? 2, random: &random)
+    case "query" where arguments.count >= 4:
+        report = try SearchBench.repeated(path: arguments[2], text: arguments[3], autocomplete: arguments.contains("--autocomplete"),
+                                          times: option("--queries", 100))
     case "nearest" where arguments.count >= 4:
         report = try NearestBench.run(path: arguments[2], pointsPath: arguments[3], answersPath: option("--answers"))
     case "timezone" where arguments.count >= 4:

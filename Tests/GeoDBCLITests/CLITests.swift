@@ -80,9 +80,11 @@ import TestSupport
         let scratch = try ScratchDirectory()
         let db = scratch.path("corrupt.sqlite")
         #expect(try runGeodb(["import", TestPaths.sampleData("helsinki.osm.pbf"), "-o", db]).status == 0)
-        // Overwrite a page in the middle of the file with garbage.
+        // Overwrite the root page of `place` (an interior page: its header and cell pointers) with garbage.
+        // (A fixed offset hit a page whose bytes no check reads once the layout changed.)
+        let root = try #require(try Connection(path: db, mode: .readOnly()).scalarInt("SELECT rootpage FROM sqlite_schema WHERE name = 'place'"))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: db))
-        try handle.seek(toOffset: 40 * 4096 + 100)
+        try handle.seek(toOffset: UInt64(root - 1) * 4096)
         handle.write(Data(repeating: 0xA5, count: 3000))
         try handle.close()
         let check = try runGeodb(["inspect", db, "--check"])

@@ -234,7 +234,8 @@ final class ForwardSearch {
         guard !towns.isEmpty else { return [] }
         var streetOptions = options
         streetOptions.kinds = [.street]
-        let streets = try rankedCandidates(query, words: words, options: streetOptions, forced: forced)
+        // All of them: the one in the town may score below other towns' streets of the name.
+        let streets = try rankedCandidates(query, words: words, options: streetOptions, forced: forced, pruned: false)
             .filter { $0.match == .exact || forced != nil }
         guard !streets.isEmpty else { return [] }
         let results = try places.results(ids: streets.map(\.id))
@@ -253,22 +254,42 @@ final class ForwardSearch {
         }
     }
 
-    /// Candidates for the words (each a list of alternatives), scored by `SearchRanking`.
-    private func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions,
-                                  forced: MatchClass?, inSets: [Int64]? = nil, typing typingLast: Bool? = nil) throws -> [RankedCandidate] {
+    /// Candidates for the words (each a list of alternatives), scored by `SearchRanking`. With `pruned`,
+    /// only the candidates that can be among the best `options.limit`: names are read (the cost of
+    /// ranking: a capital has 150) in batches, highest `SearchRanking.bound` first, until no candidate
+    /// left can beat the `limit`-th score. Not for a query with a number: which candidates match its
+    /// number exactly decides the fallbacks.
+    private func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions, forced: MatchClass?,
+                                  inSets: [Int64]? = nil, typing typingLast: Bool? = nil, pruned: Bool = true) throws -> [RankedCandidate] {
         var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
         groups += query.numbers.map { [$0] }
         var prefixGroups = groups
         // The last word is still being typed: a prefix in the index (typos are whole words found beforehand).
         let lastTyped = (typingLast ?? options.autocomplete) && !words.isEmpty
-        if lastTyped && forced == nil { prefixGroups[words.count - 1] = groups[words.count - 1].map { $0 + "*" } }
+        if lastTyped && forced == nil { prefixGroups[words.count - 1] = try groups[words.count - 1].flatMap(index.prefixTerms) }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
         let candidates = try index.candidates(match: match, options: options, inSets: inSets)
-        let names = try index.names(of: candidates.map(\.id), words: query.words)
-        return candidates.map { place in
-            SearchRanking.rank(place, query: query, names: names[place.id] ?? [], forced: forced, near: options.near,
-                               typing: lastTyped)
+            .map { (place: $0, bound: SearchRanking.bound($0, query: query, forced: forced, near: options.near, typing: lastTyped)) }
+            .sorted { ($0.bound, -$0.place.id) > ($1.bound, -$1.place.id) }
+        let keep = pruned && query.numbers.isEmpty ? options.limit : nil
+        var ranked: [RankedCandidate] = []
+        var next = 0, batch = 16
+        while next < candidates.count {
+            let slice = candidates[next..<min(candidates.count, next + batch)]
+            let names = try index.names(of: slice.map(\.place.id), words: query.words, fuzzy: forced == .fuzzy)
+            ranked += slice.map { SearchRanking.rank($0.place, query: query, names: names[$0.place.id] ?? [], forced: forced,
+                                                     near: options.near, typing: lastTyped) }
+            next += slice.count
+            batch *= 2
+            // A candidate left beats the `keep`-th result only by a higher score, or an equal one and a lower
+            // id (scores are rounded to 0.001, as `rank` rounds them).
+            if let keep, ranked.count >= keep, next < candidates.count {
+                let kth = ranked.sorted { ($0.score, -$0.id) > ($1.score, -$1.id) }[keep - 1]
+                let bound = (candidates[next].bound * 1000).rounded() / 1000
+                if kth.score > bound || (kth.score == bound && candidates[next...].allSatisfy { $0.place.id > kth.id }) { break }
+            }
         }
+        return ranked
     }
 
     /// For "Street 99" where the street has no 99: an interpolation line covering 99 (with the position

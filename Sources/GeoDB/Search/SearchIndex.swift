@@ -115,22 +115,52 @@ final class SearchIndex {
     }
 
     /// Each place's names, folded, with whether each is one of its own (`SearchRanking.CandidateName`).
-    /// Alternate names whose first letter cannot fold to that of a query word are not folded at all:
-    /// places of a gazetteer have dozens of them, and folding is the cost here.
-    func names(of ids: [Int64], words: [String]) throws -> [Int64: [SearchRanking.CandidateName]] {
+    /// Places of a gazetteer have dozens of names (a capital 150), and folding is the cost here, so names
+    /// that cannot hold the query words are not folded at all: alternate names whose first word cannot
+    /// begin like a query word, and (but for typos, `fuzzy`, which may change a first letter) own names
+    /// with no word that can. A name several candidates share is folded once.
+    func names(of ids: [Int64], words: [String], fuzzy: Bool) throws -> [Int64: [SearchRanking.CandidateName]] {
         guard !ids.isEmpty else { return [:] }
         let firsts = words.compactMap(\.utf8.first)
         let checkFirsts = firsts.allSatisfy { $0 < 0x80 }
         var names: [Int64: [SearchRanking.CandidateName]] = [:]
+        var folded: [String: SearchRanking.CandidateName] = [:]
         for (id, name, type) in try db.rows("names of search candidates", """
             SELECT place_id, name, type FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
             UNION ALL SELECT id, street, 'name' FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
             """, [.text(JSONText.array(ids))], { ($0.int(0), $0.text(1) ?? "", $0.text(2) ?? "") }) {
             let own = !SearchRanking.alternateNameTypes.contains(type)
-            if !own, checkFirsts, !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts) { continue }
-            names[id, default: []].append(SearchRanking.CandidateName(name, own: own))
+            if checkFirsts {
+                if own ? !fuzzy && !TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts)
+                       : !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts) { continue }
+            }
+            let key = own ? "1" + name : "0" + name
+            let candidate = folded[key] ?? SearchRanking.CandidateName(name, own: own)
+            folded[key] = candidate
+            names[id, default: []].append(candidate)
         }
         return names
+    }
+
+    /// Prefix lengths (in Unicode scalars, as FTS5 counts) with an index of their own in place_fts.
+    static let indexedPrefixLengths = 2...4
+    /// At most this many words stand for a longer prefix.
+    static let completionLimit = 64
+
+    /// FTS5 terms for a word still being typed: `word*` when place_fts has a prefix index of its length, or
+    /// for a single letter (the most used 64 words of a letter leave out too much: "Ciudad G" → Guayana);
+    /// else the name words beginning with it, the most used first (at most `completionLimit`: "stockh"
+    /// → stockholm, stockhausen, …), each whole. FTS5 reads the places of a prefix without an index all at
+    /// once (every house on every "Hauptstrasse"), those of whole words only as far as a search needs.
+    /// The word itself is one of the terms, whole, in case only addresses have it; `word*` when no name word
+    /// begins so.
+    func prefixTerms(_ word: String) throws -> [String] {
+        guard word.unicodeScalars.count > Self.indexedPrefixLengths.upperBound else { return [word + "*"] }
+        let words = try db.rows("words beginning with a typed word", """
+            SELECT token FROM search_word WHERE token >= ?1 AND token < ?1 || char(1114111)
+            ORDER BY places DESC, token LIMIT \(Self.completionLimit)
+            """, [.text(word)]) { $0.text(0) ?? "" }
+        return words.isEmpty ? [word + "*"] : words.contains(word) ? words : [word] + words
     }
 
     /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word` (with `typing`,

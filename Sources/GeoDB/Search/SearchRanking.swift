@@ -167,27 +167,50 @@ enum SearchRanking {
         let words = core.isEmpty ? query.words : core
         let wholeTexts = query.words.isEmpty ? [] : [query.words.joined(separator: " "), core.joined(separator: " ")]
         let named = bestName(names, words: words, wholeTexts: wholeTexts, typing: typing, fuzzy: forced == .fuzzy)
+        let unnamed = PlacePoints(place, query: query, near: near)
         var match = forced ?? named?.match ?? .prefix
+        if unnamed.hasNumber && forced == nil { match = .exact }
         // No one name holding the words is weaker than a name that does, like an alternate.
-        var value = named?.points(typing: typing) ?? weight(of: match) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
-        if !query.numbers.isEmpty {
-            // An address whose number is the one asked for is the answer; other numbered matches rank lower.
-            let number = place.housenumber.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") }
-            if let number, query.numbers.contains(number) || query.numberText == number {
-                value += numberBonus
-                if forced == nil { match = .exact }
-            } else if place.postcode.map({ query.numbers.contains($0) }) == true {
-                value += postcodeBonus
+        let value = named?.points(typing: typing) ?? weight(of: match) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
+        return RankedCandidate(id: place.id, kind: place.kind, score: ((value + unnamed.value) * 1000).rounded() / 1000,
+                               match: match, distanceM: unnamed.distance)
+    }
+
+    /// The most a candidate can score, from what is known before its names are read: its `PlacePoints` and
+    /// the best name match there is (exact, own name; typo matches less). Search reads names only of the
+    /// candidates whose bound can still beat the results it has.
+    static func bound(_ place: SearchIndex.Candidate, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
+                      typing: Bool) -> Double {
+        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .own, edits: 0, leading: true, whole: true)
+        return best.points(typing: typing) + PlacePoints(place, query: query, near: near).value
+    }
+
+    /// The points of a candidate that do not depend on its names: house number or postcode asked for,
+    /// a street without a number asked, importance, nearness to `near`.
+    struct PlacePoints {
+        var value = 0.0
+        /// The place has the house number asked for (it is the answer).
+        var hasNumber = false
+        var distance: Double?
+
+        init(_ place: SearchIndex.Candidate, query: ParsedQuery, near: Coordinate?) {
+            if !query.numbers.isEmpty {
+                // An address whose number is the one asked for is the answer; other numbered matches rank lower.
+                let number = place.housenumber.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") }
+                if let number, query.numbers.contains(number) || query.numberText == number {
+                    value += numberBonus
+                    hasNumber = true
+                } else if place.postcode.map({ query.numbers.contains($0) }) == true {
+                    value += postcodeBonus
+                }
+            }
+            value += place.kind == .street && query.numbers.isEmpty ? streetBonus : 0
+            value += place.importance * importanceWeight
+            if let near {
+                let distance = near.distance(to: place.coordinate)
+                self.distance = distance
+                value += nearnessWeight * exp(-distance / nearnessScale)
             }
         }
-        value += place.kind == .street && query.numbers.isEmpty ? streetBonus : 0
-        value += place.importance * importanceWeight
-        var distance: Double?
-        if let near {
-            distance = near.distance(to: place.coordinate)
-            value += nearnessWeight * exp(-distance! / nearnessScale)
-        }
-        return RankedCandidate(id: place.id, kind: place.kind, score: (value * 1000).rounded() / 1000, match: match,
-                               distanceM: distance)
     }
 }

@@ -87,13 +87,14 @@ CREATE TABLE place_link (
 -- Full-text index of names and address text, one row per place: rowid = the place's importance step
 -- (26 bits, most important first) above place.id (36 bits), so matches come most important first;
 -- place.id = rowid & 68719476735 (SearchRowID.swift, docs/SCHEMA.md).
--- Contentless: the text lives in place / place_name; this holds only the index.
+-- Contentless: the text lives in place / place_name; this holds only the index. Prefix indexes for
+-- prefixes of 2 to 4 letters; longer ones are looked up as the words of search_word they begin.
 CREATE VIRTUAL TABLE place_fts USING fts5(
     name,
     address,
     content = '',
     tokenize = 'unicode61 remove_diacritics 2',
-    prefix = '2 3'
+    prefix = '2 3 4'
 );
 
 -- Distinct words (4 to 32 letters) of the name index with how many places use them: the vocabulary
@@ -103,6 +104,12 @@ CREATE TABLE search_word (
     token  TEXT NOT NULL,
     places INTEGER NOT NULL
 );
+-- The words beginning with what the user has typed so far, for prefixes longer than place_fts's prefix
+-- indexes (FTS5 reads every place of every word with such a prefix; the words themselves it reads lazily).
+-- Here, not among the indexes created after loading: search_word is filled in the import's scratch
+-- database and copied whole, which copies a table's records as they are only when both ends have the
+-- same indexes.
+CREATE INDEX idx_search_word_token ON search_word(token);
 
 -- search_word's tokens indexed by trigrams: finds words a typo or two away from a query word. The text
 -- stays in search_word (external content); only which words hold a trigram is kept (detail = none: no

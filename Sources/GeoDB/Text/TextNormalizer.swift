@@ -97,6 +97,34 @@ package enum TextNormalizer {
         return false
     }
 
+    /// Whether any word of `text` could fold to one starting with one of the ASCII letters or digits
+    /// `firsts` (`mayFold`'s test, for every word, not only the first): false only when none can, so that
+    /// callers skip folding a name that holds no query word ("Casino Helsinki" holds "helsinki").
+    static func mayHoldWord(_ text: String, startingWithOneOf firsts: [UInt8]) -> Bool {
+        var inWord = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if !inWord && firsts.contains(byte) { return true }
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                if !inWord && firsts.contains(byte | 0x20) { return true }
+            case 0x80...0xBF:
+                break   // inside a character begun before
+            case 0xC0...0xD3, 0xE1, 0xE2, 0xEF:
+                if !inWord { return true }
+            case 0xD4...:
+                break   // a script that never folds to ASCII
+            case UInt8(ascii: "'"), UInt8(ascii: "`"):
+                continue   // inside a word, as `tokens` reads them
+            default:
+                inWord = false
+                continue
+            }
+            inWord = true
+        }
+        return false
+    }
+
     /// `foldedAlternatives` of a name with an umlaut and nothing to fold beyond Latin-1 letters (most names
     /// of a Finnish, Swedish or German extract), in one pass over its bytes: the words of its German spelling,
     /// then the abbreviations of its folded words. Nil when the name has any other non-ASCII character.
