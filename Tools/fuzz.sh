@@ -31,13 +31,15 @@ case "$target" in
         done ;;
     database)
         mode=database
-        (cd "$root" && swift build -c release --product geodb >/dev/null)
+        (cd "$root" && swift build -c release --product geodb >"$work/build.log") || { cat "$work/build.log" >&2; exit 1; }
         [ -e "$work/corpus/grid.sqlite" ] || "$root/.build/release/geodb" import "$fixtures/grid.osm" -o "$work/corpus/grid.sqlite" --quiet ;;
     *) echo "$usage" >&2; exit 64 ;;
 esac
 
 cd "$root/Fuzz"
-swift build -c release --product geodb-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library >/dev/null
+# swift build reports compile errors on stdout: shown when the build fails, not swallowed.
+swift build -c release --product geodb-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library >"$work/build.log" ||
+    { cat "$work/build.log" >&2; exit 1; }
 binary="$(swift build -c release --show-bin-path)/geodb-fuzz"
 # -timeout: an input taking longer is a hang; -rss_limit_mb: one taking more memory is a bug too.
 GEODB_FUZZ_TARGET=$mode GEODB_FUZZ_SCRATCH="$work/scratch" "$binary" "$work/corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
