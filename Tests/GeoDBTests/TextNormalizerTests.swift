@@ -55,6 +55,13 @@ import TestSupport
         #expect(!TextNormalizer.mayFold("東京", toWordStartingWithOneOf: Array("t".utf8)))
         #expect(!TextNormalizer.mayFold("Vienna", toWordStartingWithOneOf: Array("tw".utf8)))
         #expect(TextNormalizer.mayFold("Wien", toWordStartingWithOneOf: Array("tw".utf8)))
+        // Any word, not only the first; none when no word can.
+        #expect(TextNormalizer.mayHoldWord("Casino Helsinki", startingWithOneOf: Array("h".utf8)))
+        #expect(TextNormalizer.mayHoldWord("Lee's Summit", startingWithOneOf: Array("s".utf8)))
+        #expect(!TextNormalizer.mayHoldWord("Lee's Summit", startingWithOneOf: Array("x".utf8)))
+        #expect(!TextNormalizer.mayHoldWord("Casino Helsinki", startingWithOneOf: Array("ax".utf8)))
+        #expect(!TextNormalizer.mayHoldWord("القاهرة", startingWithOneOf: Array("a".utf8)))
+        #expect(TextNormalizer.mayHoldWord("Ville de Québec", startingWithOneOf: Array("q".utf8)))
     }
 
     /// Every letter of Latin-1, Latin Extended-A and -B, Greek and Cyrillic folds to lower-case ASCII

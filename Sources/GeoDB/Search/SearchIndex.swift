@@ -118,13 +118,12 @@ final class SearchIndex {
     /// Places of a gazetteer have dozens of names (a capital 150), and folding is the cost here, so names
     /// that cannot hold the query words are not folded at all: alternate names whose first word cannot
     /// begin like a query word, and (but for typos, `fuzzy`, which may change a first letter) own names
-    /// with no word that can. A name several candidates share is folded once.
+    /// with no word that can.
     func names(of ids: [Int64], words: [String], fuzzy: Bool) throws -> [Int64: [SearchRanking.CandidateName]] {
         guard !ids.isEmpty else { return [:] }
         let firsts = words.compactMap(\.utf8.first)
         let checkFirsts = firsts.allSatisfy { $0 < 0x80 }
         var names: [Int64: [SearchRanking.CandidateName]] = [:]
-        var folded: [String: SearchRanking.CandidateName] = [:]
         for (id, name, type) in try db.rows("names of search candidates", """
             SELECT place_id, name, type FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
             UNION ALL SELECT id, street, 'name' FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
@@ -134,10 +133,7 @@ final class SearchIndex {
                 if own ? !fuzzy && !TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts)
                        : !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts) { continue }
             }
-            let key = own ? "1" + name : "0" + name
-            let candidate = folded[key] ?? SearchRanking.CandidateName(name, own: own)
-            folded[key] = candidate
-            names[id, default: []].append(candidate)
+            names[id, default: []].append(SearchRanking.CandidateName(name, own: own))
         }
         return names
     }

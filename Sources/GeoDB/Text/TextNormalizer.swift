@@ -106,21 +106,24 @@ package enum TextNormalizer {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if !inWord && firsts.contains(byte) { return true }
+                inWord = true
             case UInt8(ascii: "A")...UInt8(ascii: "Z"):
                 if !inWord && firsts.contains(byte | 0x20) { return true }
-            case 0x80...0xBF:
-                break   // inside a character begun before
-            case 0xC0...0xD3, 0xE1, 0xE2, 0xEF:
+                inWord = true
+            case UInt8(ascii: "'"), UInt8(ascii: "`"), 0x80...0xBF:
+                continue   // inside a word, as `tokens` reads them; the rest of a character begun before
+            case 0xC3...0xD3:
+                // Latin-1 letters to Cyrillic: may fold to any ASCII letter.
                 if !inWord { return true }
-            case 0xD4...:
-                break   // a script that never folds to ASCII
-            case UInt8(ascii: "'"), UInt8(ascii: "`"):
-                continue   // inside a word, as `tokens` reads them
+                inWord = true
+            case 0xE1, 0xE2, 0xEF:
+                // Latin Extended Additional, fullwidth forms, and punctuation ("Qal‘a"): may begin such a word.
+                return true
             default:
+                // ASCII separators, Latin-1 symbols, scripts that never fold to ASCII ("aru・m"): a word of
+                // ASCII letters may begin after them.
                 inWord = false
-                continue
             }
-            inWord = true
         }
         return false
     }
