@@ -2,13 +2,15 @@
 -- (26 bits, most important first) above place.id (36 bits), so matches come most important first;
 -- place.id = rowid & 68719476735 (SearchRowID.swift, docs/SCHEMA.md).
 -- Contentless: the text lives in place / place_name; this holds only the index. Prefix indexes for
--- prefixes of 2 to 4 letters; longer ones are looked up as the words of search_word they begin.
+-- prefixes of 1 to 4 letters (a word just begun while typing, "Casino H", is one letter: without its index
+-- FTS5 merges the places of every word of that letter before it can AND them); longer ones are looked up as
+-- the words of search_word they begin.
 CREATE VIRTUAL TABLE place_fts USING fts5(
     name,
     address,
     content = '',
     tokenize = 'unicode61 remove_diacritics 2',
-    prefix = '2 3 4'
+    prefix = '1 2 3 4'
 );
 
 -- Distinct words (4 to 32 letters) of the name index with how many places use them: the vocabulary
