@@ -106,6 +106,28 @@ import TestSupport
         #expect(differing.isEmpty, "\(differing.prefix(10))")
     }
 
+    /// Highlights of ASCII text (read byte by byte) are those of the same text read as Characters (forced by
+    /// a non-ASCII dash that adds no word), on every ASCII name of cities15000 and a few with "\r\n" and
+    /// punctuation, with each name's words as the query, the last one typed halfway.
+    @Test func asciiHighlightsEqualTheCharacterPath() throws {
+        let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
+        var names = ["Main St.\r\nSuite 5", "A\r\nB", "12-14 O'Brien Rd", "(Old) Town", "x", ""]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if fields.count > 2 { names.append(String(fields[2])) }   // asciiname
+        }
+        #expect(names.count > 20_000)
+        var differing: [String] = []
+        for name in names where name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var words = TextNormalizer.tokens(name)
+            if let last = words.last { words[words.count - 1] = String(last.prefix(max(1, last.count / 2))) }
+            let ascii = Highlighter.ranges(in: name, words: words, numbers: [], lastIsPrefix: true)
+            let characters = Highlighter.ranges(in: name + "\u{2014}", words: words, numbers: [], lastIsPrefix: true)
+            if ascii != characters { differing.append(name) }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(10))")
+    }
+
     /// The byte-level pass for names with umlauts gives what the String functions give, on SampleData's
     /// OSM names (Finnish and Swedish) and GeoNames names, and declines every name it cannot do alone.
     @Test func umlautPassEqualsTheStringFunctions() throws {

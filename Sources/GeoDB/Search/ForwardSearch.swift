@@ -8,6 +8,8 @@ final class ForwardSearch {
     private let index: SearchIndex
     private let places: PlaceReader
     private let nearby: NearbySearch
+    /// `areaSets` of the search running, by the word groups naming them (emptied as each search starts).
+    private var areaSetsNamed: [[[String]]: [Int64]] = [:]
 
     init(db: DatabaseReader, index: SearchIndex, places: PlaceReader, nearby: NearbySearch) {
         self.db = db
@@ -19,6 +21,7 @@ final class ForwardSearch {
     /// Places matching `text`, best first.
     func search(_ text: String, options: SearchOptions) throws -> [PlaceResult] {
         try options.validate()
+        areaSetsNamed.removeAll(keepingCapacity: true)
         let text = String(text.prefix(256))
         if let point = CoordinateParser.parse(text) { return try coordinateResult(point, options: options) }
         if let category = try categoryPlaces(text, options: options) { return category }
@@ -58,7 +61,7 @@ final class ForwardSearch {
                 }
             }
         }
-        ranked.sort { ($0.score, -$0.id) > ($1.score, -$1.id) }
+        ranked.sort { ($0.score, -$0.order) > ($1.score, -$1.order) }
         // Full results only for those shown: reading a place (tags JSON and all) costs more than ranking it.
         let shown = Dictionary(ranked.prefix(options.limit).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var found = try places.results(ids: ranked.prefix(options.limit).map(\.id)).map { place in
@@ -113,10 +116,14 @@ final class ForwardSearch {
         var found: [PlaceResult]
         if let placeText = category.place {
             var anchorOptions = options
-            anchorOptions.limit = 1
-            if category.placeIsTown { anchorOptions.kinds = Array(StructuredSearch.townReach.keys) }
-            guard let anchor = try search(placeText, options: anchorOptions).first,
-                  !category.placeIsTown || anchor.match == .exact else { return nil }
+            anchorOptions.limit = category.placeIsTown ? 5 : 1
+            // A town is among the first results of its name anyway (towns are important); filtering the search
+            // by kind instead would read every place holding the words when none is a town ("Metro Helsingin
+            // yliopisto": every place on the university's streets, to find no town named so).
+            let anchors = try search(placeText, options: anchorOptions)
+            guard let anchor = category.placeIsTown
+                    ? anchors.first(where: { StructuredSearch.townReach[$0.kind] != nil && $0.match == .exact }) : anchors.first
+            else { return nil }
             if let reach = StructuredSearch.townReach[anchor.kind] {
                 let around = try nearby.places(near: anchor.coordinate, radius: reach, filter: category.filter, name: nil,
                                                limit: NearbySearch.maxPageSize, after: nil).places
@@ -150,7 +157,7 @@ final class ForwardSearch {
                 let exact = place.postcode.map(TextNormalizer.fold) == code
                 // Above the places that merely lie in the postcode (their score is a prefix match's).
                 let score = SearchRanking.weight(of: exact ? .exact : .prefix) + SearchRanking.postcodeBonus * 3 - Double(order) / 1000
-                return RankedCandidate(id: place.id, kind: place.kind, score: score, match: exact ? .exact : .prefix,
+                return RankedCandidate(id: place.id, order: place.rowid, kind: place.kind, score: score, match: exact ? .exact : .prefix,
                                        distanceM: options.near.map { $0.distance(to: place.coordinate) })
             }
     }
@@ -188,13 +195,17 @@ final class ForwardSearch {
         return readings.filter { !($0.what.isEmpty && query.numbers.isEmpty) }
     }
 
-    /// The area sets the `where` words of a reading name (the last word a prefix while typing).
+    /// The area sets the `where` words of a reading name (the last word a prefix while typing), remembered
+    /// for the rest of the search (the typo pass and the house number fallback ask again).
     private func areaSets(_ query: ParsedQuery, where place: Range<Int>, options: SearchOptions) throws -> [Int64] {
         var placeGroups = query.words[place].map { TextNormalizer.variants($0) }
         if options.autocomplete, place.upperBound == query.words.count, let last = placeGroups.indices.last {
             placeGroups[last] = placeGroups[last].map { $0 + "*" }
         }
-        return try index.areaSets(naming: placeGroups)
+        if let sets = areaSetsNamed[placeGroups] { return sets }
+        let sets = try index.areaSets(naming: placeGroups)
+        areaSetsNamed[placeGroups] = sets
+        return sets
     }
 
     /// Candidates of the query read as "what, where" (`readings`): the `where` words match the areas a
@@ -255,10 +266,8 @@ final class ForwardSearch {
     }
 
     /// Candidates for the words (each a list of alternatives), scored by `SearchRanking`. With `pruned`,
-    /// only the candidates that can be among the best `options.limit`: names are read (the cost of
-    /// ranking: a capital has 150) in batches, highest `SearchRanking.bound` first, until no candidate
-    /// left can beat the `limit`-th score. Not for a query with a number: which candidates match its
-    /// number exactly decides the fallbacks.
+    /// only the candidates that can be among the best `options.limit` (`scoreBestFirst`). Not for a query
+    /// with a number: which candidates match its number exactly decides the fallbacks.
     private func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions, forced: MatchClass?,
                                   inSets: [Int64]? = nil, typing typingLast: Bool? = nil, pruned: Bool = true) throws -> [RankedCandidate] {
         var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
@@ -268,28 +277,108 @@ final class ForwardSearch {
         let lastTyped = (typingLast ?? options.autocomplete) && !words.isEmpty
         if lastTyped && forced == nil { prefixGroups[words.count - 1] = try groups[words.count - 1].flatMap(index.prefixTerms) }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
-        let candidates = try index.candidates(match: match, options: options, inSets: inSets)
-            .map { (place: $0, bound: SearchRanking.bound($0, query: query, forced: forced, near: options.near, typing: lastTyped)) }
-            .sorted { ($0.bound, -$0.place.id) > ($1.bound, -$1.place.id) }
         let keep = pruned && query.numbers.isEmpty ? options.limit : nil
-        var ranked: [RankedCandidate] = []
-        var next = 0, batch = 16
-        while next < candidates.count {
-            let slice = candidates[next..<min(candidates.count, next + batch)]
-            let names = try index.names(of: slice.map(\.place.id), words: query.words, fuzzy: forced == .fuzzy)
-            ranked += slice.map { SearchRanking.rank($0.place, query: query, names: names[$0.place.id] ?? [], forced: forced,
-                                                     near: options.near, typing: lastTyped) }
-            next += slice.count
-            batch *= 2
-            // A candidate left beats the `keep`-th result only by a higher score, or an equal one and a lower
-            // id (scores are rounded to 0.001, as `rank` rounds them).
-            if let keep, ranked.count >= keep, next < candidates.count {
-                let kth = ranked.sorted { ($0.score, -$0.id) > ($1.score, -$1.id) }[keep - 1]
-                let bound = (candidates[next].bound * 1000).rounded() / 1000
-                if kth.score > bound || (kth.score == bound && candidates[next...].allSatisfy { $0.place.id > kth.id }) { break }
-            }
+        // The 200 most important matches, read as far as scoring needs them: 50 first (which, on data with
+        // many places of a name, are often all it takes), then the rest.
+        var read = 0
+        return try scoreBestFirst(query: query, options: options, forced: forced, typing: lastTyped, keep: keep) {
+            guard read < Self.candidateLimit else { return nil }
+            let page = keep == nil ? Self.candidateLimit : read == 0 ? 50 : Self.candidateLimit - read
+            let found = try index.candidates(match: match, options: options, inSets: inSets, after: $0, limit: page)
+            read += page
+            return (found, found.count < page || read >= Self.candidateLimit)
         }
-        return ranked
+    }
+
+    /// At most this many matches of a query are ranked, the most important ones.
+    static let candidateLimit = 200
+
+    /// A candidate on its way to a score: the most it can still score (rounded as scores are) and the names
+    /// read so far.
+    private struct Scoring {
+        var place: SearchIndex.Candidate
+        var bound: Double
+        /// Its own names, once read: then only an alternate name can raise its score to `bound`.
+        var ownNames: [SearchRanking.CandidateName]?
+    }
+
+    /// Scores the candidates `read` gives (in rowid order, after the rowid passed, with whether that was the
+    /// last of them; nil when there are no more); with `keep`, only as many as it takes to know the best
+    /// `keep`. Names are the cost of ranking (a capital has 150, most of them alternates), so they are read
+    /// in rounds, the candidates that can score highest first (`SearchRanking.bound`): a place whose main
+    /// name reaches its bound needs no other; one whose own names score at least what any alternate could
+    /// give needs no alternates; the others are put back with that lower bound. Candidates not yet read can
+    /// score no more than the importance of the last one read allows, and follow it in rowid order. It stops
+    /// when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
+    private func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, typing: Bool, keep: Int?,
+                                read: (_ after: Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool)?) throws -> [RankedCandidate] {
+        func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+        func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
+            SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, typing: typing)
+        }
+        func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier) -> Double {
+            rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, typing: typing, tier: tier))
+        }
+        var open: [Scoring] = []
+        var scored: [RankedCandidate] = []
+        var batch = 16
+        var lastRowID: Int64?, moreToRead = true
+        while true {
+            // The most any candidate not yet read can score; -infinity when all are read.
+            var unreadBound = -Double.infinity
+            if moreToRead {
+                unreadBound = lastRowID.map {
+                    rounded(SearchRanking.bound(ofPlacesUpTo: SearchRowID.highestImportance(after: $0), query: query, forced: forced,
+                                                near: options.near, typing: typing))
+                } ?? .infinity
+            }
+            if let keep, scored.count >= keep {
+                let kth = scored.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
+                open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
+                if unreadBound <= kth.score,
+                   !open.prefix(while: { $0.bound >= kth.score }).contains(where: { $0.bound > kth.score || $0.place.rowid < kth.order }) { break }
+            }
+            // More candidates when those read are used up, or one not read may score more than they can.
+            if moreToRead && (open.isEmpty || unreadBound > open.map(\.bound).max()!) {
+                guard let page = try read(lastRowID) else { moreToRead = false; continue }
+                open += page.candidates.map { Scoring(place: $0, bound: bound($0, .own)) }
+                lastRowID = page.candidates.last?.rowid ?? lastRowID
+                moreToRead = !page.last && !page.candidates.isEmpty
+                continue
+            }
+            guard !open.isEmpty else { break }
+            open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
+            let round = open.prefix(batch)
+            open.removeFirst(round.count)
+            batch *= 2
+            var unread: [Scoring] = [], ownRead: [Scoring] = []
+            for candidate in round {
+                if candidate.ownNames != nil { ownRead.append(candidate); continue }
+                if keep != nil, let main = candidate.place.mainName {
+                    let byMain = rank(candidate.place, [SearchRanking.CandidateName(main, own: true)])
+                    if byMain.score >= candidate.bound { scored.append(byMain); continue }
+                }
+                unread.append(candidate)
+            }
+            let own = try index.names(of: unread.map(\.place.id), alternates: false, words: query.words, fuzzy: forced == .fuzzy)
+            for var candidate in unread {
+                let names = own[candidate.place.id] ?? []
+                candidate.ownNames = names
+                let alternateBound = bound(candidate.place, .alternate)
+                let byOwn = rank(candidate.place, names)
+                if keep == nil {
+                    ownRead.append(candidate)
+                } else if byOwn.score >= alternateBound {
+                    scored.append(byOwn)
+                } else {
+                    candidate.bound = alternateBound
+                    open.append(candidate)
+                }
+            }
+            let alternates = try index.names(of: ownRead.map(\.place.id), alternates: true, words: query.words, fuzzy: forced == .fuzzy)
+            scored += ownRead.map { rank($0.place, ($0.ownNames ?? []) + (alternates[$0.place.id] ?? [])) }
+        }
+        return scored
     }
 
     /// For "Street 99" where the street has no 99: an interpolation line covering 99 (with the position

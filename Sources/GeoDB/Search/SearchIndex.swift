@@ -16,37 +16,65 @@ final class SearchIndex {
     /// What ranking reads of a candidate place.
     struct Candidate {
         var id: Int64
+        /// Its place_fts rowid (`SearchRowID`): importance, then id. Equal scores rank in this order.
+        var rowid: Int64
         var importance: Double
         var kind: PlaceKind
         var housenumber: String?
         var postcode: String?
         var coordinate: Coordinate
-        /// Folded words of where the place is (its own city and postcode, the names of its areas): a query
-        /// word naming them says where, not what ("Marc Cain, Vaduz" is exactly Marc Cain).
-        var context: Set<String>
+        /// The place's name, or for an address without one its street: the name most matches are through.
+        var mainName: String?
+        /// Where the place is: a query word naming it says where, not what ("Marc Cain, Vaduz" is exactly
+        /// Marc Cain).
+        var context: PlaceContext
+    }
+
+    /// Where a place is: its own city and postcode, the names of its areas.
+    struct PlaceContext {
+        /// Its city and postcode, folded only when asked (most candidates read are never scored).
+        var own: String
+        /// The area set's folded words, shared with `AreaSets`' cached entry (not copied per candidate).
+        var areas: Set<String>
+
+        /// Whether the folded `word` is a word of where the place is.
+        func contains(_ word: String) -> Bool { areas.contains(word) || TextNormalizer.tokens(own).contains(word) }
     }
 
     /// Places whose index entry matches, most important first (ties by id), with the options' filters in
-    /// SQL; with `inSets`, only places lying in those area sets. FTS5 yields its matches in rowid order, which
-    /// is this order (`SearchRowID`): the query stops after `limit` rows, however many places match.
-    func candidates(match: String, options: SearchOptions, inSets: [Int64]? = nil, limit: Int = 200) throws -> [Candidate] {
+    /// SQL; with `inSets`, only places lying in those area sets; with `after`, only those after that rowid.
+    /// FTS5 yields its matches in rowid order, which is this order (`SearchRowID`): the query stops after
+    /// `limit` rows, however many places match.
+    func candidates(match: String, options: SearchOptions, inSets: [Int64]? = nil, after: Int64? = nil,
+                    limit: Int = 200) throws -> [Candidate] {
         var (filter, values) = Self.filter(match: match, options: options)
+        if let after {
+            values.append(.integer(after))
+            filter += " AND f.rowid > ?\(values.count)"
+        }
+        var sets = "LEFT JOIN place_area_set pas ON pas.place_id = p.id"
         if let inSets {
+            // Before the place is read: most places holding the words lie elsewhere.
             values.append(.text(JSONText.array(inSets)))
+            sets = ""
             filter += " AND pas.area_set_id IN (SELECT value FROM json_each(?\(values.count)))"
         }
+        let placeID = SearchRowID.placeIDSQL("f.rowid")
         // The country of a place is its own code, else that of its areas: the areas are joined only to filter.
         let areas = options.countryCode == nil ? "" : "LEFT JOIN area_set a ON a.id = pas.area_set_id"
         return try db.rows("search candidates", """
-            SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon, pas.area_set_id
-            FROM place_fts f JOIN place p ON p.id = \(SearchRowID.placeIDSQL("f.rowid")) LEFT JOIN place_area_set pas ON pas.place_id = p.id \(areas)
+            SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon, pas.area_set_id,
+                   coalesce(p.name, p.street), f.rowid
+            FROM place_fts f \(inSets == nil ? "" : "JOIN place_area_set pas ON pas.place_id = \(placeID)")
+            JOIN place p ON p.id = \(placeID) \(sets) \(areas)
             WHERE place_fts MATCH ?1\(filter) ORDER BY f.rowid LIMIT \(limit)
             """, values) { row in
-            var context = Set(TextNormalizer.tokens([row.text(5), row.text(4)].compactMap { $0 }.joined(separator: " ")))
-            if !row.isNull(8), let entry = try areaSets.entry(row.int(8)) { context.formUnion(entry.words) }
-            return Candidate(id: row.int(0), importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
+            let context = PlaceContext(own: [row.text(5), row.text(4)].compactMap { $0 }.joined(separator: " "),
+                                       areas: row.isNull(8) ? [] : try areaSets.entry(row.int(8))?.words ?? [])
+            return Candidate(id: row.int(0), rowid: row.int(10), importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
                              housenumber: row.text(3), postcode: row.text(4),
-                             coordinate: try row.coordinate(6, 7, place: row.int(0), in: db.path), context: context)
+                             coordinate: try row.coordinate(6, 7, place: row.int(0), in: db.path), mainName: row.text(9),
+                             context: context)
         }
     }
 
@@ -98,53 +126,69 @@ final class SearchIndex {
     /// hold it: where "…, Vaduz" or "…, Triesenberg, Liechtenstein" says a place is.
     func areaSets(naming groups: [[String]]) throws -> [Int64] {
         var named: [SQLiteValue] = []
+        var placeCount = 0
         for group in groups {
             guard let match = FTSQuery.groups([group]) else { return [] }
             let ids = try db.rows("places named like an area", "SELECT rowid FROM area_name_fts WHERE area_name_fts MATCH ?1 LIMIT 5000",
                                   [.text(match)]) { $0.int(0) }
             guard !ids.isEmpty else { return [] }
+            placeCount += ids.count
             named.append(.text(JSONText.array(ids)))
         }
         guard !named.isEmpty else { return [] }
         // Each group named by some level of the set (the words of "Monte Carlo, Monaco" by one area or several).
-        let conditions = named.indices.map { i in
-            "(" + AddressLevel.nested.map { "\($0.rawValue)_id IN (SELECT value FROM json_each(?\(i + 1)))" }.joined(separator: " OR ") + ")"
+        // Few places: the sets of each level's index (104 places on tiled ×400: 0.2 ms, a scan 6 ms); many
+        // ("Helsinki" there, 500): a scan of all sets, which stops at the limit (3 ms, the indexes 7 ms).
+        let sql: String
+        if placeCount <= 200 {
+            sql = named.indices.map { i in
+                AddressLevel.nested.map { "SELECT id FROM area_set WHERE \($0.rawValue)_id IN (SELECT value FROM json_each(?\(i + 1)))" }
+                    .joined(separator: " UNION ")
+            }.joined(separator: " INTERSECT ")
+        } else {
+            sql = "SELECT id FROM area_set WHERE " + named.indices.map { i in
+                "(" + AddressLevel.nested.map { "\($0.rawValue)_id IN (SELECT value FROM json_each(?\(i + 1)))" }.joined(separator: " OR ") + ")"
+            }.joined(separator: " AND ")
         }
-        return try db.rows("area sets naming places", "SELECT id FROM area_set WHERE \(conditions.joined(separator: " AND ")) LIMIT 5000",
-                           named) { $0.int(0) }
+        return try db.rows("area sets naming places", sql + " LIMIT 5000", named) { $0.int(0) }
     }
 
-    /// Each place's names, folded, with whether each is one of its own (`SearchRanking.CandidateName`).
+    /// Each place's own names (`alternates` false: name, official, local and language names, or the street
+    /// of an unnamed address) or its alternate names (true), folded (`SearchRanking.CandidateName`).
     /// Places of a gazetteer have dozens of names (a capital 150), and folding is the cost here, so names
     /// that cannot hold the query words are not folded at all: alternate names whose first word cannot
     /// begin like a query word, and (but for typos, `fuzzy`, which may change a first letter) own names
     /// with no word that can.
-    func names(of ids: [Int64], words: [String], fuzzy: Bool) throws -> [Int64: [SearchRanking.CandidateName]] {
+    func names(of ids: [Int64], alternates: Bool, words: [String], fuzzy: Bool) throws -> [Int64: [SearchRanking.CandidateName]] {
         guard !ids.isEmpty else { return [:] }
         let firsts = words.compactMap(\.utf8.first)
         let checkFirsts = firsts.allSatisfy { $0 < 0x80 }
+        let types = JSONText.array(SearchRanking.alternateNameTypes.sorted())
+        let sql = alternates
+            ? "SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type IN (SELECT value FROM json_each(?2))"
+            : """
+              SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type NOT IN (SELECT value FROM json_each(?2))
+              UNION ALL SELECT id, street FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
+              """
         var names: [Int64: [SearchRanking.CandidateName]] = [:]
-        for (id, name, type) in try db.rows("names of search candidates", """
-            SELECT place_id, name, type FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))
-            UNION ALL SELECT id, street, 'name' FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
-            """, [.text(JSONText.array(ids))], { ($0.int(0), $0.text(1) ?? "", $0.text(2) ?? "") }) {
-            let own = !SearchRanking.alternateNameTypes.contains(type)
+        for (id, name) in try db.rows(alternates ? "alternate names of search candidates" : "names of search candidates", sql,
+                                      [.text(JSONText.array(ids)), .text(types)], { ($0.int(0), $0.text(1) ?? "") }) {
             if checkFirsts {
-                if own ? !fuzzy && !TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts)
-                       : !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts) { continue }
+                if alternates ? !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts)
+                              : !fuzzy && !TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts) { continue }
             }
-            names[id, default: []].append(SearchRanking.CandidateName(name, own: own))
+            names[id, default: []].append(SearchRanking.CandidateName(name, own: !alternates))
         }
         return names
     }
 
     /// Prefix lengths (in Unicode scalars, as FTS5 counts) with an index of their own in place_fts.
-    static let indexedPrefixLengths = 2...4
+    static let indexedPrefixLengths = 1...4
     /// At most this many words stand for a longer prefix.
     static let completionLimit = 64
 
-    /// FTS5 terms for a word still being typed: `word*` when place_fts has a prefix index of its length, or
-    /// for a single letter (the most used 64 words of a letter leave out too much: "Ciudad G" → Guayana);
+    /// FTS5 terms for a word still being typed: `word*` when place_fts has a prefix index of its length
+    /// (up to 4 letters: the most used 64 words of a letter would leave out too much, "Ciudad G" → Guayana);
     /// else the name words beginning with it, the most used first (at most `completionLimit`: "stockh"
     /// → stockholm, stockhausen, …), each whole. FTS5 reads the places of a prefix without an index all at
     /// once (every house on every "Hauptstrasse"), those of whole words only as far as a search needs.

@@ -1,10 +1,13 @@
 // How forward search orders what it finds: the match class, the house number, importance and nearness,
-// added into one score (README, "Ranking"). Deterministic: equal scores are ordered by place id.
+// added into one score (README, "Ranking"). Deterministic: equal scores are ordered by importance, then
+// place id (the order of place_fts rowids, in which candidates are read).
 import Foundation
 
 /// A candidate place scored for a query: what ranking needs, without the rest of the place.
 struct RankedCandidate {
     var id: Int64
+    /// Where it ranks among equal scores: its place_fts rowid (importance, then id).
+    var order: Int64
     var kind: PlaceKind
     var score: Double
     var match: MatchClass
@@ -48,9 +51,6 @@ enum SearchRanking {
     static let codePenalty = 10.0
     /// Points off per edit of a typo match.
     static let editPenalty = 2.0
-    /// While the user is typing, a name equal to the text so far is barely evidence (they may go on typing):
-    /// this little above a prefix match, so importance decides ("Lees" → Leesburg before the village Lees).
-    static let typedWholeBonus = 0.05
     /// A name that begins with the query words, in order ("Palm Beach" → Palm Beach Gardens before West
     /// Palm Beach; a name equal to them too), or a typo match that is the whole name ("Newprot" → Newport before Newport News).
     static let leadingBonus = 1.5
@@ -104,10 +104,12 @@ enum SearchRanking {
         var leading = false
         var whole = false
 
-        /// What the match is worth (`typing`: a whole name equal to the text so far counts little more than a
-        /// prefix).
+        /// What the match is worth. While the user is typing, a name equal to the text so far is no more
+        /// evidence than one beginning with it (they may go on typing): it counts as a leading prefix match,
+        /// so importance decides ("Lees" → Leesburg before the village Lees). (A bonus for it, however small,
+        /// kept search from ever stopping early while typing: no candidate's bound could be reached.)
         func points(typing: Bool) -> Double {
-            var value = match == .exact && typing ? weight(of: .prefix) + typedWholeBonus : weight(of: match)
+            var value = match == .exact && typing ? weight(of: .prefix) : weight(of: match)
             value -= tier.penalty + Double(edits) * editPenalty
             if leading || match == .exact { value += leadingBonus }
             if whole && match == .fuzzy { value += wholeTypoBonus }
@@ -172,17 +174,27 @@ enum SearchRanking {
         if unnamed.hasNumber && forced == nil { match = .exact }
         // No one name holding the words is weaker than a name that does, like an alternate.
         let value = named?.points(typing: typing) ?? weight(of: match) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
-        return RankedCandidate(id: place.id, kind: place.kind, score: ((value + unnamed.value) * 1000).rounded() / 1000,
+        return RankedCandidate(id: place.id, order: place.rowid, kind: place.kind, score: ((value + unnamed.value) * 1000).rounded() / 1000,
                                match: match, distanceM: unnamed.distance)
     }
 
-    /// The most a candidate can score, from what is known before its names are read: its `PlacePoints` and
-    /// the best name match there is (exact, own name; typo matches less). Search reads names only of the
-    /// candidates whose bound can still beat the results it has.
+    /// The most a candidate can score through a name of `tier` or a lesser one, from what is known before
+    /// its names are read: its `PlacePoints` and the best name match there is (exact; typo matches less).
+    /// Search reads names only of the candidates whose bound can still beat the results it has, own names
+    /// before alternates.
     static func bound(_ place: SearchIndex.Candidate, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
+                      typing: Bool, tier: NameTier = .own) -> Double {
+        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: tier, edits: 0, leading: true, whole: true)
+        return best.points(typing: typing) + PlacePoints(place, query: query, near: near).value
+    }
+
+    /// The most a candidate not yet read can score: `bound` for a place of at most `importance` that gets
+    /// every bonus its names cannot give (a street's, full nearness).
+    static func bound(ofPlacesUpTo importance: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
                       typing: Bool) -> Double {
         let best = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .own, edits: 0, leading: true, whole: true)
-        return best.points(typing: typing) + PlacePoints(place, query: query, near: near).value
+        return best.points(typing: typing) + (query.numbers.isEmpty ? streetBonus : numberBonus) + importance * importanceWeight
+            + (near == nil ? 0 : nearnessWeight)
     }
 
     /// The points of a candidate that do not depend on its names: house number or postcode asked for,

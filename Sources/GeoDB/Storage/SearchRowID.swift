@@ -20,6 +20,11 @@ package enum SearchRowID {
         return step << idBits | (id & placeIDMask)
     }
 
+    /// The highest importance a place can have whose rowid follows `rowid`.
+    static func highestImportance(after rowid: Int64) -> Double {
+        1 - Double(rowid >> idBits) / Double(importanceSteps)
+    }
+
     /// The place id a rowid stands for.
     package static func place(_ rowid: Int64) -> Int64 { rowid & placeIDMask }
 

@@ -26,6 +26,8 @@ enum Highlighter {
 
     /// The words of `text` (runs of letters and digits) with the Character offset each starts at.
     private static func words(of text: String) -> [(Int, Substring)] {
+        // ASCII but for "\r" ("\r\n" is one Character of two bytes).
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiWords(of: text) }
         var result: [(Int, Substring)] = []
         var offset = 0
         var start: (offset: Int, index: String.Index)?
@@ -39,6 +41,25 @@ enum Highlighter {
             offset += 1
         }
         if let open = start { result.append((open.offset, text[open.index...])) }
+        return result
+    }
+
+    /// `words(of:)` for ASCII text without "\r", on its bytes (each byte a Character): most display names; the
+    /// Character properties cost more than the rest of highlighting.
+    private static func asciiWords(of text: String) -> [(Int, Substring)] {
+        var result: [(Int, Substring)] = []
+        let bytes = Array(text.utf8)
+        var start: Int?
+        for offset in 0...bytes.count {
+            let isWordCharacter = offset < bytes.count && (bytes[offset] | 0x20 >= UInt8(ascii: "a") && bytes[offset] | 0x20 <= UInt8(ascii: "z")
+                                                            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]))
+            if isWordCharacter && start == nil { start = offset }
+            if !isWordCharacter, let open = start {
+                let utf8 = text.utf8
+                result.append((open, text[utf8.index(utf8.startIndex, offsetBy: open)..<utf8.index(utf8.startIndex, offsetBy: offset)]))
+                start = nil
+            }
+        }
         return result
     }
 
