@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Compiles Schema/*.sql, the category taxonomy Schema/categories.tsv and the admin level mapping
-# Schema/admin_levels.tsv into
+# Compiles Schema/*.sql, the category taxonomy Schema/categories.tsv, the address abbreviations
+# Schema/abbreviations.tsv and the admin level mapping Schema/admin_levels.tsv into
 # Sources/GeoDB/Storage/SchemaFiles.generated.swift, so the geodb binary carries them with it.
 # Run after editing Schema/; a test fails while the two differ.
 set -euo pipefail
@@ -21,6 +21,11 @@ out=Sources/GeoDB/Storage/SchemaFiles.generated.swift
   echo "    /// Schema/categories.tsv: the POI category taxonomy."
   echo "    static let categoriesTSV = #\"\"\""
   cat Schema/categories.tsv
+  echo "\"\"\"#"
+  echo ""
+  echo "    /// Schema/abbreviations.tsv: words that mean the same in addresses."
+  echo "    static let abbreviationsTSV = #\"\"\""
+  cat Schema/abbreviations.tsv
   echo "\"\"\"#"
   echo ""
   echo "    /// Schema/admin_levels.tsv: which OSM admin_level is which address level, per country."

@@ -63,6 +63,15 @@ import TestSupport
         #expect(first.kind == .street && first.name == "Austrasse" && first.address["city"] == "Vaduz", "\(results.map(\.displayName))")
     }
 
+    /// Short forms of Schema/abbreviations.tsv: a compound's ending ("Landstr." for Landstrasse, "Sankt
+    /// Florinsg." for Sankt Florinsgasse) and whole words ("St." for Sankt), as Liechtensteiners write them.
+    @Test(arguments: [("Landstr. 10, Triesenberg", "Landstrasse 10"), ("St. Florinsg. 1", "Sankt Florinsgasse 1"),
+                      ("Austr. 70", "Austrasse 70")])
+    func abbreviatedStreetsFindTheAddress(text: String, address: String) throws {
+        let first = try #require(try Self.search(try Self.liechtenstein.get(), text).first)
+        #expect(first.match == .exact && first.displayName.contains(address), "\(first.displayName)")
+    }
+
     @Test(arguments: ["Austrasse 10", "Austrasse 10, Vaduz", "10 Austrasse Vaduz", "Austrase 10"])
     func aMissingHouseNumberFallsBackToTheStreet(text: String) throws {
         let results = try Self.search(try Self.liechtenstein.get(), text)

@@ -388,6 +388,56 @@ estate_agent	offices	Estate agent	real estate,realtor	office=estate_agent
 travel_agency	offices	Travel agency	travel agent	shop=travel_agency,office=travel_agent
 """#
 
+    /// Schema/abbreviations.tsv: words that mean the same in addresses.
+    static let abbreviationsTSV = #"""
+# abbreviations.tsv: words that mean the same in addresses. An imported name is indexed with the other
+# forms of its words too, and a query word matches any of them: "St" finds "Street", "Landstr" finds
+# "Landstrasse", "Landstrasse" finds a name written "Landstr.". Edit, then run Tools/generate-schema.sh
+# (compiled into the binary). Databases imported before a change keep the forms of their time.
+#
+# Columns (tab-separated): kind <TAB> forms <TAB> min_stem <TAB> where it comes from
+#   kind      word: whole words, each matching every other of its row;
+#             suffix: the ending of a compound word, then its short form ("strasse,str": Landstrasse is
+#             also landstr), applied when at least min_stem letters stay before it
+#   forms     comma-separated, folded as geodb folds words: lower case ASCII, no diacritics (vägen: vagen)
+#   min_stem  suffix rows only
+word	street,st,str		English
+word	strasse,str		German
+word	avenue,ave,av		English, French (Monaco: avenue)
+word	road,rd		English
+word	boulevard,blvd,bd		English, French (Monaco: boulevard)
+word	drive,dr		English
+word	lane,ln		English
+word	place,pl		English, French (Monaco: place)
+word	square,sq		English
+word	court,ct		English
+word	highway,hwy		English
+word	saint,st		English, French
+word	sainte,ste		French
+word	sankt,st		German (Liechtenstein: Sankt)
+word	north,n		English
+word	south,s		English
+word	east,e		English
+word	west,w		English
+word	mount,mt		English
+word	route,rte		French
+word	impasse,imp		French
+word	escalier,esc		French (Monaco: escalier)
+word	platz,pl		German
+word	gasse,g		German
+word	katu,k		Finnish
+word	tie,t		Finnish
+word	gatan,g		Swedish
+word	vagen,v		Swedish
+suffix	strasse,str	2	German (Liechtenstein: 285 street names end so; Austrasse is also Austr.)
+suffix	gasse,g	3	German (Liechtenstein: Herrengasse, Herreng.)
+suffix	platz,pl	3	German (Marktplatz, Marktpl.)
+suffix	gatan,g	3	Swedish (Helsinki: Drottninggatan, Drottningg.)
+suffix	vagen,v	3	Swedish (Helsinki: Mannerheimvägen, Mannerheimv.)
+suffix	katu,k	4	Finnish (Helsinki: Fredrikinkatu, Fredrikink.)
+suffix	tie,t	5	Finnish (Helsinki: Mannerheimintie, Mannerheimint.; not Partie)
+"""#
+
     /// Schema/admin_levels.tsv: which OSM admin_level is which address level, per country.
     static let adminLevelsTSV = #"""
 # admin_levels.tsv: which OSM admin_level is which address level, per country.

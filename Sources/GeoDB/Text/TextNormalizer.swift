@@ -34,17 +34,13 @@ package enum TextNormalizer {
         letterRange.contains(scalar.value) ? letterTable[Int(scalar.value - letterRange.lowerBound)] : nil
     }
 
-    /// Groups of words that mean the same in addresses; a token matches any word of its group.
-    static let abbreviationGroups: [[String]] = [
-        ["street", "st", "str"], ["strasse", "str"], ["avenue", "ave", "av"], ["road", "rd"], ["boulevard", "blvd"],
-        ["drive", "dr"], ["lane", "ln"], ["place", "pl"], ["square", "sq"], ["court", "ct"], ["highway", "hwy"],
-        ["saint", "st"], ["north", "n"], ["south", "s"], ["east", "e"], ["west", "w"], ["mount", "mt"],
-        ["platz", "pl"], ["gasse", "g"], ["katu", "k"], ["tie", "t"], ["gatan", "g"], ["vägen", "v"],
-    ]
+    /// Schema/abbreviations.tsv, compiled in: groups of words that mean the same in addresses (a token
+    /// matches any word of its group), and endings of compound words with their short forms.
+    static let abbreviationRules = AbbreviationRules(tsv: SchemaFiles.abbreviationsTSV)
 
     static let abbreviations: [String: [String]] = {
         var map: [String: [String]] = [:]
-        for group in abbreviationGroups {
+        for group in abbreviationRules.groups {
             for word in group { map[word, default: []] += group.filter { $0 != word && !(map[word]?.contains($0) ?? false) } }
         }
         return map
@@ -238,12 +234,24 @@ package enum TextNormalizer {
         return result
     }
 
-    /// `abbreviations[word]` for a word of ASCII letters and digits in any case, given as bytes: a String is
-    /// made only when a key has the word's length and first letter.
-    static func abbreviations<Word: Collection<UInt8>>(ofASCIIWord word: Word) -> [String] {
-        guard let first = word.first, word.count < abbreviationShapes.count,
-              abbreviationShapes[word.count][Int(first | 0x20)] else { return [] }
-        return abbreviations[String(decoding: word, as: UTF8.self).lowercased()] ?? []
+    /// The other forms of a word of ASCII letters and digits in any case, given as bytes: those of its
+    /// group in `abbreviations`, and its short form when it ends like a compound of `abbreviationRules`
+    /// ("landstrasse" → "landstr"). A String is made only when a key has the word's length and first
+    /// letter, or a rule's ending its last letter.
+    static func abbreviations<Word: BidirectionalCollection<UInt8>>(ofASCIIWord word: Word) -> [String] {
+        guard let first = word.first, let last = word.last else { return [] }
+        var forms: [String] = []
+        if word.count < abbreviationShapes.count, abbreviationShapes[word.count][Int(first | 0x20)] {
+            forms = abbreviations[String(decoding: word, as: UTF8.self).lowercased()] ?? []
+        }
+        if abbreviationRules.suffixLastBytes[Int(last | 0x20)] {
+            let lower = word.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+            for rule in abbreviationRules.suffixes
+            where lower.count >= rule.long.count + rule.minStem && lower.suffix(rule.long.count).elementsEqual(rule.long) {
+                forms.append(String(decoding: lower.dropLast(rule.long.count) + rule.short, as: UTF8.self))
+            }
+        }
+        return forms
     }
 
     /// For each word length, which bytes start an abbreviation key of that length (lower case).
@@ -287,7 +295,7 @@ package enum TextNormalizer {
 
     /// Equivalent words for a query token: itself and its abbreviation group.
     package static func variants(_ token: String) -> [String] {
-        [token] + (abbreviations[token] ?? [])
+        [token] + abbreviations(ofASCIIWord: token.utf8)
     }
 
     /// Extra words the full-text index needs for `name` beyond what FTS5 makes of it (empty for most names).
@@ -322,7 +330,34 @@ package enum TextNormalizer {
         }
         // German spelling without umlauts: ä→ae, ö→oe, ü→ue ("Muenchen" finds "München").
         if hasUmlaut { extra += tokens(germanSpelling(name)) }
-        for word in words { extra += abbreviations[word] ?? [] }
+        for word in words { extra += abbreviations(ofASCIIWord: word.utf8) }
         return extra
+    }
+}
+
+/// The rules of Schema/abbreviations.tsv.
+struct AbbreviationRules {
+    /// Words that mean the same, each group a row of kind `word`.
+    var groups: [[String]] = []
+    /// Compound endings and their short forms (kind `suffix`), applied when `minStem` letters stay before.
+    var suffixes: [(long: [UInt8], short: [UInt8], minStem: Int)] = []
+    /// Which (lower-case) bytes end some suffix: most words end otherwise and are passed over at once.
+    var suffixLastBytes = [Bool](repeating: false, count: 256)
+
+    /// Reads the table; a malformed row stops the program (the table is compiled in, and a test reads it).
+    init(tsv: String) {
+        for line in tsv.split(separator: "\n") where !line.hasPrefix("#") && !line.isEmpty {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let forms = columns.count > 1 ? columns[1].split(separator: ",").map(String.init) : []
+            switch columns.first {
+            case "word" where forms.count >= 2:
+                groups.append(forms)
+            case "suffix" where forms.count == 2 && columns.count > 2 && Int(columns[2]) != nil:
+                suffixes.append((Array(forms[0].utf8), Array(forms[1].utf8), Int(columns[2])!))
+                suffixLastBytes[Int(forms[0].utf8.last!)] = true
+            default:
+                preconditionFailure("Schema/abbreviations.tsv: cannot read row \"\(line)\"")
+            }
+        }
     }
 }
