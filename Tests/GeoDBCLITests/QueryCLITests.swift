@@ -68,6 +68,28 @@ import TestSupport
         #expect(Set((places + more).compactMap { $0["id"] as? Int }).count == 10)
     }
 
+    /// Free-text search pages: the JSON stays the results, the cursor is printed beside them; pages joined
+    /// are one deeper search; a cursor goes only with its own query.
+    @Test func searchPages() throws {
+        let db = try Self.helsinki.get()
+        let arguments = ["search", db, "Mannerheimintie", "--limit", "4", "--json"]
+        var pages: [[[String: Any]]] = []
+        var cursor: String?
+        repeat {
+            let run = try runGeodb(arguments + (cursor.map { ["--after", $0] } ?? []))
+            #expect(run.status == 0, "\(run.stderr)")
+            pages.append(try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]))
+            cursor = run.stderr.split(separator: "\n").first { $0.hasPrefix("more: --after ") }.map { String($0.dropFirst(14)) }
+        } while cursor != nil && pages.count < 3
+        let deep = try Self.results(["Mannerheimintie", "--limit", "12"])
+        #expect(pages.count == 3 && pages.allSatisfy { $0.count == 4 })
+        #expect(pages.flatMap { $0 }.compactMap { $0["id"] as? Int } == deep.compactMap { $0["id"] as? Int })
+        let foreign = try runGeodb(["search", db, "Kamppi", "--after", try #require(cursor)])
+        #expect(foreign.status == 1 && foreign.stderr.hasPrefix("Error: --after '\(cursor!)' is not a cursor from a previous page of this query"))
+        let table = try runGeodb(["search", db, "Mannerheimintie", "--limit", "4"])
+        #expect(table.stdout.contains("more: --after 4."))
+    }
+
     /// A negative value after an option is its value, not another option.
     @Test func negativeOptionValues() throws {
         let far = try Self.results(["Stockmann", "--near", "-33.8,151.2", "--limit", "1"])

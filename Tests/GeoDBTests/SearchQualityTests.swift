@@ -63,6 +63,29 @@ import TestSupport
         #expect(first.kind == .street && first.name == "Austrasse" && first.address["city"] == "Vaduz", "\(results.map(\.displayName))")
     }
 
+    /// Pages of a search are slices of one deeper search, the last without a cursor, up to 500 results, on
+    /// the world gazetteer (typing and not) and Liechtenstein.
+    @Test(arguments: [("San", true), ("Santa", false), ("Vaduz", false)])
+    func pagesAreSlicesOfOneSearch(text: String, autocomplete: Bool) throws {
+        let db = try (text == "Vaduz" ? Self.liechtenstein : Self.cities).get()
+        var options = SearchOptions()
+        options.autocomplete = autocomplete
+        options.limit = 100
+        let whole = try db.search(text, options: options).map(\.id)
+        options.limit = 7
+        var paged: [Int64] = []
+        var page = try db.searchPage(text, options: options)
+        paged += page.places.map(\.id)
+        while let next = page.nextCursor, paged.count < 500 {
+            page = try db.searchPage(text, options: options, after: next)
+            paged += page.places.map(\.id)
+        }
+        #expect(Array(paged.prefix(100)) == whole)
+        #expect(paged.count <= 500 && Set(paged).count == paged.count)
+        #expect(page.nextCursor == nil)
+        #expect(throws: GeoDBError.self) { try db.searchPage(text + "x", options: options, after: "7.0") }
+    }
+
     /// Short forms of Schema/abbreviations.tsv: a compound's ending ("Landstr." for Landstrasse, "Sankt
     /// Florinsg." for Sankt Florinsgasse) and whole words ("St." for Sankt), as Liechtensteiners write them.
     @Test(arguments: [("Landstr. 10, Triesenberg", "Landstrasse 10"), ("St. Florinsg. 1", "Sankt Florinsgasse 1"),

@@ -87,6 +87,22 @@ public final class GeoDatabase: Sendable {
         try withSession { try $0.search(text, options: options) }
     }
 
+    /// `search` a page at a time: the first `options.limit` results, then with each page's `nextCursor` as
+    /// `after` the next (up to 500 results in all). A cursor from another query is refused.
+    ///
+    /// ```swift
+    /// let first = try db.searchPage("kahvila")
+    /// let second = try db.searchPage("kahvila", after: first.nextCursor)
+    /// ```
+    public func searchPage(_ text: String, options: SearchOptions = SearchOptions(), after cursor: String? = nil) throws -> PlacePage {
+        try withSession { try $0.searchPage(text, options: options, after: cursor) }
+    }
+
+    /// `searchPage(_:options:after:)` for async code.
+    public func searchPage(_ text: String, options: SearchOptions = SearchOptions(), after cursor: String? = nil) async throws -> PlacePage {
+        try withSession { try $0.searchPage(text, options: options, after: cursor) }
+    }
+
     /// Addresses and places from separate fields, e.g. street "Aleksanterinkatu", number "52", city "Helsinki".
     ///
     /// ```swift

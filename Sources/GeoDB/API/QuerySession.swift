@@ -72,6 +72,17 @@ public final class QuerySession {
         try forward.search(text, options: options)
     }
 
+    /// `search` a page at a time: the first `options.limit` results, then with each page's `nextCursor` as
+    /// `after` the next (up to 500 results in all).
+    ///
+    /// ```swift
+    /// var page = try session.searchPage("kahvila", options: SearchOptions())
+    /// while let next = page.nextCursor { page = try session.searchPage("kahvila", options: SearchOptions(), after: next) }
+    /// ```
+    public func searchPage(_ text: String, options: SearchOptions = SearchOptions(), after cursor: String? = nil) throws -> PlacePage {
+        try forward.searchPage(text, options: options, after: cursor)
+    }
+
     /// An address from its parts: the exact address, else an interpolated position, else the street.
     ///
     /// ```swift

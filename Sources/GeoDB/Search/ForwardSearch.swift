@@ -21,6 +21,30 @@ final class ForwardSearch {
     /// Places matching `text`, best first.
     func search(_ text: String, options: SearchOptions) throws -> [PlaceResult] {
         try options.validate()
+        return try results(text, options: options)
+    }
+
+    /// A page of the places matching `text`: the first `options.limit`, or those after `cursor` (the
+    /// `nextCursor` of the page before), up to `SearchCursor.maxDepth` results in all.
+    func searchPage(_ text: String, options: SearchOptions, after cursor: String?) throws -> PlacePage {
+        try options.validate()
+        let fingerprint = SearchCursor.fingerprint(text: text, options: options)
+        var offset = 0
+        if let cursor {
+            guard let start = SearchCursor(cursor), start.fingerprint == fingerprint else { throw QueryValidation.foreignCursor(cursor) }
+            offset = start.offset
+        }
+        // One more than the page, to know whether another follows.
+        let depth = min(offset + options.limit, SearchCursor.maxDepth)
+        var deeper = options
+        deeper.limit = depth + 1
+        let found = try results(text, options: deeper)
+        let next = found.count > depth && depth < SearchCursor.maxDepth ? SearchCursor(offset: depth, fingerprint: fingerprint).text : nil
+        return PlacePage(places: Array(found.dropFirst(offset).prefix(depth - offset)), nextCursor: next)
+    }
+
+    /// `search` without the options' checks (a page asks for more than `SearchOptions.maxLimit`).
+    private func results(_ text: String, options: SearchOptions) throws -> [PlaceResult] {
         areaSetsNamed.removeAll(keepingCapacity: true)
         let text = String(text.prefix(256))
         if let point = CoordinateParser.parse(text) { return try coordinateResult(point, options: options) }
@@ -120,7 +144,7 @@ final class ForwardSearch {
             // A town is among the first results of its name anyway (towns are important); filtering the search
             // by kind instead would read every place holding the words when none is a town ("Metro Helsingin
             // yliopisto": every place on the university's streets, to find no town named so).
-            let anchors = try search(placeText, options: anchorOptions)
+            let anchors = try results(placeText, options: anchorOptions)
             guard let anchor = category.placeIsTown
                     ? anchors.first(where: { StructuredSearch.townReach[$0.kind] != nil && $0.match == .exact }) : anchors.first
             else { return nil }

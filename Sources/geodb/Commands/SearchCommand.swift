@@ -41,6 +41,9 @@ extension GeoDBCommand {
         @Option(parsing: .unconditional, help: "Results (1 … 100).")
         var limit = 10
 
+        @Option(help: "Free text: continue after this cursor (printed with the previous page; 500 results in all).")
+        var after: String?
+
         @Option(help: "Show names in this language when known (e.g. sv).")
         var lang: String?
 
@@ -76,6 +79,7 @@ extension GeoDBCommand {
             if text != nil && structured { throw ValidationError("give either a text or structured options, not both") }
             if crossing && street == nil { throw ValidationError("--crossing needs --street") }
             if output.json && geojson { throw ValidationError("give either --json or --geojson, not both") }
+            if after != nil && text == nil { throw ValidationError("--after pages a free-text search: give the text too") }
             _ = try KindList.parse(kind)
         }
 
@@ -91,8 +95,10 @@ extension GeoDBCommand {
             options.categories = try category.map { try CategoryFilter.resolve(CommaList.items($0)) }
             options.language = lang
             let results: [PlaceResult]
+            var next: String?
             if let text {
-                results = try db.search(text, options: options)
+                let page = try db.searchPage(text, options: options, after: after)
+                (results, next) = (page.places, page.nextCursor)
             } else if crossing, let street {
                 results = try db.crossings(of: street, town: town, options: options)
             } else if let town {
@@ -101,14 +107,15 @@ extension GeoDBCommand {
                 results = try db.structuredSearch(street: street, housenumber: housenumber, city: city,
                                                   postcode: postcode, options: options)
             }
-            if output.json {
-                print(try Format.json(results))
-            } else if geojson {
-                print(try GeoJSONOutput.featureCollection(results))
+            if output.json || geojson {
+                print(output.json ? try Format.json(results) : try GeoJSONOutput.featureCollection(results))
+                // The output stays the results alone; where the next page starts goes beside it.
+                if let next { Terminal.status("more: --after \(next)\n") }
             } else if results.isEmpty {
                 Terminal.show("no results")
             } else {
                 Terminal.show(ResultTable.render(results, showMatch: true))
+                if let next { Terminal.show("more: --after \(next)") }
             }
         }
     }
