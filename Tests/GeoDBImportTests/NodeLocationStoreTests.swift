@@ -40,4 +40,29 @@ import Testing
         store.seal()
         #expect(store.location(of: 1) == nil)
     }
+
+    /// An index that has answered lookups is freed with its last owner, as is one read by another thread's
+    /// reader once that reader goes: the index's own reader once held the index in a cycle, and every
+    /// OSM import leaked its node store (found by fuzzing: 2 GB after 55,000 imports in one process).
+    @Test func indexesAreFreedAfterLookups() {
+        weak var looked: DeltaCodedIndex?
+        weak var read: DeltaCodedIndex?
+        do {
+            let index = DeltaCodedIndex(), other = DeltaCodedIndex()
+            for id in 1...1_000 as ClosedRange<Int64> {
+                index.append(id: id, id, -id)
+                other.append(id: id, id, -id)
+            }
+            index.seal()
+            other.seal()
+            #expect(index.lookup(500)?.0 == 500)
+            var reader: DeltaCodedIndex.Reader? = DeltaCodedIndex.Reader(other)
+            looked = index
+            read = other
+            #expect(reader?.lookup(7)?.1 == -7)
+            reader = nil
+        }
+        #expect(looked == nil)
+        #expect(read == nil)
+    }
 }

@@ -45,8 +45,9 @@ enum FuzzTarget: String, CaseIterable {
         options.force = true
         options.cacheMiB = 4
         _ = try? Importer.run(inputs: [file], output: output, options: options)
-        // A failed import must leave nothing but its input and any earlier output.
-        let left = ((try? FileManager.default.contentsOfDirectory(atPath: scratch)) ?? []).filter { $0.contains(".tmp-") }
+        // A failed import must leave nothing but its input and any earlier output. (Temporary files are named
+        // after the process: those of a run that was killed are not this one's.)
+        let left = ((try? FileManager.default.contentsOfDirectory(atPath: scratch)) ?? []).filter { $0.contains(".tmp-\(getpid())") }
         if !left.isEmpty { fatalError("temporary files left: \(left)") }
     }
 

@@ -80,13 +80,17 @@ final class DeltaCodedIndex {
     /// The values stored for `id`, or nil when there are none. One thread at a time; other threads
     /// looking up at the same time use a `Reader` each.
     func lookup(_ id: Int64) -> (Int64, Int64)? {
-        if ownReader == nil { ownReader = Reader(self) }
+        if ownReader == nil { ownReader = Reader(ownedBy: self) }
         return ownReader!.lookup(id)
     }
 
     /// Lookups with a cache of their own, for one thread; the index must be sealed and stay unchanged.
     final class Reader {
-        private let index: DeltaCodedIndex
+        /// The index read. Not counted as a reference (no cost per access, and the index's own reader
+        /// would otherwise keep it alive for good: a fuzz run found every import's node store leaked).
+        private unowned(unsafe) let index: DeltaCodedIndex
+        /// The index, kept alive by a reader of another thread; nil for the index's own reader.
+        private let keepAlive: DeltaCodedIndex?
         /// The group the last lookup found.
         @exclusivity(unchecked) private var lastGroup = -1
         /// Decoded groups: slot `g % cacheSlots` holds group `cachedGroup[slot]`, its ids and values at
@@ -96,7 +100,16 @@ final class DeltaCodedIndex {
         @exclusivity(unchecked) private var cachedA = [Int64](repeating: 0, count: cacheSlots * groupSize)
         @exclusivity(unchecked) private var cachedB = [Int64](repeating: 0, count: cacheSlots * groupSize)
 
-        init(_ index: DeltaCodedIndex) { self.index = index }
+        init(_ index: DeltaCodedIndex) {
+            self.index = index
+            keepAlive = index
+        }
+
+        /// The reader the index keeps for its own lookups.
+        fileprivate init(ownedBy index: DeltaCodedIndex) {
+            self.index = index
+            keepAlive = nil
+        }
 
         /// The values stored for `id`, or nil when there are none.
         func lookup(_ id: Int64) -> (Int64, Int64)? {
