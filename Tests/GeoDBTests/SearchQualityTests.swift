@@ -63,6 +63,17 @@ import TestSupport
         #expect(first.kind == .street && first.name == "Austrasse" && first.address["city"] == "Vaduz", "\(results.map(\.displayName))")
     }
 
+    /// A place's names in other languages count less than its own: on Liechtenstein's extract, typing "Ru"
+    /// is Ruggell, not the country through its Finnish official name "Liechtensteinin ruhtinaskunta", nor
+    /// "Ma" the country through its Toki Pona name "ma Lisensan"; asked in Finnish, the Finnish name counts.
+    @Test func namesInOtherLanguagesCountLess() throws {
+        let db = try Self.liechtenstein.get()
+        #expect(try Self.search(db, "Ru", autocomplete: true).first?.name == "Ruggell")
+        #expect(try Self.search(db, "Ma", autocomplete: true).first?.kind != .country)
+        let finnish = try Self.search(db, "Ru", autocomplete: true) { $0.language = "fi" }
+        #expect(finnish.first?.kind == .country, "\(finnish.map(\.displayName))")
+    }
+
     /// Pages of a search are slices of one deeper search, the last without a cursor, up to 500 results, on
     /// the world gazetteer (typing and not) and Liechtenstein.
     @Test(arguments: [("San", true), ("Santa", false), ("Vaduz", false)])

@@ -384,7 +384,8 @@ final class ForwardSearch {
                 }
                 unread.append(candidate)
             }
-            let own = try index.names(of: unread.map(\.place.id), alternates: false, words: query.words, fuzzy: forced == .fuzzy)
+            let own = try index.names(of: unread.map(\.place.id), alternates: false, words: query.words, fuzzy: forced == .fuzzy,
+                                      language: options.language)
             for var candidate in unread {
                 let names = own[candidate.place.id] ?? []
                 candidate.ownNames = names
@@ -399,7 +400,8 @@ final class ForwardSearch {
                     open.append(candidate)
                 }
             }
-            let alternates = try index.names(of: ownRead.map(\.place.id), alternates: true, words: query.words, fuzzy: forced == .fuzzy)
+            let alternates = try index.names(of: ownRead.map(\.place.id), alternates: true, words: query.words, fuzzy: forced == .fuzzy,
+                                             language: options.language)
             scored += ownRead.map { rank($0.place, ($0.ownNames ?? []) + (alternates[$0.place.id] ?? [])) }
         }
         return scored

@@ -154,30 +154,34 @@ final class SearchIndex {
     }
 
     /// Each place's own names (`alternates` false: name, official, local and language names, or the street
-    /// of an unnamed address) or its alternate names (true), folded (`SearchRanking.CandidateName`).
+    /// of an unnamed address; names in another `language` than the one asked for count less) or its
+    /// alternate names (true), folded (`SearchRanking.CandidateName`).
     /// Places of a gazetteer have dozens of names (a capital 150), and folding is the cost here, so names
     /// that cannot hold the query words are not folded at all: alternate names whose first word cannot
     /// begin like a query word, and (but for typos, `fuzzy`, which may change a first letter) own names
     /// with no word that can.
-    func names(of ids: [Int64], alternates: Bool, words: [String], fuzzy: Bool) throws -> [Int64: [SearchRanking.CandidateName]] {
+    func names(of ids: [Int64], alternates: Bool, words: [String], fuzzy: Bool,
+               language: String?) throws -> [Int64: [SearchRanking.CandidateName]] {
         guard !ids.isEmpty else { return [:] }
         let firsts = words.compactMap(\.utf8.first)
         let checkFirsts = firsts.allSatisfy { $0 < 0x80 }
         let types = JSONText.array(SearchRanking.alternateNameTypes.sorted())
         let sql = alternates
-            ? "SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type IN (SELECT value FROM json_each(?2))"
+            ? "SELECT place_id, name, lang FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type IN (SELECT value FROM json_each(?2))"
             : """
-              SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type NOT IN (SELECT value FROM json_each(?2))
-              UNION ALL SELECT id, street FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
+              SELECT place_id, name, lang FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type NOT IN (SELECT value FROM json_each(?2))
+              UNION ALL SELECT id, street, NULL FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
               """
         var names: [Int64: [SearchRanking.CandidateName]] = [:]
-        for (id, name) in try db.rows(alternates ? "alternate names of search candidates" : "names of search candidates", sql,
-                                      [.text(JSONText.array(ids)), .text(types)], { ($0.int(0), $0.text(1) ?? "") }) {
+        let asked = language?.lowercased()
+        for (id, name, lang) in try db.rows(alternates ? "alternate names of search candidates" : "names of search candidates", sql,
+                                            [.text(JSONText.array(ids)), .text(types)], { ($0.int(0), $0.text(1) ?? "", $0.text(2)) }) {
             if checkFirsts {
                 if alternates ? !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts)
                               : !fuzzy && !TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts) { continue }
             }
-            names[id, default: []].append(SearchRanking.CandidateName(name, own: !alternates))
+            names[id, default: []].append(SearchRanking.CandidateName(name, own: !alternates,
+                                                                      otherLanguage: lang.map { $0.lowercased() != asked } ?? false))
         }
         return names
     }
