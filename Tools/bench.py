@@ -146,18 +146,25 @@ def bench_memory(files, runs):
     return result
 
 
-def query_databases(files):
-    """Databases for the query benchmarks: Helsinki, Helsinki + cities500 and the largest tiled extract."""
-    dbs = {}
-    sizes = [("Helsinki", 1)] + [(f"tiled ×{f}", f) for f in sorted(set([min(20, max(files)), max(files)])) if f > 1]
-    for label, factor in sizes:
-        out = os.path.join(WORK, f"query-x{factor}.sqlite")
-        run([GEODB, "import", files[factor], "--output", out, "--force", "--quiet"])
-        dbs[label] = out
+def query_databases(files, largest=None):
+    """Databases for the query benchmarks: Helsinki, Helsinki + cities500, the country extracts, cities500
+    alone, tiled ×20, the largest tiled import input and `largest` (a factor: ×400, 9.7 M nodes)."""
+    def imported(name, *inputs):
+        out = os.path.join(WORK, f"query-{name}.sqlite")
+        run([GEODB, "import", *inputs, "--output", out, "--force", "--quiet"])
+        return out
+    dbs = {"Helsinki": imported("x1", HELSINKI)}
     if os.path.exists(CITIES500):
-        out = os.path.join(WORK, "query-helsinki-cities500.sqlite")
-        run([GEODB, "import", HELSINKI, CITIES500, "--output", out, "--force", "--quiet"])
-        dbs = {"Helsinki": dbs["Helsinki"], "Helsinki + cities500": out, **{k: v for k, v in dbs.items() if k != "Helsinki"}}
+        dbs["Helsinki + cities500"] = imported("helsinki-cities500", HELSINKI, CITIES500)
+    for name, path in COUNTRIES:
+        if os.path.exists(path):
+            dbs[name] = imported(name.lower(), path)
+    if os.path.exists(CITIES500):
+        dbs["cities500"] = imported("cities500", CITIES500)
+    tiles = {**files, **(prepare_tiles([largest]) if largest else {})}
+    for factor in sorted(set([min(20, max(files)), max(files)] + ([largest] if largest else []))):
+        if factor > 1:
+            dbs[f"tiled ×{factor}"] = imported(f"x{factor}", tiles[factor])
     return dbs
 
 
@@ -200,7 +207,8 @@ def throughput_table(results):
 
 def query_table(results):
     def cell(stats):
-        return f"{stats['p50_us']:.0f} / {stats['p95_us']:.0f} / {stats['p99_us']:.0f}"
+        # "–" where the data has nothing to ask (cities500 has no POI categories).
+        return f"{stats['p50_us']:.0f} / {stats['p95_us']:.0f} / {stats['p99_us']:.0f}" if stats else "–"
     rows = [("forward search (full)", "search", "full", "≤ 1000 / – / ≤ 10000"),
             ("autocomplete", "search", "autocomplete", "≤ 500"),
             ("SQLite FTS5 alone, same words", "search", "sqlite_fts_only", ""),
@@ -216,14 +224,24 @@ def query_table(results):
     lines = ["| query (µs: p50 / p95 / p99) | " + " | ".join(labels) + " | target p50 |",
              "|---|" + "---:|" * len(labels) + "---:|"]
     for name, kind, key, target in rows:
-        lines.append(f"| {name} | " + " | ".join(cell(results[l][kind][key]) for l in labels) + f" | {target} |")
+        lines.append(f"| {name} | " + " | ".join(cell(results[l][kind].get(key)) for l in labels) + f" | {target} |")
     lines += ["", "| accuracy | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
     for name, kind, key in [("search: sampled place is result 1 (or first has its name)", "search", "hit_rate_top1"),
                             ("search: sampled place in the top 10", "search", "hit_rate_top10"),
                             ("autocomplete (half the last word): in the top 10", "search", "autocomplete_hit_rate_top10"),
                             ("reverse at an address point returns its number", "reverse", "address_hit_rate"),
                             ("nearby equals a brute-force scan", "nearby", "brute_force_agreement")]:
-        lines.append(f"| {name} | " + " | ".join(f"{results[l][kind][key] * 100:.1f} %" for l in labels) + " |")
+        lines.append(f"| {name} | " + " | ".join(f"{results[l][kind][key] * 100:.1f} %" if key in results[l][kind] else "–"
+                                                 for l in labels) + " |")
+    # Query sets generated from each database by rule (geodb-bench's `generated`): first result right.
+    lines += ["", "| generated query set: first result right (n) | " + " | ".join(labels) + " |",
+              "|---|" + "---:|" * len(labels)]
+    for name, key in [("transposition typo of a town or street (5–8 letters)", "typo"),
+                      ("town prefix, 2–6 letters typed: the most important town so named", "prefix"),
+                      ("\"Street, Town\": the street", "street_town"), ("\"Name, Town\": the place", "name_town")]:
+        def rate(stats):
+            return f"{stats['top1'] * 100:.1f} % ({stats['n']})" if stats["n"] else "– (0)"
+        lines.append(f"| {name} | " + " | ".join(rate(results[l]["search"]["generated"][key]) for l in labels) + " |")
     return "\n".join(lines)
 
 
@@ -382,9 +400,9 @@ def write_plots(rows, queries, directory):
         import_series["osmium fileinfo -e"] = [statistics.median(r["osmium"]) for r in rows]
     with open(os.path.join(directory, "bench-import.svg"), "w") as f:
         f.write(svg_lines("Import time by input size (tiled Helsinki)", sizes, import_series, "seconds"))
-    labels = list(queries)
     kinds = {"search": ("search", "full"), "autocomplete": ("search", "autocomplete"),
              "reverse": ("reverse", "random_points"), "nearby 500 m": ("nearby", "common_500m")}
+    labels = [l for l in queries if all(key in queries[l][k] for k, key in kinds.values())]
     query_series = {name: [queries[l][k][key]["p50_us"] for l in labels] for name, (k, key) in kinds.items()}
     with open(os.path.join(directory, "bench-queries.svg"), "w") as f:
         f.write(svg_lines("Query latency p50 by database", labels, query_series, "µs", width=640))
@@ -461,9 +479,11 @@ def main():
               f"ogr2ogr {fmt_s(r['ogr']) if r['ogr'] else '-'}, rss {statistics.median(r['rss']) / 1024:.0f} MiB", file=sys.stderr)
     rtree_input = files[max(files)]
     rtree = bench_rtree(rtree_input, max(1, runs // 2 + 1))
-    query_dbs = query_databases(files)
+    query_dbs = query_databases(files, None if args.quick else 400)
     queries = bench_queries(query_dbs, 300 if args.quick else 2000)
-    throughput = bench_throughput(query_dbs, 1 if args.quick else 3)
+    # Throughput on the databases of the earlier reports (the country extracts and cities500 alone add little).
+    throughput = bench_throughput({k: v for k, v in query_dbs.items() if k not in ("cities500", *dict(COUNTRIES))},
+                                  1 if args.quick else 3)
     python = peer_python()
     geonames = bench_geonames(1 if args.quick else 3)
     if not args.quick:
@@ -528,7 +548,10 @@ def main():
                "In-process (`geodb-bench`, release build, one thread, after a warm-up), the query sets drawn from each "
                "database with a fixed seed: names of random places (full search), the same names with the last word "
                "cut in half (autocomplete), random points in the data's extent (reverse), random place positions "
-               "(nearby, the most and a least common category). Latencies in microseconds.", "",
+               "(nearby, the most and a least common category). Latencies in microseconds. Below the latencies, "
+               "hit rates of query sets generated from each database by the rules the tests use (up to 200 each; "
+               "`SearchBench.generated` in Sources/GeoDBBench/QueryBenches.swift): a swapped pair of letters in a "
+               "town or street name, a town's first 2–6 letters typed, \"Street, Town\" and \"Name, Town\".", "",
                query_table(queries), "", "![query latency by database](bench-queries.svg)"]
     report += ["", "## Throughput: one GeoDatabase shared by threads", "",
                "`geodb-bench throughput`: a fixed mix of queries drawn from each database (full search, autocomplete, "

@@ -43,7 +43,70 @@ enum SearchBench {
         let n = Double(picked.count)
         return ["places": sample.count, "full": fullStats, "autocomplete": autoStats, "sqlite_fts_only": ftsStats,
                 "hit_rate_top1": Double(hits1) / n, "hit_rate_top10": Double(hits10) / n,
-                "autocomplete_hit_rate_top10": Double(autoHits) / n]
+                "autocomplete_hit_rate_top10": Double(autoHits) / n,
+                "generated": try generated(db: db, raw: raw, count: min(queries, 200), random: &random)]
+    }
+
+    /// Top-1 hit rates of query sets made from the database by the rules the tests use, at most `count`
+    /// queries each (n = 0 when the data has none: a gazetteer has no streets). A hit is a first result with
+    /// the expected name: tiled and gazetteer data have many places of a name, and which one is not asked.
+    /// - typo: a town or street name of one word of 5–8 letters with two inner neighbours swapped;
+    /// - prefix: the first 2–6 letters of a town's name, as typed (autocomplete); expected: the most
+    ///   important town (city, town, village) whose name begins so;
+    /// - street_town: "Street, Town" for a street and the town its area set names; expected: a street so named;
+    /// - name_town: "Name, Town" for a named POI and its town.
+    static func generated(db: GeoDatabase, raw: Connection, count: Int, random: inout SplitMix) throws -> [String: Any] {
+        func pick<T>(_ items: [T]) -> [T] {
+            items.isEmpty ? [] : (0..<count).map { _ in items[Int.random(in: 0..<items.count, using: &random)] }
+        }
+        func rate(_ queries: [(text: String, autocomplete: Bool, expected: Set<String>, street: Bool)]) throws -> [String: Any] {
+            var hits = 0
+            for query in queries {
+                var options = SearchOptions()
+                options.autocomplete = query.autocomplete
+                let first = try db.search(query.text, options: options).first
+                if let name = first?.name, query.expected.contains(name), !query.street || first?.kind == .street { hits += 1 }
+            }
+            return ["n": queries.count, "top1": queries.isEmpty ? 0 : Double(hits) / Double(queries.count)]
+        }
+        let towns = try raw.prepare("""
+            SELECT name, importance FROM place WHERE kind IN ('city', 'town', 'village') AND name IS NOT NULL
+            ORDER BY importance DESC, id
+            """).rows { (name: $0.text(0) ?? "", importance: $0.double(1)) }
+        let words = try raw.prepare("""
+            SELECT DISTINCT name FROM place WHERE kind IN ('city', 'town', 'village', 'street') AND length(name) BETWEEN 5 AND 8
+            ORDER BY name
+            """).rows { $0.text(0) ?? "" }.filter { $0.allSatisfy(\.isLetter) }
+        let known = Set(words.map { $0.lowercased() })
+        let typos = pick(words).compactMap { name -> (String, Bool, Set<String>, Bool)? in
+            var letters = Array(name)
+            let i = Int.random(in: 1..<(letters.count - 2), using: &random)
+            guard letters[i] != letters[i + 1] else { return nil }
+            letters.swapAt(i, i + 1)
+            let typed = String(letters)
+            return known.contains(typed.lowercased()) ? nil : (typed, false, [name], false)
+        }
+        let folded = towns.map { TextNormalizer.fold($0.name) }
+        let prefixes = pick(Array(towns.indices)).compactMap { i -> (String, Bool, Set<String>, Bool)? in
+            let name = towns[i].name
+            guard name.count >= 3 else { return nil }
+            let typed = String(name.prefix(Int.random(in: 2...min(6, name.count - 1), using: &random)))
+            let start = TextNormalizer.fold(typed)
+            // Towns are in importance order: the first to begin so, and any as important.
+            guard let best = folded.firstIndex(where: { $0.hasPrefix(start) }) else { return nil }
+            let expected = towns.indices.filter { towns[$0].importance == towns[best].importance && folded[$0].hasPrefix(start) }
+            return (typed, true, Set(expected.map { towns[$0].name }), false)
+        }
+        func placedIn(kind: String) throws -> [(String, String)] {
+            try raw.prepare("""
+                SELECT s.name, c.name FROM place s JOIN place_area_set pas ON pas.place_id = s.id
+                JOIN area_set a ON a.id = pas.area_set_id JOIN place c ON c.id = a.city_id
+                WHERE s.kind = ?1 AND s.name IS NOT NULL AND c.name IS NOT NULL AND s.name != c.name ORDER BY s.id
+                """).rows([.text(kind)]) { ($0.text(0) ?? "", $0.text(1) ?? "") }
+        }
+        let streets = pick(try placedIn(kind: "street")).map { ("\($0.0), \($0.1)", false, Set([$0.0]), true) }
+        let named = pick(try placedIn(kind: "poi")).map { ("\($0.0), \($0.1)", false, Set([$0.0]), false) }
+        return ["typo": try rate(typos), "prefix": try rate(prefixes), "street_town": try rate(streets), "name_town": try rate(named)]
     }
 }
 
