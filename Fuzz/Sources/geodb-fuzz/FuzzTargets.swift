@@ -16,7 +16,8 @@ enum FuzzTarget: String, CaseIterable {
     /// An input file of any format (the seed corpus decides which reader is mostly hit: OSM PBF or XML,
     /// GeoJSON timezones, GeoNames, CSV), imported whole: readers, place building, geometry, writer.
     case `import`
-    /// A search text, parsed and run on a small database (query parsing, FTS5 query building, ranking).
+    /// A search text, parsed and run on a small database (query parsing, FTS5 query building, ranking), and
+    /// taken as a cursor of a search's and a nearby list's next page.
     case query
     /// A database file (a geodb database with bytes changed), opened and queried.
     case database
@@ -73,6 +74,9 @@ enum FuzzTarget: String, CaseIterable {
         options.autocomplete = true
         _ = try? Self.session.search(text, options: options)
         _ = try? Self.session.structuredSearch(street: text, housenumber: text, city: nil, postcode: nil)
+        // The text as a cursor of the next page: of a search, of a nearby list.
+        _ = try? Self.session.searchPage("Street", options: SearchOptions(), after: text)
+        _ = try? Self.session.places(near: Coordinate(lat: 60.0, lon: 25.0), radius: 2_000, limit: 2, after: text)
     }
 
     private func queryDatabase(_ input: Data) {
