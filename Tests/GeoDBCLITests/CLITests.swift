@@ -35,13 +35,18 @@ import TestSupport
         #expect(!check.stdout.contains("FAIL"))
     }
 
-    @Test func checkFailsOnADamagedDatabase() throws {
+    /// `inspect --check` of the grid fixture's database after `edit` (SQL run on it).
+    static func checkAfter(_ edit: String) throws -> ProcessResult {
         let scratch = try ScratchDirectory()
-        let db = scratch.path("damaged.sqlite")
+        let db = scratch.path("edited.sqlite")
         #expect(try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db]).status == 0)
+        try Connection(path: db, mode: .readWrite).execute(edit)
+        return try runGeodb(["inspect", db, "--check"])
+    }
+
+    @Test func checkFailsOnADamagedDatabase() throws {
         // Lose one place's index entries, as a buggy writer or a hand edit would.
-        try Connection(path: db, mode: .readWrite).execute("DELETE FROM place_rtree WHERE id = 1")
-        let check = try runGeodb(["inspect", db, "--check"])
+        let check = try Self.checkAfter("DELETE FROM place_rtree WHERE id = 1")
         #expect(check.status == 1)
         #expect(check.stdout.contains("FAIL  place = place_rtree = place_fts rows"))
         #expect(check.stdout.contains("place 12, place_rtree 11"))
@@ -50,11 +55,7 @@ import TestSupport
     /// A place whose importance was edited without moving its search row (rowid = importance step and id)
     /// would rank wrongly: the check names it.
     @Test func checkFailsOnASearchRowAtTheWrongRowid() throws {
-        let scratch = try ScratchDirectory()
-        let db = scratch.path("edited.sqlite")
-        #expect(try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db]).status == 0)
-        try Connection(path: db, mode: .readWrite).execute("UPDATE place SET importance = importance / 2 WHERE id IN (1, 2)")
-        let check = try runGeodb(["inspect", db, "--check"])
+        let check = try Self.checkAfter("UPDATE place SET importance = importance / 2 WHERE id IN (1, 2)")
         #expect(check.status == 1)
         #expect(check.stdout.contains("FAIL  place_fts rowids follow place importance"))
         #expect(check.stdout.contains("2 rows are not at their place's rowid"))

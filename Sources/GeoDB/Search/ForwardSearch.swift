@@ -356,14 +356,14 @@ final class ForwardSearch {
                                                 near: options.near, typing: typing))
                 } ?? .infinity
             }
+            open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
             if let keep, scored.count >= keep {
                 let kth = scored.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
-                open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
                 if unreadBound <= kth.score,
                    !open.prefix(while: { $0.bound >= kth.score }).contains(where: { $0.bound > kth.score || $0.place.rowid < kth.order }) { break }
             }
             // More candidates when those read are used up, or one not read may score more than they can.
-            if moreToRead && (open.isEmpty || unreadBound > open.map(\.bound).max()!) {
+            if moreToRead && unreadBound > open.first?.bound ?? -.infinity {
                 guard let page = try read(lastRowID) else { moreToRead = false; continue }
                 open += page.candidates.map { Scoring(place: $0, bound: bound($0, .own)) }
                 lastRowID = page.candidates.last?.rowid ?? lastRowID
@@ -371,7 +371,6 @@ final class ForwardSearch {
                 continue
             }
             guard !open.isEmpty else { break }
-            open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
             let round = open.prefix(batch)
             open.removeFirst(round.count)
             batch *= 2

@@ -52,21 +52,20 @@ final class SearchIndex {
             values.append(.integer(after))
             filter += " AND f.rowid > ?\(values.count)"
         }
-        var sets = "LEFT JOIN place_area_set pas ON pas.place_id = p.id"
         if let inSets {
-            // Before the place is read: most places holding the words lie elsewhere.
             values.append(.text(JSONText.array(inSets)))
-            sets = ""
             filter += " AND pas.area_set_id IN (SELECT value FROM json_each(?\(values.count)))"
         }
         let placeID = SearchRowID.placeIDSQL("f.rowid")
+        // With sets to lie in, a match's set is checked before its place is read: most lie elsewhere.
+        let setsBefore = inSets == nil ? "" : "JOIN place_area_set pas ON pas.place_id = \(placeID)"
+        let setsAfter = inSets == nil ? "LEFT JOIN place_area_set pas ON pas.place_id = p.id" : ""
         // The country of a place is its own code, else that of its areas: the areas are joined only to filter.
         let areas = options.countryCode == nil ? "" : "LEFT JOIN area_set a ON a.id = pas.area_set_id"
         return try db.rows("search candidates", """
             SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon, pas.area_set_id,
                    coalesce(p.name, p.street), f.rowid
-            FROM place_fts f \(inSets == nil ? "" : "JOIN place_area_set pas ON pas.place_id = \(placeID)")
-            JOIN place p ON p.id = \(placeID) \(sets) \(areas)
+            FROM place_fts f \(setsBefore) JOIN place p ON p.id = \(placeID) \(setsAfter) \(areas)
             WHERE place_fts MATCH ?1\(filter) ORDER BY f.rowid LIMIT \(limit)
             """, values) { row in
             let context = PlaceContext(own: [row.text(5), row.text(4)].compactMap { $0 }.joined(separator: " "),
@@ -165,7 +164,6 @@ final class SearchIndex {
         guard !ids.isEmpty else { return [:] }
         let firsts = words.compactMap(\.utf8.first)
         let checkFirsts = firsts.allSatisfy { $0 < 0x80 }
-        let types = JSONText.array(SearchRanking.alternateNameTypes.sorted())
         let sql = alternates
             ? "SELECT place_id, name, lang FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type IN (SELECT value FROM json_each(?2))"
             : """
@@ -175,7 +173,7 @@ final class SearchIndex {
         var names: [Int64: [SearchRanking.CandidateName]] = [:]
         let asked = language?.lowercased()
         for (id, name, lang) in try db.rows(alternates ? "alternate names of search candidates" : "names of search candidates", sql,
-                                            [.text(JSONText.array(ids)), .text(types)], { ($0.int(0), $0.text(1) ?? "", $0.text(2)) }) {
+                                            [.text(JSONText.array(ids)), .text(Self.alternateNameTypes)], { ($0.int(0), $0.text(1) ?? "", $0.text(2)) }) {
             if checkFirsts {
                 if alternates ? !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts)
                               : !fuzzy && !TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts) { continue }
@@ -185,6 +183,9 @@ final class SearchIndex {
         }
         return names
     }
+
+    /// `SearchRanking.alternateNameTypes` as a JSON array, for SQL.
+    private static let alternateNameTypes = JSONText.array(SearchRanking.alternateNameTypes.sorted())
 
     /// Prefix lengths (in Unicode scalars, as FTS5 counts) with an index of their own in place_fts.
     static let indexedPrefixLengths = 1...4
