@@ -104,6 +104,13 @@ public final class Connection {
         }, Unmanaged.passUnretained(interruptCheck).toOpaque())
     }
 
+    /// Makes the statement running on this connection (from another thread) fail with SQLITE_INTERRUPT
+    /// as soon as it can. Safe to call from any thread while the connection is open; does nothing to
+    /// statements started after the running ones have all ended (`setInterruptCheck` covers those).
+    public func interrupt() {
+        sqlite3_interrupt(handle)
+    }
+
     /// The closure of `setInterruptCheck`, kept alive while SQLite holds a pointer to it.
     private final class InterruptCheck {
         let shouldStop: () -> Bool

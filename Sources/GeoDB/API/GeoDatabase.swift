@@ -64,6 +64,28 @@ public final class GeoDatabase: Sendable {
         }
     }
 
+    /// Runs `body` with a session on the query threads, never on the caller's (a query blocks its thread,
+    /// and Swift's cooperative pool has one per core), and stops it when the calling task is cancelled, as
+    /// Apple's `cancelGeocode` does: SQLite's running statement ends at once and the call throws `.interrupted`.
+    private func run<T: Sendable>(_ body: @escaping @Sendable (QuerySession) throws -> T) async throws -> T {
+        let running = RunningQuery()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                RunningQuery.threads.async {
+                    continuation.resume(with: Result {
+                        try self.withSession { session in
+                            guard running.start(session) else { throw GeoDBError(.interrupted, "\(self.path): cancelled") }
+                            defer { running.end(session) }
+                            return try body(session)
+                        }
+                    })
+                }
+            }
+        } onCancel: {
+            running.cancel()
+        }
+    }
+
     // MARK: forward search
 
     /// Places matching free text, best first (typo- and diacritic-tolerant; `options.autocomplete` for
@@ -84,7 +106,7 @@ public final class GeoDatabase: Sendable {
     /// let hits = try await db.search("mannerheimintie")
     /// ```
     public func search(_ text: String, options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
-        try withSession { try $0.search(text, options: options) }
+        try await run { try $0.search(text, options: options) }
     }
 
     /// `search` a page at a time: the first `options.limit` results, then with each page's `nextCursor` as
@@ -100,7 +122,7 @@ public final class GeoDatabase: Sendable {
 
     /// `searchPage(_:options:after:)` for async code.
     public func searchPage(_ text: String, options: SearchOptions = SearchOptions(), after cursor: String? = nil) async throws -> PlacePage {
-        try withSession { try $0.searchPage(text, options: options, after: cursor) }
+        try await run { try $0.searchPage(text, options: options, after: cursor) }
     }
 
     /// Addresses and places from separate fields, e.g. street "Aleksanterinkatu", number "52", city "Helsinki".
@@ -120,7 +142,7 @@ public final class GeoDatabase: Sendable {
     /// ```
     public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                                  options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
-        try withSession { try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options) }
+        try await run { try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options) }
     }
 
     /// Town, then a street in it, then a house number on that street: each step narrows the last.
@@ -140,7 +162,7 @@ public final class GeoDatabase: Sendable {
     /// ```
     public func hierarchical(town: String, street: String? = nil, housenumber: String? = nil,
                              options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
-        try withSession { try $0.hierarchical(town: town, street: street, housenumber: housenumber, options: options) }
+        try await run { try $0.hierarchical(town: town, street: street, housenumber: housenumber, options: options) }
     }
 
     /// The streets crossing `street` (optionally in `town`), each at the crossing point.
@@ -158,7 +180,7 @@ public final class GeoDatabase: Sendable {
     /// let corners = try await db.crossings(of: "Mannerheimintie")
     /// ```
     public func crossings(of street: String, town: String? = nil, options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
-        try withSession { try $0.crossings(of: street, town: town, options: options) }
+        try await run { try $0.crossings(of: street, town: town, options: options) }
     }
 
     /// Everything about one place, by id (`1234`) or the `sourceRef` results carry (`n123`, `w45`, `r6`,
@@ -177,7 +199,35 @@ public final class GeoDatabase: Sendable {
     /// let details = try await db.lookup("geonames:658225")
     /// ```
     public func lookup(_ reference: String) async throws -> PlaceDetails {
-        try withSession { try $0.lookup(reference) }
+        try await run { try $0.lookup(reference) }
+    }
+
+    /// The line or polygon geometry of a place (`PlaceResult.id`), nil for a place that is a point.
+    ///
+    /// ```swift
+    /// let shape = try db.geometry(ofPlace: street.id)
+    /// ```
+    public func geometry(ofPlace id: Int64) throws -> Geometry? {
+        try withSession { try $0.geometry(ofPlace: id) }
+    }
+
+    /// `geometry(ofPlace:)` for async code.
+    public func geometry(ofPlace id: Int64) async throws -> Geometry? {
+        try await run { try $0.geometry(ofPlace: id) }
+    }
+
+    /// Up to `limit` places to draw on a map of `box`, most important first (see `QuerySession.mapFeatures`).
+    ///
+    /// ```swift
+    /// let features = try db.mapFeatures(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96))
+    /// ```
+    public func mapFeatures(in box: BoundingBox, limit: Int = 2_000) throws -> [MapFeature] {
+        try withSession { try $0.mapFeatures(in: box, limit: limit) }
+    }
+
+    /// `mapFeatures(in:limit:)` for async code.
+    public func mapFeatures(in box: BoundingBox, limit: Int = 2_000) async throws -> [MapFeature] {
+        try await run { try $0.mapFeatures(in: box, limit: limit) }
     }
 
     // MARK: reverse
@@ -199,7 +249,7 @@ public final class GeoDatabase: Sendable {
     /// let here = try await db.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545))
     /// ```
     public func reverse(at point: Coordinate, options: ReverseOptions = ReverseOptions()) async throws -> [ReverseResult] {
-        try withSession { try $0.reverse(at: point, options: options) }
+        try await run { try $0.reverse(at: point, options: options) }
     }
 
     // MARK: nearby
@@ -223,7 +273,7 @@ public final class GeoDatabase: Sendable {
     /// ```
     public func places(near center: Coordinate, radius: Double, filter: CategoryFilter = .anyNamedPOI,
                        name: String? = nil, limit: Int = 10, after cursor: String? = nil) async throws -> PlacePage {
-        try withSession { try $0.places(near: center, radius: radius, filter: filter, name: name, limit: limit, after: cursor) }
+        try await run { try $0.places(near: center, radius: radius, filter: filter, name: name, limit: limit, after: cursor) }
     }
 
     /// Places of `filter` inside a box (min > max longitude crosses the antimeridian), nearest to `near`
@@ -245,7 +295,7 @@ public final class GeoDatabase: Sendable {
     /// ```
     public func places(in box: BoundingBox, near: Coordinate? = nil, filter: CategoryFilter = .anyNamedPOI,
                        name: String? = nil, limit: Int = 10, after cursor: String? = nil) async throws -> PlacePage {
-        try withSession { try $0.places(in: box, near: near, filter: filter, name: name, limit: limit, after: cursor) }
+        try await run { try $0.places(in: box, near: near, filter: filter, name: name, limit: limit, after: cursor) }
     }
 
     /// The database's POI taxonomy in tree order, with place counts.
@@ -263,7 +313,7 @@ public final class GeoDatabase: Sendable {
     /// let taxonomy = try await db.categories()
     /// ```
     public func categories() async throws -> [CategoryCount] {
-        try withSession { try $0.categories() }
+        try await run { try $0.categories() }
     }
 
     // MARK: timezones
@@ -290,7 +340,7 @@ public final class GeoDatabase: Sendable {
     /// let zone = try await db.timeZone(at: Coordinate(lat: 35.68, lon: 139.65))   // Asia/Tokyo
     /// ```
     public func timeZone(at point: Coordinate, date: Date = Date()) async throws -> TimeZoneAnswer {
-        try withSession { try $0.timeZone(at: point, date: date) }
+        try await run { try $0.timeZone(at: point, date: date) }
     }
 
     // MARK: the file
@@ -310,7 +360,7 @@ public final class GeoDatabase: Sendable {
     /// let count = try await db.info().placeCount
     /// ```
     public func info(topCategories: Int = 15) async throws -> DatabaseInfo {
-        try withSession { try $0.info(topCategories: topCategories) }
+        try await run { try $0.info(topCategories: topCategories) }
     }
 
     /// The integrity checks of `geodb inspect --check`: SQLite, FTS5, R*Tree and geodb's own invariants.
@@ -321,6 +371,36 @@ public final class GeoDatabase: Sendable {
     /// ```
     public func check() throws -> [CheckResult] {
         try IntegrityCheck.run(path: path)
+    }
+}
+
+/// The session an async call is running its query in, for the task's cancellation handler, which runs on
+/// another thread at any moment: before the query starts (then it never does), during it or after it.
+private final class RunningQuery: @unchecked Sendable {
+    /// Where async calls run their queries: as many at once as the machine has cores.
+    static let threads = DispatchQueue(label: "geodb.queries", attributes: .concurrent)
+    private let lock = NSLock()
+    private var session: QuerySession?
+    private var cancelled = false
+
+    /// False when the task was cancelled already.
+    func start(_ session: QuerySession) -> Bool {
+        lock.withLock {
+            self.session = session
+            return !cancelled
+        }
+    }
+
+    func end(_ session: QuerySession) {
+        lock.withLock { self.session = nil }
+        session.resume()   // after the handler can no longer reach it, so that the pool gets it back usable
+    }
+
+    func cancel() {
+        lock.withLock {
+            cancelled = true
+            session?.cancel()
+        }
     }
 }
 

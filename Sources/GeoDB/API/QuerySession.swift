@@ -30,6 +30,7 @@ public final class QuerySession {
     lazy var forward = ForwardSearch(db: db, index: index, places: places, nearby: nearby)
     lazy var structured = StructuredSearch(db: db, index: index, places: places, forward: forward)
     lazy var placeLookup = PlaceLookup(db: db, places: places)
+    lazy var map = MapFeatures(db: db)
     lazy var reverseGeocoder = ReverseGeocoder(db: db, places: places, nearest: nearestPlaces, hierarchy: hierarchy,
                                                        timeZones: timeZoneLoader)
 
@@ -56,6 +57,22 @@ public final class QuerySession {
     /// ```
     public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         try db.inReadTransaction(body)
+    }
+
+    /// Stops the query running in this session, from any other thread: it throws `GeoDBError` `.interrupted`
+    /// (SQLite's running statement ends at once), and so does every query after it until `resume()`. What
+    /// `GeoDatabase`'s async calls do when their task is cancelled.
+    ///
+    /// ```swift
+    /// DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { session.cancel() }
+    /// ```
+    public func cancel() {
+        db.cancel()
+    }
+
+    /// Lets queries run again after `cancel()`.
+    public func resume() {
+        db.resume()
     }
 
     // MARK: forward search (Search/)
@@ -119,6 +136,27 @@ public final class QuerySession {
     /// ```
     public func lookup(_ reference: String) throws -> PlaceDetails {
         try placeLookup.lookup(reference)
+    }
+
+    /// The line or polygon geometry of a place (`PlaceResult.id`), nil for a place that is a point.
+    ///
+    /// ```swift
+    /// if case .lineStrings(let lines)? = try session.geometry(ofPlace: street.id) { print(lines.count) }
+    /// ```
+    public func geometry(ofPlace id: Int64) throws -> Geometry? {
+        try places.geometry(of: id)
+    }
+
+    // MARK: maps (Map/)
+
+    /// Up to `limit` (at most 10,000) places to draw on a map of `box`, most important first, with their
+    /// lines and polygons thinned to the box's scale (and left out when less than a thousandth of it).
+    ///
+    /// ```swift
+    /// let features = try session.mapFeatures(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96))
+    /// ```
+    public func mapFeatures(in box: BoundingBox, limit: Int = 2_000) throws -> [MapFeature] {
+        try map.features(in: box, limit: limit)
     }
 
     // MARK: reverse (Reverse/)

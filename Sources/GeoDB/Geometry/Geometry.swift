@@ -20,6 +20,35 @@ public enum Geometry: Equatable, Sendable {
         }
     }
 
+    /// The geometry with the points closer than `tolerance` degrees to the point kept before them left
+    /// out (each line's ends kept), for drawing at a scale where they would fall on one pixel. Rings left
+    /// with fewer than three points are dropped, and a polygon whose outer ring is; nil when nothing is left.
+    public func simplified(tolerance: Double) -> Geometry? {
+        let step = Int64(tolerance * 1e7)
+        func thinned(_ run: [Point7]) -> [Point7] {
+            guard step > 0, run.count > 2, var last = run.first else { return run }
+            var kept = [last]
+            for point in run.dropFirst().dropLast()
+            where max(abs(Int64(point.lat) - Int64(last.lat)), abs(Int64(point.lon) - Int64(last.lon))) >= step {
+                kept.append(point)
+                last = point
+            }
+            kept.append(run[run.count - 1])
+            return kept
+        }
+        switch self {
+        case .lineStrings(let lines):
+            return .lineStrings(lines.map(thinned))
+        case .polygons(let polygons):
+            let kept = polygons.compactMap { rings -> [[Point7]]? in
+                let thinnedRings = rings.map(thinned)
+                guard let outer = thinnedRings.first, outer.count >= 3 else { return nil }
+                return [outer] + thinnedRings.dropFirst().filter { $0.count >= 3 }
+            }
+            return kept.isEmpty ? nil : .polygons(kept)
+        }
+    }
+
     /// The smallest box holding every point, or nil for an empty geometry.
     public var boundingBox: BoundingBox? {
         var box: BoundingBox?

@@ -2,6 +2,7 @@
 // and SQLite's failures turned into GeoDBErrors that name the file and what the SQL was for.
 import Foundation
 import GeoDBSQLite
+import Synchronization
 
 /// One read-only connection and its prepared statements, for one thread at a time.
 final class DatabaseReader {
@@ -31,7 +32,20 @@ final class DatabaseReader {
         // Memory-mapped reads: no read() system call and copy per page for a file that is only read.
         try reading("open") { try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = 1073741824") }
         try Schema.check(connection)
-        connection.setInterruptCheck { [deadline] in deadline.hasPassed }
+        connection.setInterruptCheck { [deadline] in deadline.hasPassed || deadline.cancelled.load(ordering: .relaxed) }
+    }
+
+    /// Stops the query running on this reader, from any thread: its statement fails at once
+    /// (`sqlite3_interrupt`), and every reading call after it throws `.interrupted` until `resume()`, so a
+    /// query whose statement had just finished stops at its next one.
+    func cancel() {
+        deadline.cancelled.store(true, ordering: .relaxed)
+        connection.interrupt()
+    }
+
+    /// Lets queries run again after `cancel()`.
+    func resume() {
+        deadline.cancelled.store(false, ordering: .relaxed)
     }
 
     /// Every row of `sql` with `values` bound, each read by `row`. The statement is prepared once per
@@ -71,8 +85,12 @@ final class DatabaseReader {
         if outermost { deadline.start(seconds: timeLimit) }
         defer { if outermost { deadline.clear() } }
         do {
+            if deadline.cancelled.load(ordering: .relaxed) { throw SQLiteError(code: 9, message: "interrupted") }
             return try body()
         } catch let error as SQLiteError {
+            if error.primaryCode == 9, deadline.cancelled.load(ordering: .relaxed) {
+                throw GeoDBError(.interrupted, "\(path): \(purpose): cancelled")
+            }
             if error.primaryCode == 9, let timeLimit, deadline.hasPassed {   // SQLITE_INTERRUPT
                 throw GeoDBError(.database, "\(path): \(purpose): stopped after \(String(format: "%g", timeLimit)) s",
                                  remedy: "no query on a geodb database takes so long: the file may be damaged or made to be slow")
@@ -108,6 +126,9 @@ private final class Deadline {
     /// Uptime in nanoseconds; 0 while no call runs, `UInt64.max` for a call without a limit. (One thread
     /// at a time: the reader's.)
     private var end: UInt64 = 0
+    /// Set from another thread by `DatabaseReader.cancel()`: the end is now, for this call and those after
+    /// it until `resume()`.
+    let cancelled = Atomic<Bool>(false)
 
     var isSet: Bool { end != 0 }
     var hasPassed: Bool { end != 0 && DispatchTime.now().uptimeNanoseconds > end }
