@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // geodb: an embedded, SQLite-backed geodatabase toolkit (import OSM and gazetteers, query offline).
 import PackageDescription
 
@@ -13,6 +13,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The HTTP server of `geodb serve` (SwiftNIO underneath); no default traits: they pull in
+        // swift-configuration, which the server does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -29,9 +33,15 @@ let package = Package(
         .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBFileOutput", "CZlib", "CBzip2", "CDeflate"]),
         // Writers of places as GeoJSON, CSV and GeoPackage files (`geodb export`).
         .target(name: "GeoDBExport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBFileOutput"]),
+        // `geodb serve`: the databases over HTTP in Nominatim's, Photon's and geodb's own API, the web page.
+        .target(name: "GeoDBServer", dependencies: [
+            "GeoDB", "CZlib",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ], exclude: ["Web"]),
         // The command-line tool: argument parsing and output formatting only.
         .executableTarget(name: "geodb", dependencies: [
-            "GeoDB", "GeoDBImport", "GeoDBExport", "GeoDBFileOutput",
+            "GeoDB", "GeoDBImport", "GeoDBExport", "GeoDBFileOutput", "GeoDBServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.
@@ -41,5 +51,7 @@ let package = Package(
         .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite", "TestSupport"]),
         .testTarget(name: "GeoDBImportTests", dependencies: ["GeoDBImport", "GeoDB", "GeoDBSQLite", "TestSupport"]),
         .testTarget(name: "GeoDBCLITests", dependencies: ["geodb", "GeoDB", "GeoDBSQLite", "TestSupport"]),
+        // `geodb serve` run as a process and asked over HTTP, by URLSession, geopy and a headless browser.
+        .testTarget(name: "GeoDBServerTests", dependencies: ["geodb", "GeoDBServer", "TestSupport"]),
     ]
 )

@@ -4,19 +4,23 @@ import ArgumentParser
 import GeoDB
 
 @main
-struct GeoDBCommand: ParsableCommand {
+struct GeoDBCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geodb",
         abstract: "Build and query offline geodatabases in a single SQLite file.",
         version: GeoDBVersion.string,
         subcommands: [Import.self, Inspect.self, Search.self, Lookup.self, Reverse.self, Nearby.self, Categories.self,
-                      Timezone.self, Export.self])
+                      Timezone.self, Export.self, Serve.self])
 
-    static func main() {
+    static func main() async {
         GeoDatabase.disableSQLiteMemoryStatistics()   // before any database opens
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var server = command as? AsyncParsableCommand {
+                try await server.run()
+            } else {
+                try command.run()
+            }
         } catch {
             exit(withError: CLIMessages.translated(error))
         }

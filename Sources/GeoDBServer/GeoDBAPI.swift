@@ -1,0 +1,247 @@
+// geodb's own API under /v1: what the library does that Nominatim's and Photon's cannot express —
+// autocomplete with highlights and category suggestions, search and nearby pages with cursors, timezones
+// at a date, the category taxonomy, lookups by any source id, reverse with its timezone and areas, the
+// places to draw a map — plus /openapi.json describing it, /metrics, and the web page at /.
+import Foundation
+import GeoDB
+import Hummingbird
+
+/// The /v1 endpoints and the server's own pages.
+struct GeoDBAPI: Sendable {
+    let endpoints: Endpoints
+    private var served: ServedDatabases { endpoints.served }
+
+    func register(on router: Router<BasicRequestContext>) {
+        endpoints.get("/v1/search", name: "search", on: router) { parameters, _ in try await search(parameters, autocomplete: false) }
+        endpoints.get("/v1/autocomplete", name: "autocomplete", on: router) { parameters, _ in try await search(parameters, autocomplete: true) }
+        endpoints.get("/v1/structured", name: "structured", on: router) { parameters, _ in try await structured(parameters) }
+        endpoints.get("/v1/reverse", name: "v1_reverse", on: router) { parameters, _ in try await reverse(parameters) }
+        endpoints.get("/v1/nearby", name: "nearby", on: router) { parameters, _ in try await nearby(parameters) }
+        endpoints.get("/v1/timezone", name: "timezone", on: router) { parameters, _ in try await timeZone(parameters) }
+        endpoints.get("/v1/categories", name: "categories", on: router) { _, _ in try await categories() }
+        endpoints.get("/v1/place", name: "place", on: router) { parameters, _ in try await place(parameters) }
+        endpoints.get("/v1/map", name: "map", on: router) { parameters, _ in try await map(parameters) }
+        endpoints.get("/v1/status", name: "v1_status", on: router) { _, _ in
+            .json(.object([("databases", .array(served.current.map(Self.describe)))]))
+        }
+        endpoints.get("/openapi.json", name: "openapi", on: router) { _, _ in
+            .text(WebResources.openAPI, contentType: "application/json; charset=utf-8")
+        }
+        endpoints.get("/metrics", name: "metrics", on: router) { _, _ in
+            .text(endpoints.metrics.exposition(databases: served.current.count), contentType: "text/plain; version=0.0.4")
+        }
+        endpoints.get("/", name: "page", on: router) { _, _ in .text(WebResources.page, contentType: "text/html; charset=utf-8") }
+    }
+
+    // MARK: search
+
+    func search(_ parameters: QueryParameters, autocomplete: Bool) async throws -> Answer {
+        let q = try parameters.required("q")
+        var options = try searchOptions(parameters)
+        options.autocomplete = autocomplete
+        let limit = try parameters.int("limit", in: 1...SearchOptions.maxLimit) ?? 10
+        let page = try PageCursor(parameters, maxDepth: 500)
+        let found = try await served.search(q, options: options, offset: page.offset, limit: limit)
+        return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
+    }
+
+    func structured(_ parameters: QueryParameters) async throws -> Answer {
+        let street = parameters.string("street"), city = parameters.string("city"), postcode = parameters.string("postcode")
+        guard street != nil || city != nil || postcode != nil else { throw APIError.missing("street") }
+        var options = try searchOptions(parameters)
+        options.limit = try parameters.int("limit", in: 1...SearchOptions.maxLimit) ?? 10
+        let found = try await served.structuredSearch(street: street, housenumber: parameters.string("housenumber"), city: city,
+                                                      postcode: postcode, options: options)
+        return .json(.object([("results", .array(found.map { Self.place($0.place, id: $0.globalID) }))]))
+    }
+
+    private func searchOptions(_ parameters: QueryParameters) throws(APIError) -> SearchOptions {
+        var options = SearchOptions()
+        options.near = try parameters.coordinate()
+        options.bbox = try parameters.box("bbox", cornersInAnyOrder: false)
+        if let country = parameters.string("country") {
+            guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw .badParameter("country", "'\(country.prefix(40))' is not a two-letter country code")
+            }
+            options.countryCode = country.uppercased()
+        }
+        options.kinds = try parameters.list("kinds").map { name throws(APIError) -> PlaceKind in
+            guard let kind = PlaceKind(rawValue: name) else { throw .badParameter("kinds", "unknown kind '\(name.prefix(40))'") }
+            return kind
+        }
+        let categories = parameters.list("categories")
+        if !categories.isEmpty { options.categories = try Self.filter(categories, parameter: "categories") }
+        options.language = parameters.string("lang")
+        return options
+    }
+
+    // MARK: reverse, nearby, timezone
+
+    func reverse(_ parameters: QueryParameters) async throws -> Answer {
+        let point = try parameters.requiredCoordinate()
+        var options = ReverseOptions()
+        if let level = parameters.string("level") {
+            guard let known = ReverseLevel(rawValue: level) else {
+                throw APIError.badParameter("level", "unknown level '\(level.prefix(40))' (\(ReverseLevel.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            options.level = known
+        }
+        options.radius = try parameters.double("radius", in: 1...2_000_000)
+        options.limit = try parameters.int("limit", in: 1...100) ?? 1
+        options.includeTimeZone = try parameters.bool("timezone") ?? true
+        let found = try await served.reverse(at: point, options: options)
+        return .json(.object([("results", .array(found.map { shard, result in
+            .fields([("place", Self.place(result.place, id: ServedDatabases.globalID(shard: shard.index, id: result.place.id))),
+                     ("hierarchy_source", .string(result.hierarchySource.rawValue)), ("timezone", result.timezone.map(JSON.string)),
+                     ("water", result.water.map(JSON.string)), ("areas_of_interest", .array(result.areasOfInterest.map(JSON.string)))])
+        }))]))
+    }
+
+    func nearby(_ parameters: QueryParameters) async throws -> Answer {
+        let center = try parameters.coordinate()
+        let box = try parameters.box("bbox", cornersInAnyOrder: false)
+        guard center != nil || box != nil else { throw APIError.missing("lat") }
+        let radius = try parameters.double("radius", in: 1...100_000) ?? 500
+        let limit = try parameters.int("limit", in: 1...100) ?? 10
+        let filter = try Self.filter(parameters.list("category"), parameter: "category")
+        let page = try PageCursor(parameters, maxDepth: ServedDatabases.maxNearbyDepth)
+        let found = try await served.nearby(center: center, radius: radius, box: box, filter: filter, name: parameters.string("name"),
+                                            offset: page.offset, limit: limit)
+        return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
+    }
+
+    func timeZone(_ parameters: QueryParameters) async throws -> Answer {
+        let point = try parameters.requiredCoordinate()
+        var date = Date()
+        if let at = parameters.string("at") {
+            guard let parsed = ISO8601DateFormatter().date(from: at) else {
+                throw APIError.badParameter("at", "'\(at.prefix(40))' is not an ISO 8601 time such as 2026-07-01T12:00:00Z")
+            }
+            date = parsed
+        }
+        guard let zone = try await served.timeZone(at: point, date: date) else {
+            throw APIError(status: .notFound, message: "no database served has timezones (import a timezone GeoJSON)")
+        }
+        let iso = ISO8601DateFormatter()
+        return .json(.fields([
+            ("tzid", .string(zone.tzid)), ("source", .string(zone.source.rawValue)),
+            ("candidates", zone.candidates.count > 1 ? .array(zone.candidates.map(JSON.string)) : nil),
+            ("distance_m", zone.distanceMeters.map(JSON.number)), ("at", .string(iso.string(from: zone.date))),
+            ("utc_offset_seconds", zone.utcOffsetSeconds.map { .int(Int64($0)) }), ("is_dst", zone.isDST.map(JSON.bool)),
+            ("abbreviation", zone.abbreviation.map(JSON.string)), ("local_time", zone.localTime.map(JSON.string)),
+            ("next_transition", zone.nextTransition.map { .string(iso.string(from: $0)) }),
+            ("next_utc_offset_seconds", zone.nextUTCOffsetSeconds.map { .int(Int64($0)) }),
+        ]))
+    }
+
+    // MARK: categories, places, maps
+
+    func categories() async throws -> Answer {
+        .json(.object([("categories", .array(try await served.categories().map { category in
+            .fields([("id", .string(category.id)), ("parent", category.parent.map(JSON.string) ?? .null),
+                     ("label", .string(category.label)), ("depth", .int(Int64(category.depth))),
+                     ("synonyms", .array(category.synonyms.map(JSON.string))), ("osm_tags", .array(category.osmTags.map(JSON.string))),
+                     ("places", .int(category.places)), ("places_with_children", .int(category.placesWithChildren))])
+        }))]))
+    }
+
+    /// Everything about one place, with its geometry as GeoJSON.
+    func place(_ parameters: QueryParameters) async throws -> Answer {
+        let reference = try parameters.required("ref")
+        let (shard, details) = try await served.lookup(reference)
+        let geometry = try await shard.database.geometry(ofPlace: details.place.id)
+        return .json(.object([
+            ("place", Self.place(details.place, id: ServedDatabases.globalID(shard: shard.index, id: details.place.id))),
+            ("names", .array(details.names.map { .fields([("name", .string($0.name)), ("type", .string($0.type)),
+                                                          ("lang", $0.lang.map(JSON.string))]) })),
+            ("source", .string(details.source)),
+            ("geometry", geometry == nil ? .null : JSON.geometry(geometry, point: details.place.coordinate)),
+        ]))
+    }
+
+    /// The places to draw on a map of `bbox` as GeoJSON.
+    func map(_ parameters: QueryParameters) async throws -> Answer {
+        guard let box = try parameters.box("bbox", cornersInAnyOrder: false) else { throw APIError.missing("bbox") }
+        let limit = try parameters.int("limit", in: 1...10_000) ?? 2_000
+        let features = try await served.mapFeatures(in: box, limit: limit)
+        return .json(.object([("type", .string("FeatureCollection")), ("features", .array(features.map { shard, feature in
+            .object([("type", .string("Feature")),
+                     ("geometry", JSON.geometry(feature.geometry, point: feature.coordinate)),
+                     ("properties", .fields([("id", .int(ServedDatabases.globalID(shard: shard.index, id: feature.id))),
+                                             ("kind", .string(feature.kind.rawValue)), ("name", feature.name.map(JSON.string)),
+                                             ("category_id", feature.categoryID.map(JSON.string))]))])
+        }))]), geo: true)
+    }
+
+    // MARK: shared
+
+    private static func filter(_ words: [String], parameter: String) throws(APIError) -> CategoryFilter {
+        do {
+            return try CategoryFilter.resolve(words)
+        } catch let error as GeoDBError {
+            throw .badParameter(parameter, error.message)
+        } catch {
+            throw .badParameter(parameter, "\(error)")
+        }
+    }
+
+    /// A place with the keys of `geodb search --json` (its id made unique across the served files).
+    static func place(_ place: PlaceResult, id: Int64) -> JSON {
+        .fields([
+            ("id", .int(id)), ("source_id", .string(place.sourceRef)), ("kind", .string(place.kind.rawValue)),
+            ("category", place.category.map(JSON.string)), ("category_id", place.categoryID.map(JSON.string)),
+            ("name", place.name.map(JSON.string)), ("display_name", .string(place.displayName)),
+            ("lat", .number(place.lat)), ("lon", .number(place.lon)), ("distance_m", place.distanceM.map(JSON.number)),
+            ("address", .strings(place.address)), ("tags", .strings(place.tags)), ("timezone", place.timezone.map(JSON.string)),
+            ("population", place.population.map(JSON.int)), ("score", place.score.map(JSON.number)),
+            ("match", place.match.map { .string($0.rawValue) }),
+            ("highlights", place.highlights.map { .array($0.map { .object([("start", .int(Int64($0.start))), ("end", .int(Int64($0.end)))]) }) }),
+        ])
+    }
+
+    /// A served file in /status: its path, places, extent and sources.
+    static func describe(_ shard: Shard) -> JSON {
+        let info = shard.info
+        return .fields([
+            ("path", .string(shard.path)), ("places", .int(info.placeCount)), ("timezones", .bool(shard.hasTimeZones)),
+            ("extent", info.boundingBox.map { box in .object([("min_lat", .number(box.minLat)), ("min_lon", .number(box.minLon)),
+                                                              ("max_lat", .number(box.maxLat)), ("max_lon", .number(box.maxLon))]) }),
+            ("created_at", info.createdAt.map(JSON.string)),
+            ("sources", .array(info.sources.map { source in
+                .fields([("name", .string(source.name)), ("format", .string(source.format)), ("places", .int(source.placeCount)),
+                         ("data_timestamp", source.dataTimestamp.map(JSON.string)), ("imported_at", .string(source.importedAt))])
+            })),
+        ])
+    }
+}
+
+/// Where a page of /v1/search or /v1/nearby starts: "20.6c1f09a3" is the 21st result of the request whose
+/// other parameters hash to 6c1f09a3. A page is a slice of one deeper query, merged across the files.
+struct PageCursor {
+    let offset: Int
+    let fingerprint: UInt32
+
+    init(_ parameters: QueryParameters, maxDepth: Int) throws(APIError) {
+        // FNV-1a: Swift's Hasher is seeded per process, and a cursor must outlive the server.
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in parameters.signature(except: ["after", "limit"]).utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        fingerprint = hash
+        guard let text = parameters.string("after") else {
+            offset = 0
+            return
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let offset = Int(parts[0]), (1..<maxDepth).contains(offset),
+              UInt32(parts[1], radix: 16) == fingerprint else {
+            throw .badParameter("after", "'\(text.prefix(40))' is not a cursor of this query (pass the 'next' of its previous page)")
+        }
+        self.offset = offset
+    }
+
+    /// `{"results": […], "next": cursor or null}`.
+    func answer(_ results: [JSON], more: Bool, limit: Int) -> Answer {
+        let next = offset + limit
+        return .json(.object([("results", .array(results)),
+                              ("next", more ? .string("\(next).\(String(fingerprint, radix: 16))") : .null)]))
+    }
+}

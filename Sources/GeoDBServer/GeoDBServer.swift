@@ -1,0 +1,183 @@
+// `geodb serve`: the HTTP server over one or more database files. Requests run as Swift tasks; the queries
+// themselves run on GeoDB's query threads (never on SwiftNIO's event loops nor the cooperative pool), each
+// under a time limit that interrupts SQLite. SIGTERM drains the requests in flight; SIGHUP, and a watch on
+// the files, open a database that a new import replaced.
+import Foundation
+import Hummingbird
+import Logging
+
+/// What `geodb serve` was asked for.
+public struct ServerConfiguration: Sendable {
+    /// The database files, served as one.
+    public var databases: [String]
+    public var host = "127.0.0.1"
+    /// 0 picks a free port (`onListening` says which).
+    public var port = 8080
+    /// Longest a request may run; its SQLite query is interrupted then and it answers 503.
+    public var timeLimit: Duration = .seconds(10)
+    /// `Access-Control-Allow-Origin`: "*" for any page, nil for none, or the origins allowed.
+    public var corsOrigins: [String]? = ["*"]
+    /// How often the files are checked for a replacement; nil for SIGHUP only.
+    public var watchInterval: Duration? = .seconds(2)
+    /// Longest request target (path and query) accepted.
+    public var maxURLBytes = 8_192
+
+    public init(databases: [String]) {
+        self.databases = databases
+    }
+}
+
+/// The HTTP server of `geodb serve`.
+public enum GeoDBServer {
+    /// Opens the databases and serves until SIGTERM or SIGINT, then finishes the requests in flight and
+    /// returns. Throws when a database does not open or the address cannot be bound.
+    ///
+    /// ```swift
+    /// try await GeoDBServer.run(ServerConfiguration(databases: ["world.sqlite"]), logger: Logger(label: "geodb"))
+    /// ```
+    public static func run(_ configuration: ServerConfiguration, logger: Logger,
+                           onListening: @escaping @Sendable (_ port: Int) -> Void = { _ in }) async throws {
+        let served = try ServedDatabases(paths: configuration.databases, logger: logger)
+        let endpoints = Endpoints(served: served, configuration: configuration, logger: logger)
+        let router = Router()
+        router.add(middleware: JSONErrors(endpoints: endpoints))
+        NominatimAPI(endpoints: endpoints).register(on: router)
+        PhotonAPI(endpoints: endpoints).register(on: router)
+        GeoDBAPI(endpoints: endpoints).register(on: router)
+        // The parser's limits are above `maxURLBytes`, so that an over-long URL reaches the endpoint and gets
+        // its JSON error rather than the parser's empty 400.
+        let parserLimit = max(256 * 1024, configuration.maxURLBytes * 2)
+        let app = Application(router: router,
+                              server: .http1(configuration: .init(idleTimeout: .seconds(60), httpDecoderConfiguration: .init(
+                                  maxHeaderFieldSize: parserLimit, maxHeaderListSize: parserLimit))),
+                              configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geodb"),
+                              onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
+                              logger: logger)
+        let reloads = reloadOnSignalAndChange(served, metrics: endpoints.metrics, every: configuration.watchInterval, logger: logger)
+        defer { reloads.cancel() }
+        try await app.runService()
+    }
+
+    /// Checks the files for replacements on SIGHUP and every `interval`, until cancelled.
+    private static func reloadOnSignalAndChange(_ served: ServedDatabases, metrics: ServerMetrics, every interval: Duration?,
+                                                logger: Logger) -> Task<Void, Never> {
+        signal(SIGHUP, SIG_IGN)   // handled by the dispatch source below, not by dying
+        let hangups = DispatchSource.makeSignalSource(signal: SIGHUP)
+        hangups.setEventHandler {
+            logger.info("SIGHUP: checking the databases for replacements")
+            metrics.recordReloads(served.reloadReplacedFiles())
+        }
+        hangups.resume()
+        return Task {
+            defer { hangups.cancel() }
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval ?? .seconds(3600))
+                } catch {
+                    return
+                }
+                if interval != nil { metrics.recordReloads(served.reloadReplacedFiles()) }
+            }
+        }
+    }
+}
+
+/// The one path every request of every API takes: parameters decoded, the handler run under the time
+/// limit, errors turned into JSON, the body compressed, the request counted and logged.
+struct Endpoints: Sendable {
+    let served: ServedDatabases
+    let configuration: ServerConfiguration
+    let metrics = ServerMetrics()
+    let accessLog: Logger
+
+    init(served: ServedDatabases, configuration: ServerConfiguration, logger: Logger) {
+        self.served = served
+        self.configuration = configuration
+        var accessLog = logger
+        accessLog[metadataKey: "log"] = "access"
+        self.accessLog = accessLog
+    }
+
+    typealias Handler = @Sendable (QueryParameters, Request) async throws -> Answer
+
+    /// Routes GET `path` to `handler`; `name` labels its metrics and log lines.
+    func get(_ path: String, name: String, on router: Router<BasicRequestContext>, _ handler: @escaping Handler) {
+        router.get(RouterPath(path)) { request, _ in await self.respond(to: request, endpoint: name, handler) }
+    }
+
+    func respond(to request: Request, endpoint: String, _ handler: @escaping Handler) async -> Response {
+        let start = ContinuousClock.now
+        let answer: Answer
+        do {
+            guard request.uri.string.utf8.count <= configuration.maxURLBytes else {
+                throw APIError(status: .badRequest, message: "the URL is longer than \(configuration.maxURLBytes) bytes")
+            }
+            let parameters = try QueryParameters(Substring(request.uri.query ?? ""))
+            answer = try await Self.withTimeLimit(configuration.timeLimit) { try await handler(parameters, request) }
+        } catch {
+            answer = Self.errorAnswer(error)
+        }
+        return finish(answer, request: request, endpoint: endpoint, start: start)
+    }
+
+    /// The response for `answer`, counted and logged.
+    func finish(_ answer: Answer, request: Request, endpoint: String, start: ContinuousClock.Instant) -> Response {
+        var headers = HTTPFields()
+        if let origin = allowedOrigin(request.headers[.origin]) { headers[.accessControlAllowOrigin] = origin }
+        let response = answer.response(acceptEncoding: request.headers[.acceptEncoding], extraHeaders: headers)
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.record(endpoint: endpoint, status: Int(answer.status.code), seconds: seconds)
+        accessLog.info("request", metadata: [
+            "method": "\(request.method.rawValue)", "uri": "\(request.uri.string.prefix(300))", "endpoint": "\(endpoint)",
+            "status": "\(answer.status.code)", "ms": "\(String(format: "%.2f", seconds * 1000))",
+            "bytes": "\(response.headers[.contentLength] ?? "0")",
+        ])
+        return response
+    }
+
+    static func errorAnswer(_ error: any Error) -> Answer {
+        let apiError = APIError(error)
+        return .json(apiError.json, status: apiError.status)
+    }
+
+    private func allowedOrigin(_ origin: String?) -> String? {
+        guard let allowed = configuration.corsOrigins else { return nil }
+        if allowed.contains("*") { return "*" }
+        return origin.flatMap { allowed.contains($0) ? $0 : nil }
+    }
+
+    /// `body`, or a 503 once `limit` has passed: the body's task is cancelled, which interrupts its query.
+    static func withTimeLimit<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw APIError(status: .serviceUnavailable, message: "the query took longer than the server's time limit (\(limit))")
+            }
+            return value
+        }
+    }
+}
+
+/// Requests no route takes (404, 405) answer JSON like every other error.
+struct JSONErrors: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let endpoints: Endpoints
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError {
+            let status = error.status
+            let message = status == .notFound ? "no such endpoint: \(request.uri.path.prefix(200))" : "\(status.reasonPhrase)"
+            return endpoints.finish(.json(APIError(status: status, message: message).json, status: status), request: request,
+                                    endpoint: "other", start: start)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+// How a geodb place reads in the vocabularies of OpenStreetMap geocoders: its OSM type and id, its
+// class and type (`amenity`/`cafe`), Photon's layer, Nominatim's address keys and bounding box.
+import GeoDB
+
+/// A place in the terms Nominatim and Photon use.
+struct PlaceFields {
+    let place: PlaceResult
+
+    /// `node`/`way`/`relation` and the OSM id, for places from OSM (`n123`); nil for GeoNames and CSV.
+    var osm: (type: String, id: Int64)? {
+        guard let letter = place.sourceRef.first, let id = Int64(place.sourceRef.dropFirst()) else { return nil }
+        switch letter {
+        case "n": return ("node", id)
+        case "w": return ("way", id)
+        case "r": return ("relation", id)
+        default: return nil
+        }
+    }
+
+    /// The OSM key and value (`amenity`, `cafe`): the place's own tag when its category is one, else what
+    /// its kind is in OSM (`place=city`, `highway=road`).
+    var osmTag: (key: String, value: String) {
+        if let category = place.category, let equals = category.firstIndex(of: "="), !category.hasPrefix("geonames=") {
+            return (String(category[..<equals]), String(category[category.index(after: equals)...]))
+        }
+        switch place.kind {
+        case .street: return ("highway", "road")
+        case .address, .interpolation: return ("place", "house")
+        case .water: return ("natural", "water")
+        case .boundary: return ("boundary", "administrative")
+        case .poi: return ("amenity", "yes")
+        default: return ("place", place.kind.rawValue)
+        }
+    }
+
+    /// Photon's `type` (its layers): house, street, locality, district, city, county, state, country, other.
+    var photonType: String {
+        switch place.kind {
+        case .address, .interpolation, .poi: return "house"
+        case .street, .square: return "street"
+        case .neighbourhood, .hamlet, .locality: return "locality"
+        case .suburb: return "district"
+        case .city, .town, .village: return "city"
+        case .county: return "county"
+        case .state: return "state"
+        case .country: return "country"
+        default: return "other"
+        }
+    }
+
+    /// Nominatim's `addresstype`: the key the place itself would have in an address.
+    var addressType: String {
+        switch place.kind {
+        case .street: return "road"
+        case .address, .interpolation: return "building"
+        case .poi: return osmTag.key
+        default: return place.kind.rawValue
+        }
+    }
+
+    /// Nominatim's `address`: the place itself under its address type for a POI or an area (its name),
+    /// then its address with Nominatim's keys (`road`, `house_number`, `country_code` in lower case).
+    var nominatimAddress: [(String, String)] {
+        var out: [(String, String)] = []
+        if let name = place.name, place.kind != .street, place.kind != .address { out.append((addressType, name)) }
+        let keys = [("housenumber", "house_number"), ("street", "road"), ("neighbourhood", "neighbourhood"), ("suburb", "suburb"),
+                    ("city", "city"), ("county", "county"), ("state", "state"), ("postcode", "postcode"), ("country", "country")]
+        for (ours, theirs) in keys {
+            if let value = place.address[ours], !out.contains(where: { $0.1 == value && $0.0 == theirs }) {
+                if place.kind == .street && ours == "street" { out.append(("road", place.name ?? value)); continue }
+                out.append((theirs, value))
+            }
+        }
+        if place.kind == .street, !out.contains(where: { $0.0 == "road" }), let name = place.name { out.insert(("road", name), at: 0) }
+        if let code = place.address["country_code"] { out.append(("country_code", code.lowercased())) }
+        return out
+    }
+
+    /// The box Nominatim gives: the place's geometry's, or for a point a box sized by what the place is (as
+    /// Nominatim sizes place nodes by rank).
+    func boundingBox(geometry: Geometry?) -> BoundingBox {
+        if let box = geometry?.boundingBox { return box }
+        let half: Double = switch place.kind {
+        case .country: 5
+        case .state: 2
+        case .county: 0.5
+        case .city: 0.1
+        case .town: 0.05
+        case .village, .island: 0.02
+        case .hamlet, .suburb: 0.01
+        case .neighbourhood, .locality, .postcode: 0.005
+        case .street, .square, .water: 0.002
+        default: 0.0001
+        }
+        return BoundingBox(minLat: max(-90, place.lat - half), minLon: max(-180, place.lon - half),
+                           maxLat: min(90, place.lat + half), maxLon: min(180, place.lon + half))
+    }
+
+    /// Whether the place may have a line or polygon worth reading for its box.
+    var mayHaveGeometry: Bool {
+        switch place.kind {
+        case .address, .poi, .coordinate, .category: return false
+        default: return true
+        }
+    }
+}

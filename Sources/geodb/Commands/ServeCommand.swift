@@ -1,0 +1,66 @@
+// `geodb serve`: the databases over HTTP (Nominatim's, Photon's and geodb's own API, a web page), until
+// SIGTERM or Ctrl-C, which finish the requests in flight first.
+import ArgumentParser
+import Foundation
+import GeoDB
+import GeoDBServer
+import Logging
+
+extension GeoDBCommand {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve databases over HTTP: Nominatim and Photon APIs, geodb's /v1 API, a search page with a map.",
+            discussion: """
+                Several files are served as one (search merges by score; reverse, nearby and maps ask the files \
+                whose extent reaches the point). A file replaced by a new import is opened anew within --watch \
+                seconds or on SIGHUP, with no failed request. SIGTERM finishes the requests in flight and exits.
+                """)
+
+        @Argument(help: ArgumentHelp("The database files, served as one.", valueName: "database"))
+        var databases: [String]
+
+        @Option(help: "Address to listen on (0.0.0.0 for every interface).")
+        var host = "127.0.0.1"
+
+        @Option(help: "Port to listen on (0: any free port, printed when listening).")
+        var port = 8080
+
+        @Option(name: .customLong("time-limit"), help: "Seconds a request may run before its query is interrupted (503).")
+        var timeLimit = 10.0
+
+        @Option(help: "Access-Control-Allow-Origin: '*' for any web page, 'none', or a comma-separated list of origins.")
+        var cors = "*"
+
+        @Option(help: "Seconds between checks for database files replaced by a new import (0: only on SIGHUP).")
+        var watch = 2.0
+
+        @Flag(help: "Log only errors, not every request.")
+        var quiet = false
+
+        func validate() throws {
+            guard !databases.isEmpty else { throw ValidationError("give at least one database file") }
+            guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port (0…65535)") }
+            guard timeLimit > 0, timeLimit <= 3600 else { throw ValidationError("--time-limit must be 0 < seconds ≤ 3600") }
+            guard watch >= 0, watch <= 86400 else { throw ValidationError("--watch must be 0…86400 seconds") }
+        }
+
+        func run() async throws {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = quiet ? .warning : .info
+                return handler
+            }
+            var configuration = ServerConfiguration(databases: databases)
+            configuration.host = host
+            configuration.port = port
+            configuration.timeLimit = .milliseconds(Int64(timeLimit * 1000))
+            configuration.corsOrigins = cors == "none" ? nil : cors.split(separator: ",").map(String.init)
+            configuration.watchInterval = watch > 0 ? .milliseconds(Int64(watch * 1000)) : nil
+            let databases = databases, host = host
+            try await GeoDBServer.run(configuration, logger: Logger(label: "geodb")) { port in
+                // Written whole at once (tests and scripts wait for this line to learn the port).
+                FileHandle.standardOutput.write(Data("geodb serve: listening on http://\(host):\(port)/ (\(databases.joined(separator: ", ")))\n".utf8))
+            }
+        }
+    }
+}

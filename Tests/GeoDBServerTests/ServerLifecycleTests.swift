@@ -1,0 +1,140 @@
+// What makes `geodb serve` a real server: several files served as one, a time limit that interrupts the
+// query, SIGTERM finishing the requests in flight, a database replaced by a new import picked up with no
+// failed request.
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct ServerLifecycleTests {
+    /// Helsinki (with timezones) and Liechtenstein served as one.
+    @Test func twoFilesServedAsOne() throws {
+        let server = try ServerProcess([try TestDatabases.helsinkiWithTimeZones(), try TestDatabases.liechtenstein()])
+        defer { server.stop() }
+        // Search asks both: each town from its own file, the ids telling the files apart.
+        let vaduz = try #require(try server.get("/v1/search", [("q", "Vaduz"), ("limit", "1")]).object()["results"] as? [[String: Any]])
+        let helsinki = try #require(try server.get("/v1/search", [("q", "Mannerheimintie"), ("limit", "1")]).object()["results"] as? [[String: Any]])
+        #expect(vaduz.first?["name"] as? String == "Vaduz" && helsinki.first?["name"] as? String == "Mannerheimintie")
+        let vaduzID = try #require(vaduz.first?["id"] as? Int), helsinkiID = try #require(helsinki.first?["id"] as? Int)
+        #expect(vaduzID >> 40 == 1 && helsinkiID >> 40 == 0)
+        // Ids and source ids lead back to the right file.
+        let looked = try server.get("/v1/place", [("ref", "\(vaduzID)")]).object()
+        #expect((looked["place"] as? [String: Any])?["name"] as? String == "Vaduz")
+        let nominatim = try server.get("/lookup", [("osm_ids", "N1932181216,W22906934"), ("format", "json")]).array()
+        #expect(nominatim.count == 2)
+        // Reverse and nearby ask the file that covers the point.
+        let there = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("format", "json"), ("addressdetails", "1")]).object()
+        #expect((there["address"] as? [String: String])?["country_code"] == "li")
+        let here = try server.get("/reverse", [("lat", "60.16952"), ("lon", "24.93545"), ("format", "json"), ("addressdetails", "1")]).object()
+        #expect((here["address"] as? [String: String])?["city"] == "Helsinki")
+        let cafes = try #require(try server.get("/v1/nearby", [("lat", "47.14"), ("lon", "9.52"), ("category", "cafe")]).object()["results"] as? [[String: Any]])
+        #expect(!cafes.isEmpty && cafes.allSatisfy { ($0["id"] as? Int ?? 0) >> 40 == 1 })
+        // Timezones come from the file that has them.
+        let zone = try server.get("/v1/timezone", [("lat", "60.17"), ("lon", "24.94"), ("at", "2026-07-01T12:00:00Z")]).object()
+        #expect(zone["tzid"] as? String == "Europe/Helsinki" && zone["source"] as? String == "polygon")
+        #expect(zone["utc_offset_seconds"] as? Int == 10800 && zone["is_dst"] as? Bool == true)
+        // Categories count the places of both files.
+        let categories = try #require(try server.get("/v1/categories").object()["categories"] as? [[String: Any]])
+        let both = categories.first { $0["id"] as? String == "cafe" }?["places"] as? Int ?? 0
+        let one = try ServerProcess([try TestDatabases.liechtenstein()])
+        defer { one.stop() }
+        let alone = (try one.get("/v1/categories").object()["categories"] as? [[String: Any]])?.first { $0["id"] as? String == "cafe" }?["places"] as? Int ?? 0
+        #expect(both > alone && alone > 0)
+        let status = try #require(try server.get("/status", [("format", "json")]).object()["databases"] as? [[String: Any]])
+        #expect(status.count == 2 && status.allSatisfy { $0["extent"] != nil && ($0["sources"] as? [Any])?.isEmpty == false })
+    }
+
+    /// A query longer than the time limit answers 503 (that it is interrupted, not left running, is
+    /// QueryTimeLimitTests' part).
+    @Test func theTimeLimitAnswers503() throws {
+        let server = try ServerProcess([try TestDatabases.cities()], options: ["--time-limit", "0.001"])
+        defer { server.stop() }
+        let reply = try server.get("/v1/map", [("bbox", "-180,-85,180,85"), ("limit", "10000")])
+        #expect(reply.status == 503 && reply.error?["code"] as? Int == 503)
+        // The session it ran in answers the next request.
+        #expect(try server.get("/status").status == 200)
+    }
+
+    /// SIGTERM while requests run: every one is answered, then the server exits 0.
+    @Test func sigtermFinishesTheRequestsInFlight() throws {
+        let server = try ServerProcess([try TestDatabases.cities()])
+        let statuses = Mutex<[Int]>([])
+        let group = DispatchGroup()
+        for i in 0..<8 {
+            DispatchQueue.global().async(group: group) {
+                // Maps of the world: ~0.1 s each, 8 on 2 cores, so they are still running at the signal.
+                let status = (try? server.get("/v1/map", [("bbox", "-180,-85,180,85"), ("limit", "\(9000 + i)")]))?.status ?? -1
+                statuses.withLock { $0.append(status) }
+            }
+        }
+        // The signal once the server has them all (its metrics count requests as they finish, so wait
+        // for the first answer and a little longer).
+        while statuses.withLock({ $0.isEmpty }) { Thread.sleep(forTimeInterval: 0.005) }
+        server.signal(SIGTERM)
+        group.wait()
+        #expect(server.stop() == 0)
+        #expect(statuses.withLock { $0 } == Array(repeating: 200, count: 8), "\(statuses.withLock { $0 })")
+    }
+
+    /// A new import renamed over a served file is picked up (here on SIGHUP), and no request fails meanwhile.
+    @Test func aReplacedDatabaseIsPickedUp() throws {
+        let scratch = try ScratchDirectory()
+        let served = scratch.path("served.sqlite")
+        try FileManager.default.copyItem(atPath: try TestDatabases.liechtenstein(), toPath: served)
+        let server = try ServerProcess([served], options: ["--watch", "0"])
+        defer { server.stop() }
+        func sourceName() throws -> String? {
+            let status = try server.get("/status", [("format", "json")]).object()
+            return (((status["databases"] as? [[String: Any]])?.first?["sources"] as? [[String: Any]])?.first?["name"] as? String)
+        }
+        #expect(try sourceName() == "liechtenstein.osm.pbf")
+
+        let failures = Mutex<[String]>([]), stop = Mutex(false)
+        let load = Thread {
+            while !stop.withLock({ $0 }) {
+                do {
+                    let reply = try server.get("/v1/search", [("q", "Monaco Vaduz"), ("limit", "3")])
+                    if reply.status != 200 { failures.withLock { $0.append("\(reply.status) \(reply.text.prefix(100))") } }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        load.start()
+        // As an import does it: written beside, renamed over.
+        try FileManager.default.copyItem(atPath: try TestDatabases.monaco(), toPath: scratch.path("served.sqlite.new"))
+        #expect(rename(scratch.path("served.sqlite.new"), served) == 0)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try sourceName() == "liechtenstein.osm.pbf")   // --watch 0: only a signal reloads
+        server.signal(SIGHUP)
+        var reloaded = false
+        for _ in 0..<50 where !reloaded {
+            Thread.sleep(forTimeInterval: 0.1)
+            reloaded = try sourceName() == "monaco.osm.pbf"
+        }
+        stop.withLock { $0 = true }
+        while load.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(reloaded)
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
+        let monaco = try #require(try server.get("/v1/search", [("q", "Monte-Carlo"), ("limit", "1")]).object()["results"] as? [[String: Any]])
+        #expect(monaco.first?["name"] as? String == "Monte-Carlo")
+        #expect(try server.get("/metrics").text.contains("geodb_database_reloads_total 1"))
+    }
+
+    /// A file that is missing or not a database stops the server before it listens, with one line.
+    @Test func aBadDatabaseIsAOneLineError() throws {
+        let run = try runGeodb(["serve", "/nonexistent/x.sqlite", "--port", "0"])
+        #expect(run.status != 0 && run.stderr.contains("/nonexistent/x.sqlite") && run.stderr.split(separator: "\n").count == 1)
+    }
+}
+
+/// A lock around a value, for the threads of a test.
+final class Mutex<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

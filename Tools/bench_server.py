@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""`geodb serve` under load: wrk (Debian package) against the server on Helsinki + cities500 (with the
+timezone database as a second file), at 1, 16 and 64 connections, per endpoint (search, autocomplete,
+reverse, nearby, timezone) and for a search/reverse mix; the mix through HAProxy in front of two server
+processes (Tools/serve-cluster.sh); the server's resident memory over a 60 s run. The requests are built
+by rule from the database itself (names, their prefixes, points near places), with a fixed seed.
+
+Run by Tools/bench.py (bench.sh) for docs/BENCHMARKS.md; alone: python3 Tools/bench_server.py DB TZDB.
+wrk runs on the same 2 cores as the server: the numbers are what one machine does serving itself."""
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GEODB = os.path.join(ROOT, ".build/release/geodb")
+LUA = """
+local paths = {}
+local counter = 0
+function init(args)
+  for line in io.lines(args[1]) do paths[#paths + 1] = line end
+  counter = math.random(#paths)
+end
+function request()
+  counter = counter % #paths + 1
+  return wrk.format("GET", paths[counter])
+end
+"""
+
+
+def request_paths(db, count=2000, seed=7):
+    """Per endpoint, `count` request paths made from the database's places."""
+    rng = random.Random(seed)
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    names = [r[0] for r in con.execute(
+        "SELECT name FROM place WHERE name IS NOT NULL AND kind IN ('city','town','village','street','poi') "
+        "ORDER BY random() LIMIT ?", (count,))]
+    points = [(r[0], r[1]) for r in con.execute("SELECT lat, lon FROM place ORDER BY random() LIMIT ?", (count,))]
+    con.close()
+    rng.shuffle(names)
+    from urllib.parse import quote
+
+    def near(point):   # within ~100 m of a place: where people look
+        return point[0] + rng.uniform(-0.001, 0.001), point[1] + rng.uniform(-0.001, 0.001)
+
+    paths = {
+        "search": [f"/v1/search?q={quote(n)}&limit=10" for n in names],
+        "autocomplete": [f"/v1/autocomplete?q={quote(n[:rng.randint(3, max(3, min(8, len(n))))])}&limit=10" for n in names],
+        "reverse": ["/reverse?lat=%.6f&lon=%.6f&format=jsonv2" % near(p) for p in points],
+        "nearby": ["/v1/nearby?lat=%.6f&lon=%.6f&radius=1000&category=%s&limit=10" % (*near(p), rng.choice(["restaurant", "cafe", "pharmacy", "shop"]))
+                   for p in points],
+        "timezone": ["/v1/timezone?lat=%.4f&lon=%.4f" % near(p) for p in points],
+    }
+    paths["search + reverse"] = [p for pair in zip(paths["search"], paths["reverse"]) for p in pair]
+    return paths
+
+
+def start_server(dbs, port):
+    process = subprocess.Popen([GEODB, "serve", *dbs, "--port", str(port), "--quiet"], stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if "listening" not in line:
+        raise SystemExit(f"geodb serve did not start: {line}")
+    return process
+
+
+def wrk(port, paths_file, connections, seconds):
+    """wrk's requests/s, latency percentiles (ms) and non-2xx count."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(LUA)
+    threads = min(2, connections)
+    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency", "-s", script.name,
+                          f"http://127.0.0.1:{port}", "--", paths_file], capture_output=True, text=True).stdout
+    os.unlink(script.name)
+
+    def ms(text):
+        value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    percentiles = {int(p): ms(v) for p, v in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", out, re.M)}
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket_errors = re.search(r"Socket errors: (.*)", out)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50_ms": percentiles.get(50),
+            "p99_ms": percentiles.get(99), "non_2xx": int(errors.group(1)) if errors else 0,
+            "socket_errors": socket_errors.group(1) if socket_errors else None}
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1))
+
+
+def bench_server(db, tz_db, quick=False):
+    seconds = 3 if quick else 10
+    work = tempfile.mkdtemp()
+    files = {}
+    for endpoint, paths in request_paths(db).items():
+        files[endpoint] = os.path.join(work, endpoint.replace(" + ", "-") + ".txt")
+        with open(files[endpoint], "w") as f:
+            f.write("\n".join(paths) + "\n")
+    dbs = [db, tz_db] if tz_db else [db]
+    port = 18300
+    server = start_server(dbs, port)
+    results = {"connections": [1, 16, 64], "endpoints": {}, "cluster": {}, "rss": None}
+    try:
+        for endpoint, path in files.items():
+            wrk(port, path, 4, 1)   # warm the caches and the sessions
+            results["endpoints"][endpoint] = {c: wrk(port, path, c, seconds) for c in results["connections"]}
+            print(f"server {endpoint}: " + ", ".join(f"{c} conn {r['rps']:.0f}/s p50 {r['p50_ms']:.2f} p99 {r['p99_ms']:.2f} ms"
+                                                     for c, r in results["endpoints"][endpoint].items()), file=sys.stderr)
+        # Resident memory over a long run of the mix at 64 connections, sampled every second.
+        duration = 10 if quick else 60
+        samples = []
+        load = subprocess.Popen(["wrk", "-t", "2", "-c", "64", "-d", f"{duration}s", "-s", write_lua(work), f"http://127.0.0.1:{port}",
+                                 "--", files["search + reverse"]], stdout=subprocess.DEVNULL)
+        start = time.time()
+        while load.poll() is None:
+            samples.append((time.time() - start, rss_kib(server.pid)))
+            time.sleep(1)
+        tenth = max(1, len(samples) // 6)
+        results["rss"] = {"seconds": duration, "first_mib": sum(s for _, s in samples[:tenth]) / tenth / 1024,
+                          "last_mib": sum(s for _, s in samples[-tenth:]) / tenth / 1024, "max_mib": max(s for _, s in samples) / 1024}
+        print(f"server rss over {duration} s: {results['rss']}", file=sys.stderr)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait()
+    # Two server processes behind HAProxy.
+    cluster = subprocess.Popen([os.path.join(ROOT, "Tools/serve-cluster.sh"), "2", str(port), *dbs], stdout=subprocess.PIPE,
+                               text=True, start_new_session=True, env={**os.environ, "GEODB": GEODB})
+    try:
+        cluster.stdout.readline()
+        time.sleep(1)   # HAProxy's first health checks
+        wrk(port, files["search + reverse"], 4, 1)
+        results["cluster"] = {c: wrk(port, files["search + reverse"], c, seconds) for c in [16, 64]}
+        print(f"server cluster: {results['cluster']}", file=sys.stderr)
+    finally:
+        os.killpg(cluster.pid, signal.SIGTERM)
+        cluster.wait()
+    return results
+
+
+def write_lua(work):
+    path = os.path.join(work, "paths.lua")
+    with open(path, "w") as f:
+        f.write(LUA)
+    return path
+
+
+def server_table(results):
+    """Markdown: requests/s and p50 / p99 per endpoint and connection count."""
+    conns = results["connections"]
+    lines = ["| endpoint | " + " | ".join(f"{c} conn: req/s, p50 / p99 ms" for c in conns) + " |",
+             "|---|" + "---|" * len(conns)]
+    for endpoint, by_conn in results["endpoints"].items():
+        cells = []
+        for c in conns:
+            r = by_conn[c]
+            bad = f" ({r['non_2xx']} non-2xx)" if r["non_2xx"] else ""
+            cells.append(f"{r['rps']:,.0f}, {r['p50_ms']:.2f} / {r['p99_ms']:.2f}{bad}")
+        lines.append(f"| {endpoint} | " + " | ".join(cells) + " |")
+    for c, r in results["cluster"].items():
+        lines.append(f"| search + reverse, HAProxy + 2 servers, {c} conn | {r['rps']:,.0f}, {r['p50_ms']:.2f} / {r['p99_ms']:.2f} | | |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    outcome = bench_server(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None, quick="--quick" in sys.argv)
+    print(server_table(outcome))
+    print(json.dumps(outcome["rss"]))
