@@ -90,8 +90,10 @@ def wrk(port, paths_file, connections, seconds):
 
 
 def rss_kib(pid):
+    """Resident KiB: all (with the database's mapped pages) and anonymous (the heap)."""
     with open(f"/proc/{pid}/status") as status:
-        return int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1))
+        text = status.read()
+    return int(re.search(r"VmRSS:\s+(\d+)", text).group(1)), int(re.search(r"RssAnon:\s+(\d+)", text).group(1))
 
 
 def bench_server(db, tz_db, quick=False):
@@ -121,9 +123,13 @@ def bench_server(db, tz_db, quick=False):
         while load.poll() is None:
             samples.append((time.time() - start, rss_kib(server.pid)))
             time.sleep(1)
-        tenth = max(1, len(samples) // 6)
-        results["rss"] = {"seconds": duration, "first_mib": sum(s for _, s in samples[:tenth]) / tenth / 1024,
-                          "last_mib": sum(s for _, s in samples[-tenth:]) / tenth / 1024, "max_mib": max(s for _, s in samples) / 1024}
+        sixth = max(1, len(samples) // 6)
+
+        def mib(part, which):
+            return sum(s[which] for _, s in part) / len(part) / 1024
+        results["rss"] = {"seconds": duration, "first_mib": mib(samples[:sixth], 0), "last_mib": mib(samples[-sixth:], 0),
+                          "first_anon_mib": mib(samples[:sixth], 1), "last_anon_mib": mib(samples[-sixth:], 1),
+                          "max_anon_mib": max(s[1] for _, s in samples) / 1024}
         print(f"server rss over {duration} s: {results['rss']}", file=sys.stderr)
     finally:
         server.send_signal(signal.SIGTERM)

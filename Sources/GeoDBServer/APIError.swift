@@ -35,6 +35,7 @@ struct APIError: Error {
             case .invalidArgument:
                 self.init(status: .badRequest, message: error.message, parameter: error.option)
             case .interrupted:
+                // Cancelled: by the server's time limit (RequestDeadlines), the only canceller of requests.
                 self.init(status: .serviceUnavailable, message: "the query took longer than the server's time limit", parameter: nil)
             case .fileNotFound:
                 self.init(status: .notFound, message: error.message, parameter: nil)

@@ -66,6 +66,9 @@ final class ServedDatabases: Sendable {
     /// The files now: a request takes them once and uses that list to its end.
     var current: [Shard] { shards.withLock { $0 } }
 
+    /// The files with places (not a file of timezones only): what search asks.
+    var withPlaces: [Shard] { current.filter { $0.info.placeCount > 0 } }
+
     /// How deep nearby pages go: the most places one nearby call returns.
     static let maxNearbyDepth = 1_000
 
@@ -114,7 +117,7 @@ final class ServedDatabases: Sendable {
     /// order kept; equal scores: the earlier file first), and whether more follow.
     func search(_ text: String, options: SearchOptions, offset: Int, limit: Int) async throws -> (places: [ShardPlace], more: Bool) {
         let depth = offset + limit + 1
-        let perShard = try await eachShard(current) { shard in
+        let perShard = try await eachShard(withPlaces) { shard in
             var options = options, found: [PlaceResult] = [], cursor: String?
             options.limit = min(depth, SearchOptions.maxLimit)
             repeat {
@@ -131,7 +134,7 @@ final class ServedDatabases: Sendable {
     /// Structured search in every file, merged by score.
     func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                           options: SearchOptions) async throws -> [ShardPlace] {
-        let perShard = try await eachShard(current) { shard in
+        let perShard = try await eachShard(withPlaces) { shard in
             try await shard.database.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode,
                                                       options: options).map { ShardPlace(shard: shard, place: $0) }
         }
@@ -141,7 +144,7 @@ final class ServedDatabases: Sendable {
     /// Reverse in the files whose places come within the search radius of `point` (every file when none
     /// does: a database of towns answers the nearest town however far), nearest first.
     func reverse(at point: Coordinate, options: ReverseOptions) async throws -> [(shard: Shard, result: ReverseResult)] {
-        let all = current
+        let all = withPlaces
         let margin = (options.radius ?? options.level.defaultRadius) / 111_000
         let near = all.filter { $0.covers(point, margin: margin) }
         let perShard = try await eachShard(near.isEmpty ? all : near) { shard in
@@ -185,7 +188,7 @@ final class ServedDatabases: Sendable {
 
     /// The taxonomy (every file has the same) with the places of all files counted.
     func categories() async throws -> [CategoryCount] {
-        let perShard = try await eachShard(current) { try await $0.database.categories() }
+        let perShard = try await eachShard(withPlaces) { try await $0.database.categories() }
         guard var merged = perShard.first else { return [] }
         for other in perShard.dropFirst() {
             let counts = Dictionary(other.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
