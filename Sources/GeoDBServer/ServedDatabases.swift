@@ -127,7 +127,7 @@ final class ServedDatabases: Sendable {
             } while found.count < depth && cursor != nil
             return found.map { ShardPlace(shard: shard, place: $0) }
         }
-        let merged = Self.merge(perShard, limit: depth) { ($0.place.score ?? .infinity) > ($1.place.score ?? .infinity) }
+        let merged = Self.distinct(Self.merge(perShard, limit: depth) { ($0.place.score ?? .infinity) > ($1.place.score ?? .infinity) })
         return (Array(merged.dropFirst(offset).prefix(limit)), merged.count > offset + limit)
     }
 
@@ -138,7 +138,7 @@ final class ServedDatabases: Sendable {
             try await shard.database.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode,
                                                       options: options).map { ShardPlace(shard: shard, place: $0) }
         }
-        return Self.merge(perShard, limit: options.limit) { ($0.place.score ?? 0) > ($1.place.score ?? 0) }
+        return Self.distinct(Self.merge(perShard, limit: options.limit) { ($0.place.score ?? 0) > ($1.place.score ?? 0) })
     }
 
     /// Reverse in the files whose places come within the search radius of `point` (every file when none
@@ -170,7 +170,7 @@ final class ServedDatabases: Sendable {
             }
             return page.places.map { ShardPlace(shard: shard, place: $0) }
         }
-        let merged = Self.merge(perShard, limit: depth) { ($0.place.distanceM ?? 0) < ($1.place.distanceM ?? 0) }
+        let merged = Self.distinct(Self.merge(perShard, limit: depth) { ($0.place.distanceM ?? 0) < ($1.place.distanceM ?? 0) })
         return (Array(merged.dropFirst(offset).prefix(limit)), merged.count > offset + limit)
     }
 
@@ -235,6 +235,32 @@ final class ServedDatabases: Sendable {
             for try await (position, answer) in group { answers[position] = answer }
             return answers.compactMap { $0 }
         }
+    }
+
+    /// `places` with each place that another file gave already left out: files served together overlap (a
+    /// world gazetteer and a country extract both have Vaduz; two neighbouring extracts share the border's
+    /// streets). The same place is the same OSM object, or the same name and kind of place within reach (a
+    /// settlement or an area 20 km, anything else 100 m). Of the two, the one from OSM stays, at the place
+    /// of the one ranked first: it has the address, the geometry and the OSM id clients ask for.
+    static func distinct(_ places: [ShardPlace]) -> [ShardPlace] {
+        guard Set(places.map(\.shard.index)).count > 1 else { return places }
+        func isOSM(_ place: PlaceResult) -> Bool { PlaceFields(place: place).osm != nil }
+        func same(_ a: PlaceResult, _ b: PlaceResult) -> Bool {
+            if isOSM(a) && isOSM(b) { return a.sourceRef == b.sourceRef }
+            guard let nameA = a.name?.lowercased(), nameA == b.name?.lowercased() else { return false }
+            let areas = a.kind.addressLevel != nil && b.kind.addressLevel != nil
+            guard areas || a.kind == b.kind else { return false }
+            return a.coordinate.distance(to: b.coordinate) <= (areas ? 20_000 : 100)
+        }
+        var kept: [ShardPlace] = []
+        for place in places {
+            if let twin = kept.firstIndex(where: { $0.shard.index != place.shard.index && same($0.place, place.place) }) {
+                if isOSM(place.place) && !isOSM(kept[twin].place) { kept[twin] = place }
+            } else {
+                kept.append(place)
+            }
+        }
+        return kept
     }
 
     /// The lists merged into one of at most `limit`, each list's order kept: the next item is the first

@@ -43,6 +43,18 @@ import TestSupport
         #expect(status.count == 2 && status.allSatisfy { $0["extent"] != nil && ($0["sources"] as? [Any])?.isEmpty == false })
     }
 
+    /// Files that overlap (a world gazetteer and a country extract) show a place they share once: the OSM
+    /// one, which has the address and the OSM id.
+    @Test func aPlaceInTwoFilesIsShownOnce() throws {
+        let server = try ServerProcess([try TestDatabases.cities(), try TestDatabases.liechtenstein()])
+        defer { server.stop() }
+        let results = try #require(try server.get("/v1/search", [("q", "Vaduz"), ("limit", "10")]).object()["results"] as? [[String: Any]])
+        let towns = results.filter { $0["name"] as? String == "Vaduz" && ["city", "town"].contains($0["kind"] as? String ?? "") }
+        #expect(towns.count == 1 && towns.first?["source_id"] as? String == "n1932181216", "\(results.map { $0["source_id"] ?? "" })")
+        let photon = try #require(try server.get("/api", [("q", "vadu"), ("limit", "5")]).object()["features"] as? [[String: Any]])
+        #expect(photon.filter { ($0["properties"] as? [String: Any])?["name"] as? String == "Vaduz" }.count == 1)
+    }
+
     /// A query longer than the time limit answers 503 (that it is interrupted, not left running, is
     /// QueryTimeLimitTests' part).
     @Test func theTimeLimitAnswers503() throws {
