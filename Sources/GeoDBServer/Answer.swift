@@ -8,6 +8,8 @@ struct Answer: Sendable {
     var status: HTTPResponse.Status = .ok
     var contentType: String
     var body: [UInt8]
+    /// The `Allow` header of a 405.
+    var allow: String?
 
     static func json(_ value: JSON, status: HTTPResponse.Status = .ok, geo: Bool = false) -> Answer {
         Answer(status: status, contentType: geo ? "application/geo+json; charset=utf-8" : "application/json; charset=utf-8",
@@ -25,6 +27,7 @@ struct Answer: Sendable {
     func response(acceptEncoding: String?, extraHeaders: HTTPFields = [:]) -> Response {
         var headers = extraHeaders
         headers[.contentType] = contentType
+        if let allow { headers[.allow] = allow }
         var bytes = body
         if body.count >= Self.smallestCompressed, let accepted = acceptEncoding, Self.acceptsGzip(accepted),
            let compressed = Gzip.compress(body) {

@@ -114,7 +114,9 @@ struct GeoDBAPI: Sendable {
         let point = try parameters.requiredCoordinate()
         var date = Date()
         if let at = parameters.string("at") {
-            guard let parsed = ISO8601DateFormatter().date(from: at) else {
+            let fractional = ISO8601DateFormatter()
+            fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            guard let parsed = ISO8601DateFormatter().date(from: at) ?? fractional.date(from: at) else {
                 throw APIError.badParameter("at", "'\(at.prefix(40))' is not an ISO 8601 time such as 2026-07-01T12:00:00Z")
             }
             date = parsed

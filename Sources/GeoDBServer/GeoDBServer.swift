@@ -110,7 +110,11 @@ struct Endpoints: Sendable {
     /// Routes GET `path` to `handler`; `name` labels its metrics and log lines.
     func get(_ path: String, name: String, on router: Router<BasicRequestContext>, _ handler: @escaping Handler) {
         router.get(RouterPath(path)) { request, _ in await self.respond(to: request, endpoint: name, handler) }
+        routes.add(path)
     }
+
+    /// The paths routed, for telling an unknown path (404) from a method they do not take (405).
+    let routes = RoutedPaths()
 
     func respond(to request: Request, endpoint: String, _ handler: @escaping Handler) async -> Response {
         let start = ContinuousClock.now
@@ -211,10 +215,25 @@ struct JSONErrors: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
-            let status = error.status
-            let message = status == .notFound ? "no such endpoint: \(request.uri.path.prefix(200))" : "\(status.reasonPhrase)"
-            return endpoints.finish(.json(APIError(status: status, message: message).json, status: status), request: request,
-                                    endpoint: "other", start: start)
+            var status = error.status, message = "\(status.reasonPhrase)"
+            if status == .notFound {
+                let routed = endpoints.routes.contains(request.uri.path)
+                status = routed ? .methodNotAllowed : .notFound
+                message = routed ? "\(request.method.rawValue.prefix(20)) is not allowed here: only GET"
+                    : "no such endpoint: \(request.uri.path.prefix(200))"
+            }
+            var answer = Answer.json(APIError(status: status, message: message).json, status: status)
+            answer.allow = status == .methodNotAllowed ? "GET" : nil
+            return endpoints.finish(answer, request: request, endpoint: "other", start: start)
         }
     }
+}
+
+/// The paths the endpoints were routed at.
+final class RoutedPaths: Sendable {
+    private let paths = Mutex<Set<String>>([])
+
+    func add(_ path: String) { paths.withLock { _ = $0.insert(path) } }
+
+    func contains(_ path: String) -> Bool { paths.withLock { $0.contains(path) } }
 }

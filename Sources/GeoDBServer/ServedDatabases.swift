@@ -204,7 +204,11 @@ final class ServedDatabases: Sendable {
     func lookup(_ reference: String) async throws -> (shard: Shard, details: PlaceDetails) {
         if let global = Int64(reference) {
             guard let (shard, id) = place(globalID: global) else { throw APIError(status: .notFound, message: "no place \(global)") }
-            return (shard, try await shard.database.lookup(String(id)))
+            do {
+                return (shard, try await shard.database.lookup(String(id)))
+            } catch let error as GeoDBError where error.code == .invalidArgument {
+                throw APIError(status: .notFound, message: "no place \(global)")
+            }
         }
         for shard in current {
             do {

@@ -603,7 +603,7 @@ start();
  "info": {
   "title": "geodb /v1 API",
   "version": "1",
-  "description": "geodb's own HTTP API, served by `geodb serve` beside Nominatim's (/search, /reverse, /lookup, /status) and Photon's (/api, /reverse without format). Every error is 400/404/503 with {\"error\": {\"code\", \"message\", \"parameter\"}}. Ids are unique across the files served (file index << 40 | place id)."
+  "description": "geodb's own HTTP API, served by `geodb serve` beside Nominatim's (/search, /reverse, /lookup, /status) and Photon's (/api, /reverse without format). Every error is 400/404/503 with {\"error\": {\"code\", \"message\", \"parameter\"}}. Ids are unique across the files served (file index << 40 | place id). A parameter given empty (`lon=`) counts as absent. `lat` and `lon` go together: one without the other is a 400 naming the missing one."
  },
  "paths": {
   "/v1/search": {
@@ -616,7 +616,9 @@ start();
       "required": true,
       "schema": {
        "type": "string",
-       "maxLength": 1000
+       "maxLength": 1000,
+       "minLength": 1,
+       "pattern": "\\S"
       },
       "description": "The text."
      },
@@ -741,7 +743,9 @@ start();
       "required": true,
       "schema": {
        "type": "string",
-       "maxLength": 1000
+       "maxLength": 1000,
+       "minLength": 1,
+       "pattern": "\\S"
       },
       "description": "The text."
      },
@@ -947,7 +951,8 @@ start();
      "503": {
       "$ref": "#/components/responses/TimeLimit"
      }
-    }
+    },
+    "description": "At least one of street, city and postcode (non-empty)."
    }
   },
   "/v1/reverse": {
@@ -1249,7 +1254,9 @@ start();
       "in": "query",
       "required": true,
       "schema": {
-       "type": "string"
+       "type": "string",
+       "minLength": 1,
+       "pattern": "\\S"
       },
       "description": "An id from a result, or a source id: n123, w45, r6, geonames:658225, csv:file:17."
      }
@@ -1308,7 +1315,7 @@ start();
      "200": {
       "description": "OK",
       "content": {
-       "application/json": {
+       "application/geo+json": {
         "schema": {
          "$ref": "#/components/schemas/FeatureCollection"
         }

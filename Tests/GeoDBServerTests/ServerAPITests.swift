@@ -146,6 +146,7 @@ import TestSupport
         let street = try server.get("/v1/place", [("ref", "w6071236")]).object()
         #expect(["LineString", "MultiLineString"].contains((street["geometry"] as? [String: Any])?["type"] as? String ?? ""))
         #expect(try server.get("/v1/place", [("ref", "w1")]).status == 404)
+        #expect(try server.get("/v1/place", [("ref", "0")]).status == 404)
 
         let map = try server.get("/v1/map", [("bbox", "9.515,47.135,9.525,47.145"), ("limit", "500")]).object()
         let kinds = Set((map["features"] as? [[String: Any]] ?? []).compactMap { ($0["properties"] as? [String: Any])?["kind"] as? String })
@@ -218,6 +219,11 @@ import TestSupport
         }
         let missing = try server.get("/no/such/endpoint")
         #expect(missing.status == 404 && missing.error?["code"] as? Int == 404)
+        let notAllowed = try server.request("DELETE", "/v1/search?q=x")
+        #expect(notAllowed.status == 405 && notAllowed.headers["allow"] == "GET" && notAllowed.error?["code"] as? Int == 405)
+        // Times as RFC 3339 allows them, with fractional seconds.
+        let zone = try server.get("/v1/timezone", [("lat", "47.1"), ("lon", "9.5"), ("at", "2026-07-01T12:00:00.250Z")])
+        #expect(zone.status != 400, "\(zone.text)")
     }
 }
 

@@ -58,7 +58,13 @@ final class ServerProcess: @unchecked Sendable {
 
     /// GET `path` (already percent-encoded), waiting for the reply.
     func get(_ path: String, headers: [String: String] = [:]) throws -> Reply {
+        try request("GET", path, headers: headers)
+    }
+
+    /// `method` on `path`, waiting for the reply.
+    func request(_ method: String, _ path: String, headers: [String: String] = [:]) throws -> Reply {
         var request = URLRequest(url: try #require(URL(string: baseURL + path)))
+        request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<Reply, any Error> = .failure(ServerTestError("no reply"))
