@@ -63,7 +63,7 @@ final class NearestPlaces {
                 // Anything nearer than the limit-th candidate lies within its distance: one exact pass.
                 return Array(try within(min(radius, max(last.distance, 1))).prefix(limit))
             }
-            r = min(radius, r * 4)
+            r = min(radius, r * 2)
         }
     }
 
