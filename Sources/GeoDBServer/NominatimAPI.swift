@@ -53,7 +53,7 @@ struct NominatimAPI: Sendable {
         let filtered = countries.count > 1 || !excluded.isEmpty
         options.limit = filtered ? SearchOptions.maxLimit : max(limit, 1)
 
-        let structured = ["street", "city", "county", "state", "country", "postalcode", "amenity"].filter(parameters.has)
+        let structured = ["street", "city", "county", "state", "country", "postalcode", "amenity"].filter { parameters.string($0) != nil }
         var found: [ShardPlace]
         let query: String
         if let q = parameters.string("q") {
