@@ -27,7 +27,7 @@ struct PhotonAPI: Sendable {
         let tags = try TagFilter(parameters.all("osm_tag"))
         options.limit = tags.isEmpty ? limit : SearchOptions.maxLimit
         let found = try await served.search(q, options: options, offset: 0, limit: options.limit).places
-        return Self.collection(found.map(\.place).filter(tags.allows).prefix(limit))
+        return try await Self.collection(found.filter { tags.allows($0.place) }.prefix(limit))
     }
 
     /// `/reverse` without a format (and `/photon/reverse`): the nearest places to a point.
@@ -43,7 +43,7 @@ struct PhotonAPI: Sendable {
         let tags = try TagFilter(parameters.all("osm_tag"))
         _ = try Self.kinds(layers: layers)   // checks the names
         let found = try await served.reverse(at: point, options: options)
-        return Self.collection(found.map(\.result.place).filter(tags.allows))
+        return try await Self.collection(found.map { ShardPlace(shard: $0.shard, place: $0.result.place) }.filter { tags.allows($0.place) })
     }
 
     /// The kinds of Photon's layers.
@@ -67,12 +67,18 @@ struct PhotonAPI: Sendable {
         return kinds
     }
 
-    private static func collection(_ places: some Sequence<PlaceResult>) -> Answer {
-        .json(.object([("type", .string("FeatureCollection")), ("features", .array(places.map(feature)))]), geo: true)
+    /// The places as a FeatureCollection, each with the `extent` of its line or polygon when it has one.
+    private static func collection(_ places: some Sequence<ShardPlace>) async throws -> Answer {
+        var features: [JSON] = []
+        for found in places {
+            let geometry = PlaceFields(place: found.place).mayHaveGeometry ? try await found.shard.database.geometry(ofPlace: found.place.id) : nil
+            features.append(feature(found.place, extent: geometry?.boundingBox))
+        }
+        return .json(.object([("type", .string("FeatureCollection")), ("features", .array(features))]), geo: true)
     }
 
-    /// A place as Photon writes it.
-    static func feature(_ place: PlaceResult) -> JSON {
+    /// A place as Photon writes it; `extent` is [min lon, max lat, max lon, min lat], Photon's order.
+    static func feature(_ place: PlaceResult, extent: BoundingBox?) -> JSON {
         let fields = PlaceFields(place: place), tag = fields.osmTag, address = place.address
         let osm = fields.osm
         return .object([
@@ -88,6 +94,7 @@ struct PhotonAPI: Sendable {
                 ("district", address["suburb"].map(JSON.string)), ("city", place.kind.addressLevel == .city ? nil : address["city"].map(JSON.string)),
                 ("county", address["county"].map(JSON.string)), ("state", address["state"].map(JSON.string)),
                 ("country", address["country"].map(JSON.string)), ("countrycode", address["country_code"].map { .string($0.uppercased()) }),
+                ("extent", extent.map { box in .array([box.minLon, box.maxLat, box.maxLon, box.minLat].map(JSON.number)) }),
             ])),
         ])
     }

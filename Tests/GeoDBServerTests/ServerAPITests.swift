@@ -102,6 +102,9 @@ import TestSupport
         #expect(!notRoads.isEmpty && notRoads.allSatisfy { ($0["properties"] as? [String: Any])?["osm_key"] as? String != "highway" })
         let streets = try #require(try server.get("/api", [("q", "vadu"), ("layer", "street")]).object()["features"] as? [[String: Any]])
         #expect(!streets.isEmpty && streets.allSatisfy { ($0["properties"] as? [String: Any])?["type"] as? String == "street" })
+        // A street's extent, in Photon's order: min lon, max lat, max lon, min lat.
+        let extent = try #require((streets.first?["properties"] as? [String: Any])?["extent"] as? [Double])
+        #expect(extent.count == 4 && extent[0] <= extent[2] && extent[1] >= extent[3])
 
         // /reverse without a format is Photon's.
         let near = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287")]).object()
