@@ -20,6 +20,7 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -53,14 +54,17 @@ def main():
     def wait_for(what, condition, timeout=TIMEOUT):
         """Waits until condition(driver) is truthy and returns it; on timeout fails the step, saying `what`."""
         try:
-            return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+            # The map is redrawn whenever its data arrives: an element found a moment ago may be gone; look again.
+            return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                                 ignored_exceptions=(StaleElementReferenceException,)).until(condition)
         except Exception as e:   # a timeout, or an exception the condition raised
             raise StepFailed(f"timed out after {timeout} s waiting for {what}" +
                              ("" if type(e).__name__ == "TimeoutException" else f" ({type(e).__name__}: {e})"))
 
     def text(css):
-        found = driver.find_elements(By.CSS_SELECTOR, css)
-        return found[0].text.strip() if found else ""
+        # Read in the page in one step, so that a redraw between finding and reading cannot make it stale.
+        return (driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.innerText : ''", css)
+                or "").strip()
 
     try:
         step = "load the page and draw the map"
@@ -76,23 +80,32 @@ def main():
         def matching_suggestion(d):
             items = d.find_elements(By.CSS_SELECTOR, "#suggestions li.suggestion")
             return next((li for li in items if args.expect in li.text), None)
-        try:
-            suggestion = wait_for(f"a suggestion containing '{args.expect}'", matching_suggestion)
-        except StepFailed as e:
-            seen = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#suggestions li.suggestion")]
-            raise StepFailed(f"{e}; suggestions seen: {seen}")
-        summary["suggestions"] = len(driver.find_elements(By.CSS_SELECTOR, "#suggestions li.suggestion"))
-        bold = [b.text for b in suggestion.find_elements(By.TAG_NAME, "b")]
-        if not any(bold):
-            raise StepFailed(f"the suggestion '{suggestion.text}' has no <b> highlight")
-        summary["picked"], summary["highlighted"] = suggestion.text, bold
+        # A list answering an earlier keystroke may be replaced by the next one's while it is read: then the
+        # suggestion is found again (a few times at most).
+        for attempt in range(5):
+            try:
+                suggestion = wait_for(f"a suggestion containing '{args.expect}'", matching_suggestion)
+            except StepFailed as e:
+                seen = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#suggestions li.suggestion")]
+                raise StepFailed(f"{e}; suggestions seen: {seen}")
+            try:
+                summary["suggestions"] = len(driver.find_elements(By.CSS_SELECTOR, "#suggestions li.suggestion"))
+                bold = [b.text for b in suggestion.find_elements(By.TAG_NAME, "b")]
+                if not any(bold):
+                    raise StepFailed(f"the suggestion '{suggestion.text}' has no <b> highlight")
+                summary["picked"], summary["highlighted"] = suggestion.text, bold
+                suggestion.click()
+                break
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
 
         step = "pick the suggestion: details and the selected place on the map"
-        suggestion.click()
         wait_for(f"#details to contain '{args.expect}'", lambda d: args.expect in text("#details"))
-        wait_for("a .selected element in #map", lambda d: d.find_elements(By.CSS_SELECTOR, "#map .selected"))
+        summary["selected_element"] = wait_for("a .selected element in #map", lambda d: d.execute_script(
+            "const e = document.querySelector('#map .selected'); return e ? e.tagName : null"))
         summary["details"] = text("#details .name") or text("#details").splitlines()[0]
-        summary["selected_element"] = driver.find_element(By.CSS_SELECTOR, "#map .selected").tag_name
 
         step = "click the middle of the map: reverse geocoding"
         svg = driver.find_element(By.ID, "map")

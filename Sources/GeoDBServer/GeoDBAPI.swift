@@ -166,7 +166,9 @@ struct GeoDBAPI: Sendable {
         guard let box = try parameters.box("bbox", cornersInAnyOrder: false) else { throw APIError.missing("bbox") }
         let limit = try parameters.int("limit", in: 1...10_000) ?? 2_000
         let features = try await served.mapFeatures(in: box, limit: limit)
-        return .json(.object([("type", .string("FeatureCollection")), ("features", .array(features.map { shard, feature in
+        // `truncated`: the box holds more than `limit` places to draw (a foreign member, as GeoJSON allows).
+        return .json(.object([("type", .string("FeatureCollection")), ("truncated", .bool(features.count >= limit)),
+                              ("features", .array(features.map { shard, feature in
             .object([("type", .string("Feature")),
                      ("geometry", JSON.geometry(feature.geometry, point: feature.coordinate)),
                      ("properties", .fields([("id", .int(ServedDatabases.globalID(shard: shard.index, id: feature.id))),

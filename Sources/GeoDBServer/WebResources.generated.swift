@@ -1727,6 +1727,10 @@ start();
       "items": {
        "type": "object"
       }
+     },
+     "truncated": {
+      "type": "boolean",
+      "description": "/v1/map: the box holds more places than `limit` (zoom in for the rest)."
      }
     }
    },

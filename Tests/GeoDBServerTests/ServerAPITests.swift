@@ -152,6 +152,8 @@ import TestSupport
         #expect(try server.get("/v1/place", [("ref", "0")]).status == 404)
 
         let map = try server.get("/v1/map", [("bbox", "9.515,47.135,9.525,47.145"), ("limit", "500")]).object()
+        #expect(map["truncated"] as? Bool == true)   // central Vaduz has more than 500 places to draw
+        #expect(try server.get("/v1/map", [("bbox", "9.515,47.135,9.525,47.145"), ("limit", "10000")]).object()["truncated"] as? Bool == false)
         let kinds = Set((map["features"] as? [[String: Any]] ?? []).compactMap { ($0["properties"] as? [String: Any])?["kind"] as? String })
         #expect(kinds.contains("street") && kinds.contains("poi"))
         let types = Set((map["features"] as? [[String: Any]] ?? []).compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String })
