@@ -73,6 +73,7 @@ public enum GeoDBServer {
             metrics.recordReloads(served.reloadReplacedFiles())
         }
         hangups.resume()
+        // Without an interval the task only keeps the signal source alive until the server stops.
         return Task {
             defer { hangups.cancel() }
             while !Task.isCancelled {
