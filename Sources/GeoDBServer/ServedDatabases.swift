@@ -1,7 +1,8 @@
 // Several database files served as one: a user who outgrows one file builds region files in parallel and
-// serves them together. Forward search asks every file and merges by score; reverse, nearby and maps ask
-// the files whose extent holds the point or box and merge by distance. A file replaced on disk by a new
-// import is opened anew (SIGHUP or the watch) while requests in flight finish on the old one.
+// serves them together. Forward search asks every file with places and merges by score; reverse, nearby
+// and maps ask the files whose extent holds the point or box and merge by distance; a place two files share
+// is shown once. A file replaced on disk by a new import is opened anew (SIGHUP or the watch) while
+// requests in flight finish on the old one.
 import Foundation
 import GeoDB
 import Logging
