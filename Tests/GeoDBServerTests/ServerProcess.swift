@@ -22,6 +22,7 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        LiveServers.add(process.processIdentifier)
         // The first line says where it listens: "geodb serve: listening on http://127.0.0.1:PORT/ (…)".
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
@@ -142,6 +143,28 @@ final class ServerProcess: @unchecked Sendable {
             process.terminate()
             process.waitUntilExit()
         }
+        LiveServers.remove(process.processIdentifier)
+    }
+}
+
+/// The servers tests started, stopped when the test process exits: a server a suite shares (a static) is
+/// never deinitialized, and would outlive the test run.
+enum LiveServers {
+    nonisolated(unsafe) private static var pids: Set<pid_t> = []
+    private static let lock = NSLock()
+    private static let stopAtExit: Void = { atexit { LiveServers.stopAll() } }()
+
+    static func add(_ pid: pid_t) {
+        _ = stopAtExit
+        lock.withLock { _ = pids.insert(pid) }
+    }
+
+    static func remove(_ pid: pid_t) {
+        lock.withLock { _ = pids.remove(pid) }
+    }
+
+    static func stopAll() {
+        for pid in lock.withLock({ pids }) { kill(pid, SIGTERM) }
     }
 }
 
