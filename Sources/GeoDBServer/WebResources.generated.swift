@@ -268,7 +268,7 @@ function circle(lon, lat, r, cls, title) {
   return svgEl('circle', { cx: cx.toFixed(1), cy: cy.toFixed(1), r, class: cls }, title);
 }
 
-const state = { features: [], selected: null, reverse: null, nearby: [] };
+const state = { features: [], truncated: false, selected: null, reverse: null, nearby: [] };
 
 function drawFeature(f) {
   const p = f.properties || {}, g = f.geometry;
@@ -318,6 +318,7 @@ function redraw() {
   $('overlay').replaceChildren(...overlay);
   const c = centre();
   $('info').textContent = `${c.lat.toFixed(5)}, ${c.lon.toFixed(5)} · zoom ${view.zoom.toFixed(1)}` +
+    (state.truncated ? ' · the most important places only: zoom in for the rest' : '') +
     ' · drag to pan, wheel to zoom, click: what is here';
 }
 
@@ -333,6 +334,7 @@ async function loadMap() {
     const fc = await api('/v1/map', { bbox: [clampLon(a.lon), clampLat(a.lat), clampLon(b.lon), clampLat(b.lat)].join(','),
                                       limit: 3000 }, mapAbort.signal);
     state.features = fc.features || [];
+    state.truncated = fc.truncated === true;   // the box holds more than the limit: say so rather than look empty
     redraw();
   } catch (e) { report(e); }
 }
