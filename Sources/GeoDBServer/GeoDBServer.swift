@@ -40,7 +40,7 @@ public enum GeoDBServer {
                            onListening: @escaping @Sendable (_ port: Int) -> Void = { _ in }) async throws {
         let served = try ServedDatabases(paths: configuration.databases, logger: logger)
         let endpoints = Endpoints(served: served, configuration: configuration, logger: logger)
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)   // HEAD answers as GET, without the body
         router.add(middleware: JSONErrors(endpoints: endpoints))
         NominatimAPI(endpoints: endpoints).register(on: router)
         PhotonAPI(endpoints: endpoints).register(on: router)
@@ -220,11 +220,11 @@ struct JSONErrors: RouterMiddleware {
             if status == .notFound {
                 let routed = endpoints.routes.contains(request.uri.path)
                 status = routed ? .methodNotAllowed : .notFound
-                message = routed ? "\(request.method.rawValue.prefix(20)) is not allowed here: only GET"
+                message = routed ? "\(request.method.rawValue.prefix(20)) is not allowed here: only GET and HEAD"
                     : "no such endpoint: \(request.uri.path.prefix(200))"
             }
             var answer = Answer.json(APIError(status: status, message: message).json, status: status)
-            answer.allow = status == .methodNotAllowed ? "GET" : nil
+            answer.allow = status == .methodNotAllowed ? "GET, HEAD" : nil
             return endpoints.finish(answer, request: request, endpoint: "other", start: start)
         }
     }

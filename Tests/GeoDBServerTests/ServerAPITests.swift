@@ -225,7 +225,9 @@ import TestSupport
         let missing = try server.get("/no/such/endpoint")
         #expect(missing.status == 404 && missing.error?["code"] as? Int == 404)
         let notAllowed = try server.request("DELETE", "/v1/search?q=x")
-        #expect(notAllowed.status == 405 && notAllowed.headers["allow"] == "GET" && notAllowed.error?["code"] as? Int == 405)
+        #expect(notAllowed.status == 405 && notAllowed.headers["allow"] == "GET, HEAD" && notAllowed.error?["code"] as? Int == 405)
+        let head = try server.request("HEAD", "/status")
+        #expect(head.status == 200 && head.body.isEmpty)
         // Times as RFC 3339 allows them, with fractional seconds.
         let zone = try server.get("/v1/timezone", [("lat", "47.1"), ("lon", "9.5"), ("at", "2026-07-01T12:00:00.250Z")])
         #expect(zone.status != 400, "\(zone.text)")
