@@ -1,6 +1,7 @@
 // What an endpoint answers, and how it goes out: JSON or a page, gzip-compressed when the client takes it
 // and the body is big enough to gain from it.
 import CZlib
+import Foundation
 import Hummingbird
 
 /// An endpoint's answer before it becomes an HTTP response.
@@ -39,12 +40,13 @@ struct Answer: Sendable {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0).
+    /// Whether an Accept-Encoding header takes gzip: named (or `*`) without a weight of 0 (`gzip;q=0`).
     static func acceptsGzip(_ header: String) -> Bool {
         header.split(separator: ",").contains { item in
-            let parts = item.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard parts.first == "gzip" || parts.first == "*" else { return false }
-            return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").hasPrefix("q=0") && !$0.contains("q=0.") }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return weight > 0
         }
     }
 }

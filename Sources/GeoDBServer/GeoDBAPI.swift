@@ -40,7 +40,7 @@ struct GeoDBAPI: Sendable {
         var options = try searchOptions(parameters)
         options.autocomplete = autocomplete
         let limit = try parameters.int("limit", in: 1...SearchOptions.maxLimit) ?? 10
-        let page = try PageCursor(parameters, maxDepth: 500)
+        let page = try MergedPageCursor(parameters, maxDepth: 500)
         let found = try await served.search(q, options: options, offset: page.offset, limit: limit)
         return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
     }
@@ -104,7 +104,7 @@ struct GeoDBAPI: Sendable {
         let radius = try parameters.double("radius", in: 1...100_000) ?? 500
         let limit = try parameters.int("limit", in: 1...100) ?? 10
         let filter = try Self.filter(parameters.list("category"), parameter: "category")
-        let page = try PageCursor(parameters, maxDepth: ServedDatabases.maxNearbyDepth)
+        let page = try MergedPageCursor(parameters, maxDepth: ServedDatabases.maxNearbyDepth)
         let found = try await served.nearby(center: center, radius: radius, box: box, filter: filter, name: parameters.string("name"),
                                             offset: page.offset, limit: limit)
         return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
@@ -221,15 +221,12 @@ struct GeoDBAPI: Sendable {
 
 /// Where a page of /v1/search or /v1/nearby starts: "20.6c1f09a3" is the 21st result of the request whose
 /// other parameters hash to 6c1f09a3. A page is a slice of one deeper query, merged across the files.
-struct PageCursor {
+struct MergedPageCursor {
     let offset: Int
     let fingerprint: UInt32
 
     init(_ parameters: QueryParameters, maxDepth: Int) throws(APIError) {
-        // FNV-1a: Swift's Hasher is seeded per process, and a cursor must outlive the server.
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in parameters.signature(except: ["after", "limit"]).utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        fingerprint = hash
+        fingerprint = FNV1a.hash(parameters.signature(except: ["after", "limit"]))
         guard let text = parameters.string("after") else {
             offset = 0
             return

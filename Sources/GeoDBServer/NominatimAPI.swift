@@ -144,7 +144,7 @@ struct NominatimAPI: Sendable {
 
     /// The first language of an Accept-Language value ("de-CH,de;q=0.9" → "de"), nil for "*" or none.
     static func language(_ header: String?) -> String? {
-        guard let first = header?.split(separator: ",").first?.split(separator: ";").first?.trimmingSpaces,
+        guard let first = header?.split(separator: ",").first?.split(separator: ";").first?.trimmingCharacters(in: .whitespacesAndNewlines),
               let primary = first.split(separator: "-").first, primary != "*", primary.count <= 8 else { return nil }
         return primary.lowercased()
     }

@@ -1,5 +1,6 @@
 // A request's query string, decoded strictly: a malformed parameter is a 400 that names it, never a
 // guess. Each API reads its parameters through these typed accessors.
+import Foundation
 import GeoDB
 
 /// The parameters of one request.
@@ -62,7 +63,7 @@ struct QueryParameters {
 
     /// The value, nil when absent or empty (clients send `viewbox=` for none).
     func string(_ name: String) -> String? {
-        guard let value = values[name]?.first?.trimmingSpaces, !value.isEmpty else { return nil }
+        guard let value = values[name]?.first?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
         return value
     }
 
@@ -75,7 +76,7 @@ struct QueryParameters {
 
     /// Every value of a parameter given more than once (`osm_tag=a&osm_tag=b`), and each split at commas.
     func all(_ name: String) -> [String] {
-        (values[name] ?? []).flatMap { $0.split(separator: ",").map { String($0).trimmingSpaces } }.filter { !$0.isEmpty }
+        (values[name] ?? []).flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) } }.filter { !$0.isEmpty }
     }
 
     /// The parameters other than `except`, sorted: what a page cursor must belong to.
@@ -112,7 +113,7 @@ struct QueryParameters {
 
     /// A comma-separated list, its items trimmed, empty ones left out.
     func list(_ name: String) -> [String] {
-        (string(name) ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        (string(name) ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
     /// A point from two parameters, nil when both are absent; one without the other is an error.
@@ -135,7 +136,7 @@ struct QueryParameters {
     /// corners in either order; Photon's bbox is minLon,minLat,maxLon,maxLat).
     func box(_ name: String, cornersInAnyOrder: Bool) throws(APIError) -> BoundingBox? {
         guard let text = string(name) else { return nil }
-        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingSpaces) }
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard numbers.count == 4, numbers.allSatisfy(\.isFinite),
               (-180...180).contains(numbers[0]), (-180...180).contains(numbers[2]),
               (-90...90).contains(numbers[1]), (-90...90).contains(numbers[3]) else {
@@ -153,14 +154,5 @@ struct QueryParameters {
 
     private static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : "\(value)"
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and line breaks.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

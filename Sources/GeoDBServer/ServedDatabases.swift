@@ -21,7 +21,7 @@ struct Shard: Sendable {
     let fileNumber: Int?
 
     static func open(index: Int, path: String) throws -> Shard {
-        let fileNumber = Shard.fileNumber(of: path)
+        let fileNumber = FileIdentity.number(of: path)
         let database = try GeoDatabase(path: path)
         return Shard(index: index, path: path, database: database, info: try database.info(topCategories: 0),
                      hasTimeZones: database.hasTimeZones, fileNumber: fileNumber)
@@ -38,10 +38,6 @@ struct Shard: Sendable {
         guard let box = info.boundingBox else { return false }
         let lonMeets = other.minLon <= other.maxLon ? other.minLon <= box.maxLon && other.maxLon >= box.minLon : true
         return lonMeets && other.minLat <= box.maxLat && other.maxLat >= box.minLat
-    }
-
-    static func fileNumber(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? Int
     }
 }
 
@@ -96,7 +92,7 @@ final class ServedDatabases: Sendable {
     @discardableResult
     func reloadReplacedFiles() -> Int {
         var replaced = 0
-        for shard in current where Shard.fileNumber(of: shard.path) != shard.fileNumber {
+        for shard in current where FileIdentity.number(of: shard.path) != shard.fileNumber {
             do {
                 let fresh = try Shard.open(index: shard.index, path: shard.path)
                 shards.withLock { list in

@@ -57,6 +57,8 @@ import TestSupport
         #expect(!excluded.isEmpty && !excluded.contains { $0["place_id"] as? Int == firstID })
         #expect(try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("countrycodes", "mc,fr")]).array().isEmpty)
         #expect(try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("countrycodes", "li")]).array().count > 0)
+        // A structured field sent empty counts as absent: this is a free-text search, not "q with street".
+        #expect(try server.get("/search", [("q", "Vaduz"), ("city", ""), ("format", "json")]).array().first?["name"] as? String == "Vaduz")
         // A viewbox around Schaan, bounded: only places inside it.
         let bounded = try server.get("/search", [("q", "strasse"), ("format", "json"), ("viewbox", "9.49,47.18,9.53,47.16"), ("bounded", "1")]).array()
         #expect(!bounded.isEmpty && bounded.allSatisfy { place in
@@ -184,6 +186,8 @@ import TestSupport
         #expect((try zipped.object()["features"] as? [Any])?.isEmpty == false)   // URLSession unzipped it
         let small = try server.get("/status", headers: ["Accept-Encoding": "gzip"])
         #expect(small.headers["content-encoding"] == nil)   // too small to gain
+        let refused = try server.get("/v1/map", [("bbox", "9.4,47.0,9.7,47.3"), ("limit", "300")], headers: ["Accept-Encoding": "gzip;q=0, identity"])
+        #expect(refused.status == 200 && refused.headers["content-encoding"] == nil)
     }
 
     // MARK: bad input

@@ -35,7 +35,7 @@ public final class GeoDatabase: Sendable {
         self.immutable = immutable
         // The file's identity before opening: if it is replaced in between, the pool never opens a second
         // session, rather than a second file.
-        let fileNumber = SessionPool.fileNumber(of: path)
+        let fileNumber = FileIdentity.number(of: path)
         pool = SessionPool(first: try QuerySession(path: path, immutable: immutable), fileNumber: fileNumber)
     }
 
@@ -429,7 +429,7 @@ private final class SessionPool: @unchecked Sendable {
         defer {
             condition.lock()
             idle.append(session)
-            if idle.count > Self.maxIdle, fileNumber == Self.fileNumber(of: path) { idle.removeFirst() }
+            if idle.count > Self.maxIdle, fileNumber == FileIdentity.number(of: path) { idle.removeFirst() }
             condition.signal()
             condition.unlock()
         }
@@ -443,15 +443,11 @@ private final class SessionPool: @unchecked Sendable {
                 condition.unlock()
                 return session
             }
-            if fileNumber == Self.fileNumber(of: path) { break }
+            if fileNumber == FileIdentity.number(of: path) { break }
             condition.wait()
         }
         condition.unlock()
         return try open()   // outside the lock: others keep returning and taking sessions meanwhile
     }
 
-    /// The file's inode number: it changes when another file is renamed over the path.
-    static func fileNumber(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? Int
-    }
 }

@@ -36,10 +36,6 @@ struct SearchCursor: Equatable {
             options.bbox.map { "\($0.minLon),\($0.minLat),\($0.maxLon),\($0.maxLat)" } ?? "", options.countryCode?.uppercased() ?? "",
             options.kinds.map(\.rawValue).joined(separator: ","), options.categories.map { "\($0)" } ?? "", options.language ?? "",
         ]
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in parts.joined(separator: "\u{1F}").utf8 {
-            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
-        }
-        return hash
+        return FNV1a.hash(parts.joined(separator: "\u{1F}"))
     }
 }
