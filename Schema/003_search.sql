@@ -1,5 +1,5 @@
--- Full-text index of names and address text, one row per place: rowid = the place's importance step
--- (26 bits, most important first) above place.id (36 bits), so matches come most important first;
+-- Full-text index of names and address text, one row per place: rowid = the place's rank step (26 bits:
+-- importance, streets lifted; highest first) above place.id (36 bits), so matches come highest-ranked first;
 -- place.id = rowid & 68719476735 (SearchRowID.swift, docs/SCHEMA.md).
 -- Contentless: the text lives in place / place_name; this holds only the index. Prefix indexes for
 -- prefixes of 1 to 4 letters (a word just begun while typing, "Casino H", is one letter: without its index

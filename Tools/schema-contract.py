@@ -16,7 +16,7 @@ import re
 import sqlite3
 import sys
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 EARTH_RADIUS_M = 6371008.8          # the doc's mean Earth radius
 UNITS_PER_DEGREE = 10_000_000       # coordinates are stored in integers of 1e-7 degree
 CENTER = (60.1699, 24.9384)         # Helsinki, the doc's example point
@@ -457,10 +457,11 @@ def read_points(path):
 def check_search_rowids(db):
     """Every place_fts row is at the rowid the doc gives for its place: step << 36 | id."""
     rowids = {rowid for (rowid,) in db.execute("SELECT id FROM place_fts_docsize")}
-    for place_id, importance in db.execute("SELECT id, importance FROM place"):
-        step = math.floor((1 - min(1.0, max(0.0, importance))) * 67108863)
+    for place_id, importance, kind in db.execute("SELECT id, importance, kind FROM place"):
+        rank = (10 * min(1.0, max(0.0, importance)) + (2 if kind == "street" else 0)) / 12
+        step = math.floor((1 - rank) * 67108863)
         if step << 36 | place_id not in rowids:
-            raise ContractViolation(f"place {place_id} (importance {importance}) has no place_fts row at rowid {step << 36 | place_id}")
+            raise ContractViolation(f"place {place_id} ({kind}, importance {importance}) has no place_fts row at rowid {step << 36 | place_id}")
     if len(rowids) != db.execute("SELECT count(*) FROM place").fetchone()[0]:
         raise ContractViolation(f"place_fts has {len(rowids)} rows for a different number of places")
 

@@ -17,7 +17,7 @@ import GeoDBSQLite
 /// `install(into:)` has replaced them.
 final class FullTextBuilder {
     fileprivate enum Change {
-        /// `rowid`: `SearchRowID.of(place:importance:)`.
+        /// `rowid`: `SearchRowID.of(place:importance:kind:)`.
         case insert(rowid: Int64, name: String, address: String)
         /// Contentless FTS5 forgets a row only when told the exact rowid and text it indexed.
         case delete(rowid: Int64, name: String, address: String)
@@ -59,14 +59,15 @@ final class FullTextBuilder {
 
     deinit { discard() }
 
-    /// Indexes place `id`; its row's place in the index's order is `importance` (as `place.importance` has it).
-    func insert(id: Int64, importance: Double, name: String, address: String) throws {
-        try worker?.send(.insert(rowid: SearchRowID.of(place: id, importance: importance), name: name, address: address))
+    /// Indexes place `id`; its row's place in the index's order follows `importance` (as `place.importance`
+    /// has it) and `kind` (`SearchRowID`).
+    func insert(id: Int64, importance: Double, kind: PlaceKind, name: String, address: String) throws {
+        try worker?.send(.insert(rowid: SearchRowID.of(place: id, importance: importance, kind: kind), name: name, address: address))
     }
 
     /// Forgets the row `insert` made with these values.
-    func delete(id: Int64, importance: Double, name: String, address: String) throws {
-        try worker?.send(.delete(rowid: SearchRowID.of(place: id, importance: importance), name: name, address: address))
+    func delete(id: Int64, importance: Double, kind: PlaceKind, name: String, address: String) throws {
+        try worker?.send(.delete(rowid: SearchRowID.of(place: id, importance: importance, kind: kind), name: name, address: address))
     }
 
     /// Starts the final optimize and the vocabulary in the background; only `writeRTrees` may follow.

@@ -162,7 +162,7 @@ public final class PlaceWriter: PlaceSink {
             insertCategory.reset()
             categoryCounts[category, default: 0] += 1
         }
-        try fullText.insert(id: id, importance: place.importance, name: place.nameSearchText, address: place.address.searchText)
+        try fullText.insert(id: id, importance: place.importance, kind: place.kind, name: place.nameSearchText, address: place.address.searchText)
         if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
             areaLikeIDs.append(id)
         }
@@ -307,9 +307,9 @@ public final class PlaceWriter: PlaceSink {
 
         // As the update below sets it.
         let importance = max(oldImportance, place.importance)
-        try fullText.delete(id: target.id, importance: oldImportance, name: PlaceRecord.nameSearchText(target.names),
+        try fullText.delete(id: target.id, importance: oldImportance, kind: target.kind, name: PlaceRecord.nameSearchText(target.names),
                             address: old.searchText)
-        try fullText.insert(id: target.id, importance: importance, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        try fullText.insert(id: target.id, importance: importance, kind: target.kind, name: PlaceRecord.nameSearchText(names), address: address.searchText)
         try statements.update.run([
             place.address.state.map { .text($0) } ?? .null, place.address.country.map { .text($0) } ?? .null,
             place.address.countryCode.map { .text($0) } ?? .null, place.timezone.map { .text($0) } ?? .null,
@@ -355,7 +355,7 @@ public final class PlaceWriter: PlaceSink {
         case .packed: placeBoxes.remove(id: id)
         case .insert: try db.prepare("DELETE FROM place_rtree WHERE id = ?").run([.integer(id)])
         }
-        try fullText.delete(id: id, importance: importance, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        try fullText.delete(id: id, importance: importance, kind: kind, name: PlaceRecord.nameSearchText(names), address: address.searchText)
         linker.remove(place: id)
         countsByKind[kind, default: 0] -= 1
         written -= 1
@@ -365,10 +365,11 @@ public final class PlaceWriter: PlaceSink {
 
     /// Place `id` has `names` and `importance` now instead of `old` (a merge added some): its search row and
     /// its link candidate follow.
-    func renamed(_ id: Int64, from old: (names: [String], importance: Double), to names: [String], importance: Double,
+    func renamed(_ id: Int64, kind: PlaceKind, from old: (names: [String], importance: Double), to names: [String], importance: Double,
                  address: Address) throws {
-        try fullText.delete(id: id, importance: old.importance, name: PlaceRecord.nameSearchText(old.names), address: address.searchText)
-        try fullText.insert(id: id, importance: importance, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        try fullText.delete(id: id, importance: old.importance, kind: kind, name: PlaceRecord.nameSearchText(old.names),
+                            address: address.searchText)
+        try fullText.insert(id: id, importance: importance, kind: kind, name: PlaceRecord.nameSearchText(names), address: address.searchText)
         linker.setNames(PlaceRecord.distinctNames(names), ofPlace: id)
     }
 

@@ -52,12 +52,12 @@ import TestSupport
         #expect(check.stdout.contains("place 12, place_rtree 11"))
     }
 
-    /// A place whose importance was edited without moving its search row (rowid = importance step and id)
+    /// A place whose importance was edited without moving its search row (rowid = rank step and id)
     /// would rank wrongly: the check names it.
     @Test func checkFailsOnASearchRowAtTheWrongRowid() throws {
         let check = try Self.checkAfter("UPDATE place SET importance = importance / 2 WHERE id IN (1, 2)")
         #expect(check.status == 1)
-        #expect(check.stdout.contains("FAIL  place_fts rowids follow place importance"))
+        #expect(check.stdout.contains("FAIL  place_fts rowids follow place rank"))
         #expect(check.stdout.contains("2 rows are not at their place's rowid"))
     }
 

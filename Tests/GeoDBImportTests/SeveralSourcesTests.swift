@@ -71,14 +71,15 @@ import TestSupport
     /// rebuilt text and the indexed one ever differ (say, index-time name variants added on one side only),
     /// stale words stay or new ones are missing, and FTS5's integrity-check does not notice in a
     /// contentless table (tried: deleting by a wrong text passes it). The row is looked up by the rowid the
-    /// place's importance gives (`SearchRowID`): a merge that changed one without the other fails here too.
+    /// place's importance and kind give (`SearchRowID`): a merge that changed one without the other fails here too.
     func expectIndexHoldsItsRebuiltText(_ path: String, placeID id: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let db = try Connection(path: path, mode: .readOnly())
         let names = try db.prepare("SELECT name FROM place_name WHERE place_id = ? ORDER BY rowid").rows([.integer(id)]) { $0.text(0) ?? "" }
-        let columns = try db.prepare("SELECT housenumber, street, postcode, city, state, country, importance FROM place WHERE id = ?")
+        let columns = try db.prepare("SELECT housenumber, street, postcode, city, state, country, importance, kind FROM place WHERE id = ?")
             .rows([.integer(id)]) { (Address(housenumber: $0.text(0), street: $0.text(1), postcode: $0.text(2), city: $0.text(3),
-                                             state: $0.text(4), country: $0.text(5)), $0.double(6)) }
-        let rowid = SearchRowID.of(place: id, importance: try #require(columns.first).1)
+                                             state: $0.text(4), country: $0.text(5)), $0.double(6), PlaceKind(rawValue: $0.text(7) ?? "")) }
+        let place = try #require(columns.first)
+        let rowid = SearchRowID.of(place: id, importance: place.1, kind: try #require(place.2))
         let words = "SELECT term, col, offset FROM v WHERE doc = ? ORDER BY col, offset"
         try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
         let indexed = try db.prepare(words).rows([.integer(rowid)]) { [$0.value(0), $0.value(1), $0.value(2)] }

@@ -302,12 +302,13 @@ final class ForwardSearch {
         if lastTyped && forced == nil { prefixGroups[words.count - 1] = try groups[words.count - 1].flatMap(index.prefixTerms) }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
         let keep = pruned && query.numbers.isEmpty ? options.limit : nil
-        // The 200 most important matches, read as far as scoring needs them: 50 first (which, on data with
-        // many places of a name, are often all it takes), then the rest.
+        // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are kept first
+        // (on data with many places of a name, often all it takes: the tenth of 400 equal "Stockmann"s is
+        // known after 11), then pages doubling.
         var read = 0
         return try scoreBestFirst(query: query, options: options, forced: forced, typing: lastTyped, keep: keep) {
             guard read < Self.candidateLimit else { return nil }
-            let page = keep == nil ? Self.candidateLimit : read == 0 ? 50 : Self.candidateLimit - read
+            let page = keep.map { min(Self.candidateLimit - read, read == 0 ? max(16, 2 * $0) : read) } ?? Self.candidateLimit
             let found = try index.candidates(match: match, options: options, inSets: inSets, after: $0, limit: page)
             read += page
             return (found, found.count < page || read >= Self.candidateLimit)
@@ -332,7 +333,7 @@ final class ForwardSearch {
     /// in rounds, the candidates that can score highest first (`SearchRanking.bound`): a place whose main
     /// name reaches its bound needs no other; one whose own names score at least what any alternate could
     /// give needs no alternates; the others are put back with that lower bound. Candidates not yet read can
-    /// score no more than the importance of the last one read allows, and follow it in rowid order. It stops
+    /// score no more than the rank of the last one read allows, and follow it in rowid order. It stops
     /// when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
     private func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, typing: Bool, keep: Int?,
                                 read: (_ after: Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool)?) throws -> [RankedCandidate] {
@@ -352,7 +353,7 @@ final class ForwardSearch {
             var unreadBound = -Double.infinity
             if moreToRead {
                 unreadBound = lastRowID.map {
-                    rounded(SearchRanking.bound(ofPlacesUpTo: SearchRowID.highestImportance(after: $0), query: query, forced: forced,
+                    rounded(SearchRanking.bound(ofPlacesUpTo: SearchRowID.highestRank(after: $0), query: query, forced: forced,
                                                 near: options.near, typing: typing))
                 } ?? .infinity
             }

@@ -16,7 +16,7 @@ final class SearchIndex {
     /// What ranking reads of a candidate place.
     struct Candidate {
         var id: Int64
-        /// Its place_fts rowid (`SearchRowID`): importance, then id. Equal scores rank in this order.
+        /// Its place_fts rowid (`SearchRowID`): rank (importance, streets lifted), then id. Equal scores rank in this order.
         var rowid: Int64
         var importance: Double
         var kind: PlaceKind

@@ -1,6 +1,6 @@
 // How forward search orders what it finds: the match class, the house number, importance and nearness,
-// added into one score (README, "Ranking"). Deterministic: equal scores are ordered by importance, then
-// place id (the order of place_fts rowids, in which candidates are read).
+// added into one score (README, "Ranking"). Deterministic: equal scores are ordered by rank (importance,
+// streets lifted by their bonus), then place id: the order of place_fts rowids, in which candidates are read.
 import Foundation
 
 /// A candidate place scored for a query: what ranking needs, without the rest of the place.
@@ -195,12 +195,13 @@ enum SearchRanking {
         return best.points(typing: typing) + PlacePoints(place, query: query, near: near).value
     }
 
-    /// The most a candidate not yet read can score: `bound` for a place of at most `importance` that gets
-    /// every bonus its names cannot give (a street's, full nearness).
-    static func bound(ofPlacesUpTo importance: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
+    /// The most a candidate not yet read can score: `bound` for a place of at most `rank` (`SearchRowID`:
+    /// importance and street bonus) that gets every bonus its names cannot give (the house number's, full
+    /// nearness).
+    static func bound(ofPlacesUpTo rank: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
                       typing: Bool) -> Double {
         let best = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .own, edits: 0, leading: true, whole: true)
-        return best.points(typing: typing) + (query.numbers.isEmpty ? streetBonus : numberBonus) + importance * importanceWeight
+        return best.points(typing: typing) + (query.numbers.isEmpty ? 0 : numberBonus) + rank * SearchRowID.rankScale
             + (near == nil ? 0 : nearnessWeight)
     }
 

@@ -89,11 +89,11 @@ public enum IntegrityCheck {
             }
             return nil
         }
-        check("place_fts rowids follow place importance") {
+        check("place_fts rowids follow place rank") {
             // SearchRowID.of in SQL: a row elsewhere would rank its place as if it were more or less important.
             let misplaced = try count("""
                 SELECT count(*) FROM place_fts_docsize d LEFT JOIN place p ON p.id = \(SearchRowID.placeIDSQL("d.id"))
-                WHERE p.id IS NULL OR (d.id >> \(SearchRowID.idBits)) != CAST((1 - min(1.0, max(0.0, p.importance))) * \(SearchRowID.importanceSteps) AS INTEGER)
+                WHERE p.id IS NULL OR (d.id >> \(SearchRowID.idBits)) != \(SearchRowID.stepSQL(importance: "p.importance", kind: "p.kind"))
                 """)
             return misplaced == 0 ? nil : "\(misplaced) rows are not at their place's rowid (docs/SCHEMA.md, place_fts)"
         }

@@ -255,7 +255,7 @@ final class PlaceMerger {
         try statements.countLink.run([.integer(gone.sourceID)])
         try writer.forget(gone.id, kind: gone.kind, category: gone.category, importance: gone.importance,
                           names: gone.names.map(\.name), address: gone.address)
-        try writer.renamed(kept.id, from: (oldNames, oldImportance), to: kept.names.map(\.name), importance: kept.importance,
+        try writer.renamed(kept.id, kind: kept.kind, from: (oldNames, oldImportance), to: kept.names.map(\.name), importance: kept.importance,
                            address: kept.address)
         candidates[survivor] = kept
         absorbedInto[absorbed] = survivor
