@@ -173,4 +173,27 @@ import TestSupport
             #expect(try xml.search(text, options: options).map(\.sourceRef) == db.search(text, options: options).map(\.sourceRef))
         }
     }
+
+    /// A street must not be lost behind the places that merely have it in their address: search reads
+    /// at most 200 matches, most important first, and 250 malls on Testikatu are as important as the
+    /// street itself (0.3: a POI with a wikidata tag), with lower ids. The street's bonus counts in the read
+    /// order (schema 7): before it, the street was never read and a mall came first, as a prefix match.
+    @Test func aStreetIsFoundBeforeHundredsOfPlacesOnIt() throws {
+        let scratch = try ScratchDirectory()
+        var xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+        for i in 0..<250 {
+            xml += "<node id='\(i + 1)' lat='60.1\(String(format: "%03d", i))' lon='24.9'><tag k='shop' v='mall'/>"
+                + "<tag k='wikidata' v='Q1'/><tag k='name' v='Kauppa \(i)'/><tag k='addr:street' v='Testikatu'/><tag k='addr:housenumber' v='\(i + 1)'/></node>\n"
+        }
+        xml += "<node id='1001' lat='60.1' lon='24.91'/><node id='1002' lat='60.1' lon='24.92'/>\n"
+            + "<way id='1'><nd ref='1001'/><nd ref='1002'/><tag k='highway' v='residential'/><tag k='name' v='Testikatu'/></way>\n</osm>\n"
+        try xml.write(toFile: scratch.path("street.osm"), atomically: true, encoding: .utf8)
+        _ = try TestDatabases.importFile(scratch.path("street.osm"), to: scratch.path("street.sqlite"))
+        let street = try GeoDatabase(path: scratch.path("street.sqlite"))
+        let found = try street.search("Testikatu", options: SearchOptions())
+        #expect(found.first?.kind == .street && found.first?.match == .exact, "\(found.prefix(3).map(\.displayName))")
+        var typing = SearchOptions()
+        typing.autocomplete = true
+        #expect(try street.search("Testik", options: typing).first?.kind == .street)
+    }
 }
