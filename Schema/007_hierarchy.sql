@@ -27,6 +27,15 @@ CREATE TABLE area_set (
     from_nodes       TEXT              -- comma-separated levels taken from nearest place nodes, not polygons
 );
 
+-- The places each area set names (its level columns), keyed by place: the sets naming a place at any level,
+-- in one lookup ("…, Town" in a search: the 1,783 sets naming one of 400 "Siltasaari"s of tiled ×400 in
+-- 0.2 ms; through an index per level column, 2.4 ms, or a scan of every set, 5 ms).
+CREATE TABLE area_set_member (
+    place_id    INTEGER NOT NULL REFERENCES place(id),
+    area_set_id INTEGER NOT NULL REFERENCES area_set(id),
+    PRIMARY KEY (place_id, area_set_id)
+) WITHOUT ROWID;
+
 -- The area set of each place that lies in any area (places outside every area have no row).
 CREATE TABLE place_area_set (
     place_id    INTEGER PRIMARY KEY REFERENCES place(id),

@@ -9,10 +9,3 @@ CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);
 CREATE INDEX IF NOT EXISTS idx_place_link_source_id_source_ref ON place_link(source_id, source_ref);
 -- The areas a place is (a merged city-state is two).
 CREATE INDEX IF NOT EXISTS idx_area_place_id ON area(place_id);
--- The area sets naming a place at some level ("…, Town" in a search).
-CREATE INDEX IF NOT EXISTS idx_area_set_neighbourhood_id ON area_set(neighbourhood_id);
-CREATE INDEX IF NOT EXISTS idx_area_set_suburb_id ON area_set(suburb_id);
-CREATE INDEX IF NOT EXISTS idx_area_set_city_id ON area_set(city_id);
-CREATE INDEX IF NOT EXISTS idx_area_set_county_id ON area_set(county_id);
-CREATE INDEX IF NOT EXISTS idx_area_set_state_id ON area_set(state_id);
-CREATE INDEX IF NOT EXISTS idx_area_set_country_id ON area_set(country_id);

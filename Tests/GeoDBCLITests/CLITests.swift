@@ -61,6 +61,15 @@ import TestSupport
         #expect(check.stdout.contains("2 rows are not at their place's rowid"))
     }
 
+    /// The sets naming a town are found through `area_set_member`: a row lost there hides the town's places
+    /// from "…, Town", and the check names it.
+    @Test func checkFailsOnALostAreaSetMember() throws {
+        let check = try Self.checkAfter("DELETE FROM area_set_member")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("FAIL  area_set_member = the places of the area_set level columns"))
+        #expect(check.stdout.contains("1 level places have no member row"))
+    }
+
     /// The typo vocabulary's trigram index is checked too: losing one of its pages fails the check.
     @Test func checkFailsOnADamagedVocabularyIndex() throws {
         let scratch = try ScratchDirectory()

@@ -124,32 +124,29 @@ final class SearchIndex {
     /// The area sets naming, for every word group (alternatives, `*` for a prefix), a place whose names
     /// hold it: where "…, Vaduz" or "…, Triesenberg, Liechtenstein" says a place is.
     func areaSets(naming groups: [[String]]) throws -> [Int64] {
-        var named: [SQLiteValue] = []
-        var placeCount = 0
+        var named: [[Int64]] = []
         for group in groups {
             guard let match = FTSQuery.groups([group]) else { return [] }
             let ids = try db.rows("places named like an area", "SELECT rowid FROM area_name_fts WHERE area_name_fts MATCH ?1 LIMIT 5000",
                                   [.text(match)]) { $0.int(0) }
             guard !ids.isEmpty else { return [] }
-            placeCount += ids.count
-            named.append(.text(JSONText.array(ids)))
+            named.append(ids)
         }
-        guard !named.isEmpty else { return [] }
-        // Each group named by some level of the set (the words of "Monte Carlo, Monaco" by one area or several).
-        // Few places: the sets of each level's index (104 places on tiled ×400: 0.2 ms, a scan 6 ms); many
-        // ("Helsinki" there, 500): a scan of all sets, which stops at the limit (3 ms, the indexes 7 ms).
-        let sql: String
-        if placeCount <= 200 {
-            sql = named.indices.map { i in
-                AddressLevel.nested.map { "SELECT id FROM area_set WHERE \($0.rawValue)_id IN (SELECT value FROM json_each(?\(i + 1)))" }
-                    .joined(separator: " UNION ")
-            }.joined(separator: " INTERSECT ")
-        } else {
-            sql = "SELECT id FROM area_set WHERE " + named.indices.map { i in
-                "(" + AddressLevel.nested.map { "\($0.rawValue)_id IN (SELECT value FROM json_each(?\(i + 1)))" }.joined(separator: " OR ") + ")"
-            }.joined(separator: " AND ")
+        // The sets naming the group of fewest places (a town rather than its country: "Triesenberg,
+        // Liechtenstein" reads Triesenberg's sets, not every set of the country) …
+        guard let fewest = named.indices.min(by: { named[$0].count < named[$1].count }) else { return [] }
+        let sets = try db.rows("area sets naming places", """
+            SELECT DISTINCT area_set_id FROM area_set_member WHERE place_id IN (SELECT value FROM json_each(?1)) LIMIT 5000
+            """, [.text(JSONText.array(named[fewest]))]) { $0.int(0) }
+        let others = named.indices.filter { $0 != fewest }
+        guard !others.isEmpty, !sets.isEmpty else { return sets }
+        // … that also name, at some level, a place of each other group.
+        let conditions = others.indices.map { k in
+            "(" + AddressLevel.nested.map { "\($0.rawValue)_id IN (SELECT value FROM json_each(?\(k + 2)))" }.joined(separator: " OR ") + ")"
         }
-        return try db.rows("area sets naming places", sql + " LIMIT 5000", named) { $0.int(0) }
+        return try db.rows("area sets naming places of every group", """
+            SELECT id FROM area_set WHERE id IN (SELECT value FROM json_each(?1)) AND \(conditions.joined(separator: " AND "))
+            """, [.text(JSONText.array(sets))] + others.map { .text(JSONText.array(named[$0])) }) { $0.int(0) }
     }
 
     /// Each place's own names (`alternates` false: name, official, local and language names, or the street

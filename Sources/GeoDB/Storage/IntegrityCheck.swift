@@ -135,6 +135,14 @@ public enum IntegrityCheck {
             return nil
         }
         // (place_area_set and area_set point at existing rows: "foreign keys" checks that.)
+        check("area_set_member = the places of the area_set level columns") {
+            // Search finds the sets naming a place through it: a missing row hides places from "…, Town".
+            let levels = AddressLevel.nested.map { "SELECT \($0.rawValue)_id, id FROM area_set WHERE \($0.rawValue)_id IS NOT NULL" }
+                .joined(separator: " UNION ")
+            let missing = try count("SELECT count(*) FROM (\(levels) EXCEPT SELECT place_id, area_set_id FROM area_set_member)")
+            let extra = try count("SELECT count(*) FROM (SELECT place_id, area_set_id FROM area_set_member EXCEPT SELECT * FROM (\(levels)))")
+            return missing == 0 && extra == 0 ? nil : "\(missing) level places have no member row, \(extra) member rows no level place"
+        }
         check("places named by area sets = area_name_fts rows") {
             let named = try count("""
                 SELECT count(*) FROM (\(AddressLevel.nested.map { "SELECT \($0.rawValue)_id AS id FROM area_set" }.joined(separator: " UNION ")))

@@ -621,10 +621,13 @@ final class HierarchyBuilder {
             INSERT INTO area_set(id, neighbourhood_id, suburb_id, city_id, county_id, state_id, country_id, postcode,
                                  country_code, from_nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        // A place can be two levels of one set (a city-state is its country and its city): one member row.
+        let insertMember = try db.prepare("INSERT OR IGNORE INTO area_set_member(place_id, area_set_id) VALUES (?, ?)")
         for (key, id) in sets.sorted(by: { $0.value < $1.value }) {
             try insertSet.run([.integer(id)] + key.ids.map { $0.map { .integer($0) } ?? .null }
                               + [key.postcode.map { .text($0) } ?? .null, key.countryCode.map { .text($0) } ?? .null,
                                  key.fromNodes.map { .text($0) } ?? .null])
+            for place in key.ids.compactMap({ $0 }) { try insertMember.run([.integer(place), .integer(id)]) }
         }
     }
 
