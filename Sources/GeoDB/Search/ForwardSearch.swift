@@ -9,7 +9,7 @@ final class ForwardSearch {
     private let places: PlaceReader
     private let nearby: NearbySearch
     /// `areaSets` of the search running, by the word groups naming them (emptied as each search starts).
-    private var areaSetsNamed: [[[String]]: [Int64]] = [:]
+    private var areaSetsNamed: [[[String]]: SearchIndex.AreaSetList] = [:]
 
     init(db: DatabaseReader, index: SearchIndex, places: PlaceReader, nearby: NearbySearch) {
         self.db = db
@@ -221,7 +221,7 @@ final class ForwardSearch {
 
     /// The area sets the `where` words of a reading name (the last word a prefix while typing), remembered
     /// for the rest of the search (the typo pass and the house number fallback ask again).
-    private func areaSets(_ query: ParsedQuery, where place: Range<Int>, options: SearchOptions) throws -> [Int64] {
+    private func areaSets(_ query: ParsedQuery, where place: Range<Int>, options: SearchOptions) throws -> SearchIndex.AreaSetList {
         var placeGroups = query.words[place].map { TextNormalizer.variants($0) }
         if options.autocomplete, place.upperBound == query.words.count, let last = placeGroups.indices.last {
             placeGroups[last] = placeGroups[last].map { $0 + "*" }
@@ -293,7 +293,7 @@ final class ForwardSearch {
     /// only the candidates that can be among the best `options.limit` (`scoreBestFirst`). Not for a query
     /// with a number: which candidates match its number exactly decides the fallbacks.
     private func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions, forced: MatchClass?,
-                                  inSets: [Int64]? = nil, typing typingLast: Bool? = nil, pruned: Bool = true) throws -> [RankedCandidate] {
+                                  inSets: SearchIndex.AreaSetList? = nil, typing typingLast: Bool? = nil, pruned: Bool = true) throws -> [RankedCandidate] {
         var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
         groups += query.numbers.map { [$0] }
         var prefixGroups = groups
@@ -425,7 +425,7 @@ final class ForwardSearch {
     }
 
     /// `numberFallback` for the query's words as the street name, in the area sets `inSets` when given.
-    private func numberFallback(_ query: ParsedQuery, inSets: [Int64]?, options: SearchOptions) throws -> [PlaceResult] {
+    private func numberFallback(_ query: ParsedQuery, inSets: SearchIndex.AreaSetList?, options: SearchOptions) throws -> [PlaceResult] {
         guard !query.words.isEmpty, let number = query.numbers.first, let wanted = Int(number.prefix { $0.isNumber }) else {
             return []
         }
