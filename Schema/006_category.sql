@@ -10,10 +10,12 @@ CREATE TABLE category (
 ) WITHOUT ROWID;
 
 -- The taxonomy category of each place that has one (POIs and CSV places with a category), with the
--- place's position repeated so that "category X in this box" is one index range scan.
+-- place's position repeated so that "category X in this box" is one index range scan, and its importance
+-- so that "the most important of category X" is one too.
 CREATE TABLE place_category (
     place_id    INTEGER PRIMARY KEY REFERENCES place(id),
     category_id TEXT NOT NULL REFERENCES category(id),
     lat         REAL NOT NULL,                 -- = place.lat
-    lon         REAL NOT NULL                  -- = place.lon
+    lon         REAL NOT NULL,                 -- = place.lon
+    importance  REAL NOT NULL                  -- = place.importance
 );

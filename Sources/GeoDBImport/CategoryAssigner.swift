@@ -83,12 +83,12 @@ enum CategoryAssigner {
     static func remapAll(in db: Connection, taxonomy: Taxonomy) throws {
         let map = CategoryMap(taxonomy: taxonomy)
         try db.execute("DELETE FROM place_category")
-        let insert = try db.prepare("INSERT INTO place_category(place_id, category_id, lat, lon) VALUES (?, ?, ?, ?)")
-        let places = try db.prepare("SELECT id, category, kind, lat, lon FROM place WHERE category IS NOT NULL")
+        let insert = try db.prepare("INSERT INTO place_category(place_id, category_id, lat, lon, importance) VALUES (?, ?, ?, ?, ?)")
+        let places = try db.prepare("SELECT id, category, kind, lat, lon, importance FROM place WHERE category IS NOT NULL")
         while try places.step() {
             guard let kind = PlaceKind(rawValue: places.text(2) ?? ""),
                   let id = map.categoryID(raw: places.text(1) ?? "", kind: kind) else { continue }
-            try insert.run([.integer(places.int(0)), .text(id), .real(places.double(3)), .real(places.double(4))])
+            try insert.run([.integer(places.int(0)), .text(id), .real(places.double(3)), .real(places.double(4)), .real(places.double(5))])
         }
     }
 }

@@ -92,7 +92,7 @@ public final class PlaceWriter: PlaceSink {
         insertGeometry = try db.prepare("INSERT INTO place_geometry(place_id, geometry) VALUES (?, ?)")
         insertPlaceRTree = try db.prepare("INSERT INTO place_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
         insertAreaRTree = try db.prepare("INSERT INTO area_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)")
-        insertCategory = try db.prepare("INSERT INTO place_category(place_id, category_id, lat, lon) VALUES (?, ?, ?, ?)")
+        insertCategory = try db.prepare("INSERT INTO place_category(place_id, category_id, lat, lon, importance) VALUES (?, ?, ?, ?, ?)")
         for statement in [insertPlace, insertName, insertNameBatch, insertGeometry, insertCategory] {
             statement.copiesBoundValues = true
         }
@@ -158,6 +158,9 @@ public final class PlaceWriter: PlaceSink {
             try insertCategory.bind(2, category)
             try insertCategory.bind(3, place.coordinate.lat)
             try insertCategory.bind(4, place.coordinate.lon)
+            // Final: only settlements and areas are merged later (their importance changes), and they have
+            // no taxonomy category (inspect --check compares the two).
+            try insertCategory.bind(5, place.importance)
             try insertCategory.step()
             insertCategory.reset()
             categoryCounts[category, default: 0] += 1

@@ -70,6 +70,14 @@ import TestSupport
         #expect(check.stdout.contains("1 level places have no member row"))
     }
 
+    /// Category search reads a place's importance from place_category: a copy that differs is named.
+    @Test func checkFailsOnAStaleCategoryImportance() throws {
+        let check = try Self.checkAfter("UPDATE place_category SET importance = importance / 2 WHERE place_id = (SELECT min(place_id) FROM place_category)")
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("FAIL  place_category repeats its place's position and importance"))
+        #expect(check.stdout.contains("1 rows differ from their place"))
+    }
+
     /// The typo vocabulary's trigram index is checked too: losing one of its pages fails the check.
     @Test func checkFailsOnADamagedVocabularyIndex() throws {
         let scratch = try ScratchDirectory()

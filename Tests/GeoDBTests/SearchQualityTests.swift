@@ -132,6 +132,20 @@ import TestSupport
         #expect(try Self.search(db, "Restaurant Torkel").first?.name == "Restaurant Torkel")
     }
 
+    /// A category word with no place, box or point to look near lists the category's most important places
+    /// (ties by id), for a category and for a parent with its children alike, as sorting them all would.
+    @Test(arguments: ["restaurant", "food"])
+    func aCategoryAloneListsItsMostImportantPlaces(text: String) throws {
+        guard case .categories(let ids) = try CategoryFilter.resolve([text]) else { Issue.record("\(text): no category"); return }
+        let expected = try Self.rows(try TestDatabases.liechtenstein(), """
+            SELECT p.id FROM place p JOIN place_category pc ON pc.place_id = p.id
+            WHERE pc.category_id IN (\(ids.map { "'\($0)'" }.joined(separator: ", "))) ORDER BY p.importance DESC, p.id LIMIT 8
+            """).map { Int64($0[0]) }
+        let found = try Self.search(try Self.liechtenstein.get(), text, limit: 8)
+        #expect(expected.count == 8 && found.allSatisfy { $0.match == .category })
+        #expect(found.map(\.id) == expected, "\(found.map(\.displayName))")
+    }
+
     @Test func autocompleteOffersTheCategory() throws {
         let results = try Self.search(try GeoDatabase(path: try TestDatabases.helsinki()), "coff", autocomplete: true)
         #expect(results.contains { $0.kind == .category && $0.categoryID == "cafe" && $0.match == .category }, "\(results.map(\.displayName))")

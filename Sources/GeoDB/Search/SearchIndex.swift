@@ -92,16 +92,33 @@ final class SearchIndex {
     }
 
     /// The most important places of a category (with the options' country and kind filters), ties by id.
+    /// Taxonomy categories are read in that order from `idx_place_category_category_id_importance`, which
+    /// stops at the limit however many places the category has.
     func mostImportant(of filter: CategoryFilter, options: SearchOptions, limit: Int) throws -> [Int64] {
         var unfiltered = options
-        unfiltered.categories = filter
         unfiltered.bbox = nil
-        let (conditions, values) = Self.filter(match: "", options: unfiltered, placeID: "p.id")
         let areas = options.countryCode == nil ? "" : "LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set a ON a.id = pas.area_set_id"
-        // ?1 is the (unused) match: the filters' placeholders count from 2.
-        return try db.rows("most important places of a category", """
-            SELECT p.id FROM place p \(areas) WHERE ?1 = ?1\(conditions) ORDER BY p.importance DESC, p.id LIMIT \(limit)
-            """, values) { $0.int(0) }
+        guard case .categories(let ids) = filter else {
+            unfiltered.categories = filter
+            let (conditions, values) = Self.filter(match: "", options: unfiltered, placeID: "p.id")
+            // ?1 is the (unused) match: the filters' placeholders count from 2.
+            return try db.rows("most important places of a tag", """
+                SELECT p.id FROM place p \(areas) WHERE ?1 = ?1\(conditions) ORDER BY p.importance DESC, p.id LIMIT \(limit)
+                """, values) { $0.int(0) }
+        }
+        unfiltered.categories = nil
+        let (conditions, values) = Self.filter(match: "", options: unfiltered, placeID: "p.id")
+        // Each category in the index's order (an IN list of them would sort all their places), merged.
+        var found: [(id: Int64, importance: Double)] = []
+        for id in Set(ids) {
+            found += try db.rows("most important places of a category", """
+                SELECT pc.place_id, pc.importance FROM place_category pc INDEXED BY idx_place_category_category_id_importance
+                JOIN place p ON p.id = pc.place_id \(areas)
+                WHERE ?1 = ?1 AND pc.category_id = ?\(values.count + 1)\(conditions)
+                ORDER BY pc.importance DESC, pc.place_id LIMIT \(limit)
+                """, values + [.text(id)]) { ($0.int(0), $0.double(1)) }
+        }
+        return found.sorted { ($0.importance, -$0.id) > ($1.importance, -$1.id) }.prefix(limit).map(\.id)
     }
 
     /// The SQL conditions of the options' filters (after `AND`) and the values they bind, the match first.

@@ -167,6 +167,14 @@ public enum IntegrityCheck {
                 """)
             return wrong == 0 ? nil : "\(wrong) categories whose place_count differs from their place_category rows"
         }
+        check("place_category repeats its place's position and importance") {
+            // Category search reads them from its indexes alone: a stale copy puts a place in the wrong box or order.
+            let stale = try count("""
+                SELECT count(*) FROM place_category pc JOIN place p ON p.id = pc.place_id
+                WHERE pc.lat IS NOT p.lat OR pc.lon IS NOT p.lon OR pc.importance IS NOT p.importance
+                """)
+            return stale == 0 ? nil : "\(stale) rows differ from their place"
+        }
         for (name, body) in timeZoneChecks(db) { check(name, body) }
         return results
     }

@@ -177,12 +177,14 @@ CREATE TABLE category (
 ) WITHOUT ROWID;
 
 -- The taxonomy category of each place that has one (POIs and CSV places with a category), with the
--- place's position repeated so that "category X in this box" is one index range scan.
+-- place's position repeated so that "category X in this box" is one index range scan, and its importance
+-- so that "the most important of category X" is one too.
 CREATE TABLE place_category (
     place_id    INTEGER PRIMARY KEY REFERENCES place(id),
     category_id TEXT NOT NULL REFERENCES category(id),
     lat         REAL NOT NULL,                 -- = place.lat
-    lon         REAL NOT NULL                  -- = place.lon
+    lon         REAL NOT NULL,                 -- = place.lon
+    importance  REAL NOT NULL                  -- = place.importance
 );
 """#),
         ("007_hierarchy.sql", #"""
@@ -257,6 +259,9 @@ CREATE INDEX IF NOT EXISTS idx_area_place_id ON area(place_id);
         ("910_category_index.sql", #"""
 -- Category search: the places of a category in a latitude band, read from the index alone.
 CREATE INDEX IF NOT EXISTS idx_place_category_category_id_lat ON place_category(category_id, lat, lon);
+-- "Pharmacy", "R-kioski" in a search: the most important places of a category, without sorting all of them
+-- (the 3,200 convenience stores of tiled ×400 took 10 ms).
+CREATE INDEX IF NOT EXISTS idx_place_category_category_id_importance ON place_category(category_id, importance DESC, place_id);
 """#),
     ]
 
