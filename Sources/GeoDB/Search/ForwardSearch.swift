@@ -259,12 +259,8 @@ final class ForwardSearch {
     /// the streets named exactly so whose line enters the town (a town named exactly `town`).
     private func streetsThrough(town: [String], _ query: ParsedQuery, words: [[String]], options: SearchOptions,
                                 forced: MatchClass?) throws -> [RankedCandidate] {
-        guard options.kinds.isEmpty || options.kinds.contains(.street), query.numbers.isEmpty,
-              let townMatch = FTSQuery.groups(town.map { [$0] }, column: "name") else { return [] }
-        var townOptions = options
-        townOptions.kinds = Array(StructuredSearch.townReach.keys)
-        townOptions.near = nil
-        let towns = try places.results(ids: try index.candidates(match: townMatch, options: townOptions, limit: 5).map(\.id))
+        guard options.kinds.isEmpty || options.kinds.contains(.street), query.numbers.isEmpty else { return [] }
+        let towns = try places.results(ids: try index.areaPlaces(naming: town, kinds: Array(StructuredSearch.townReach.keys), limit: 5))
             .filter { TextNormalizer.tokens($0.name ?? "") == town }
         guard !towns.isEmpty else { return [] }
         var streetOptions = options

@@ -53,11 +53,14 @@ final class SearchIndex {
         if let inSets, inSets.json == nil {
             var kept: [Candidate] = []
             var last = after
+            // Pages doubling: when few matches lie in the sets, more are read per statement.
+            var page = limit
             while kept.count < limit {
-                let page = try candidates(match: match, options: options, after: last, limit: limit)
-                kept += page.filter { $0.areaSetID.map(inSets.contains) ?? false }
-                guard page.count == limit else { break }
-                last = page.last?.rowid
+                let read = try candidates(match: match, options: options, after: last, limit: page)
+                kept += read.filter { $0.areaSetID.map(inSets.contains) ?? false }
+                guard read.count == page else { break }
+                last = read.last?.rowid
+                page = min(2 * page, 1_000)
             }
             return Array(kept.prefix(limit))
         }
@@ -185,6 +188,17 @@ final class SearchIndex {
         return AreaSetList(try db.rows("area sets naming places of every group", """
             SELECT id FROM area_set WHERE id IN (SELECT value FROM json_each(?1)) AND \(conditions.joined(separator: " AND "))
             """, [.text(JSONText.array(sets))] + others.map { .text(JSONText.array(named[$0])) }) { $0.int(0) })
+    }
+
+    /// The places of `kinds` that area sets name and whose names hold all of `words`, most important first
+    /// (ties by id): the towns a "…, Town" may mean. Through `area_name_fts`, which holds only such places:
+    /// the names of all places held a town's one-letter word ("…, A" typed so far) thousands of times.
+    func areaPlaces(naming words: [String], kinds: [PlaceKind], limit: Int) throws -> [Int64] {
+        guard let match = FTSQuery.groups(words.map { [$0] }) else { return [] }
+        return try db.rows("areas named so", """
+            SELECT p.id FROM area_name_fts a JOIN place p ON p.id = a.rowid
+            WHERE area_name_fts MATCH ?1 AND p.kind IN (SELECT value FROM json_each(?2)) ORDER BY p.importance DESC, p.id LIMIT \(limit)
+            """, [.text(match), .text(JSONText.array(kinds.map(\.rawValue)))]) { $0.int(0) }
     }
 
     /// Area sets a search keeps to, made once per search for the several statements that read candidates
