@@ -192,7 +192,8 @@ final class SearchIndex {
 
     /// The places of `kinds` that area sets name and whose names hold all of `words`, most important first
     /// (ties by id): the towns a "…, Town" may mean. Through `area_name_fts`, which holds only such places:
-    /// the names of all places held a town's one-letter word ("…, A" typed so far) thousands of times.
+    /// looked up among the names of all places, the "a" of "Metro Rautatientori A" (still being typed) read
+    /// thousands of places on tiled ×400, twice per keystroke.
     func areaPlaces(naming words: [String], kinds: [PlaceKind], limit: Int) throws -> [Int64] {
         guard let match = FTSQuery.groups(words.map { [$0] }) else { return [] }
         return try db.rows("areas named so", """
