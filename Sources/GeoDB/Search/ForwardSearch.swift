@@ -66,9 +66,11 @@ final class ForwardSearch {
             fallback = try numberFallback(query, options: options)
         }
         // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
-        // While the user is typing, prefix matches are enough to show: only none at all suggests a typo.
+        // While the user is typing, prefix matches are enough to show: only none at all suggests a typo. A
+        // name holding every word says they were typed right ("Oriente 1ra. Sección (Santo Domingo)", the
+        // "1ra" read as a number, is no exact match: looking up typos of its four words took 20 ms).
         let tooFew = options.autocomplete ? ranked.isEmpty : ranked.count < min(options.limit, 3)
-        if tooFew && fallback.isEmpty && !ranked.contains(where: { $0.match == .exact }) {
+        if tooFew && fallback.isEmpty && !ranked.contains(where: { $0.match == .exact || $0.nameHoldsWords }) {
             let fuzzyWords = try query.words.enumerated().map { i, word in
                 try [word] + index.similarWords(to: word, typing: options.autocomplete && i == query.words.count - 1)
             }

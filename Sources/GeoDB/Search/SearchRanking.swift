@@ -15,6 +15,8 @@ struct RankedCandidate {
     /// Where to show it and the town it is in, when that is not its own point and city: a street found
     /// in a town it runs through.
     var shownIn: (point: Coordinate, town: String)?
+    /// One name of it holds every word of the query (they are its words, not typos of others').
+    var nameHoldsWords = false
 }
 
 /// The ranking rules of forward search.
@@ -182,7 +184,7 @@ enum SearchRanking {
         // No one name holding the words is weaker than a name that does, like an alternate.
         let value = named?.points(typing: typing) ?? weight(of: match) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
         return RankedCandidate(id: place.id, order: place.rowid, kind: place.kind, score: ((value + unnamed.value) * 1000).rounded() / 1000,
-                               match: match, distanceM: unnamed.distance)
+                               match: match, distanceM: unnamed.distance, nameHoldsWords: forced == nil && named != nil)
     }
 
     /// The most a candidate can score through a name of `tier` or a lesser one, from what is known before
