@@ -44,38 +44,27 @@ import TestSupport
         return try runGeodb(["inspect", db, "--check"])
     }
 
-    @Test func checkFailsOnADamagedDatabase() throws {
-        // Lose one place's index entries, as a buggy writer or a hand edit would.
-        let check = try Self.checkAfter("DELETE FROM place_rtree WHERE id = 1")
-        #expect(check.status == 1)
-        #expect(check.stdout.contains("FAIL  place = place_rtree = place_fts rows"))
-        #expect(check.stdout.contains("place 12, place_rtree 11"))
-    }
+    /// Damage a buggy writer or a hand edit could do, the check that names it, and what it says.
+    static let damages: [(edit: String, check: String, detail: String)] = [
+        // One place's index entries lost.
+        ("DELETE FROM place_rtree WHERE id = 1", "place = place_rtree = place_fts rows", "place 12, place_rtree 11"),
+        // Importance edited without moving the search rows (rowid = rank step and id): they would rank wrongly.
+        ("UPDATE place SET importance = importance / 2 WHERE id IN (1, 2)", "place_fts rowids follow place rank",
+         "2 rows are not at their place's rowid"),
+        // The sets naming a town are found through area_set_member: a row lost hides its places from "…, Town".
+        ("DELETE FROM area_set_member", "area_set_member = the places of the area_set level columns", "1 level places have no member row"),
+        // Category search reads a place's importance from place_category: a copy that differs.
+        ("UPDATE place_category SET importance = importance / 2 WHERE place_id = (SELECT min(place_id) FROM place_category)",
+         "place_category repeats its place's position and importance", "1 rows differ from their place"),
+    ]
 
-    /// A place whose importance was edited without moving its search row (rowid = rank step and id)
-    /// would rank wrongly: the check names it.
-    @Test func checkFailsOnASearchRowAtTheWrongRowid() throws {
-        let check = try Self.checkAfter("UPDATE place SET importance = importance / 2 WHERE id IN (1, 2)")
+    @Test(arguments: damages.indices)
+    func checkNamesTheDamage(index: Int) throws {
+        let damage = Self.damages[index]
+        let check = try Self.checkAfter(damage.edit)
         #expect(check.status == 1)
-        #expect(check.stdout.contains("FAIL  place_fts rowids follow place rank"))
-        #expect(check.stdout.contains("2 rows are not at their place's rowid"))
-    }
-
-    /// The sets naming a town are found through `area_set_member`: a row lost there hides the town's places
-    /// from "…, Town", and the check names it.
-    @Test func checkFailsOnALostAreaSetMember() throws {
-        let check = try Self.checkAfter("DELETE FROM area_set_member")
-        #expect(check.status == 1)
-        #expect(check.stdout.contains("FAIL  area_set_member = the places of the area_set level columns"))
-        #expect(check.stdout.contains("1 level places have no member row"))
-    }
-
-    /// Category search reads a place's importance from place_category: a copy that differs is named.
-    @Test func checkFailsOnAStaleCategoryImportance() throws {
-        let check = try Self.checkAfter("UPDATE place_category SET importance = importance / 2 WHERE place_id = (SELECT min(place_id) FROM place_category)")
-        #expect(check.status == 1)
-        #expect(check.stdout.contains("FAIL  place_category repeats its place's position and importance"))
-        #expect(check.stdout.contains("1 rows differ from their place"))
+        #expect(check.stdout.contains("FAIL  " + damage.check))
+        #expect(check.stdout.contains(damage.detail))
     }
 
     /// The typo vocabulary's trigram index is checked too: losing one of its pages fails the check.

@@ -270,7 +270,7 @@ final class ForwardSearch {
         // All of them (the one in the town may rank below other towns' streets of the name), by their names
         // alone: a street's other names are not what "Street, Town" is typed as, and reading them for the
         // 200 Aleksanterinkatus of tiled ×400 was 4 of its 10 ms.
-        guard let match = FTSQuery.groups(words.map { $0.flatMap { TextNormalizer.variants($0) } }, column: "name") else { return [] }
+        guard let match = FTSQuery.groups(Self.variantGroups(words), column: "name") else { return [] }
         let streets = try index.candidates(match: match, options: streetOptions, limit: Self.candidateLimit).compactMap { street in
             street.mainName.map {
                 SearchRanking.rank(street, query: query, names: [SearchRanking.CandidateName($0, own: true)], forced: forced, near: options.near)
@@ -298,7 +298,7 @@ final class ForwardSearch {
     /// candidates match its number exactly decides the fallbacks.
     private func rankedCandidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions, forced: MatchClass?,
                                   inSets: SearchIndex.AreaSetList? = nil, typing typingLast: Bool? = nil) throws -> [RankedCandidate] {
-        var groups = words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
+        var groups = Self.variantGroups(words)
         groups += query.numbers.map { [$0] }
         var prefixGroups = groups
         // The last word is still being typed: a prefix in the index (typos are whole words found beforehand).
@@ -317,6 +317,11 @@ final class ForwardSearch {
             read += page
             return (found, found.count < page || read >= Self.candidateLimit)
         }
+    }
+
+    /// Each word's alternatives with their index variants (abbreviations, spellings): the FTS5 groups of a query.
+    private static func variantGroups(_ words: [[String]]) -> [[String]] {
+        words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
     }
 
     /// At most this many matches of a query are ranked, the most important ones.

@@ -17,7 +17,7 @@ package enum SearchRowID {
     /// a search can stop reading: no later match can outscore the ones read by its importance or by being a
     /// street (with the bonus left out, every search that found no street read on to its limit in case one
     /// followed: all 200 matches of "Stockmann" on tiled ×400, not 11).
-    package static func rank(importance: Double, kind: PlaceKind) -> Double {
+    static func rank(importance: Double, kind: PlaceKind) -> Double {
         let clamped = importance.isNaN ? 0 : min(1, max(0, importance))
         return (clamped * SearchRanking.importanceWeight + (kind == .street ? SearchRanking.streetBonus : 0)) / rankScale
     }
