@@ -49,6 +49,17 @@ import TestSupport
                 "\(results.map(\.displayName))")
     }
 
+    /// A word being typed that has a short form ("West": "W") matches names with the word or the short
+    /// form, not every word of the short form's letters: "w*" filled the candidates with Warsaw, Wuhan, …
+    @Test(arguments: ["West", "North", "Saint", "East"])
+    func typingAWordWithAShortFormFindsThatWord(typed: String) throws {
+        let results = try Self.search(try Self.cities.get(), typed, limit: 5, autocomplete: true)
+        let word = TextNormalizer.fold(typed)
+        #expect(results.count == 5 && results.allSatisfy { place in
+            TextNormalizer.tokens(place.name ?? "").contains { $0.hasPrefix(word) || TextNormalizer.variants(word).contains($0) }
+        }, "\(results.map(\.displayName))")
+    }
+
     @Test(arguments: [("Prgaue", "Prague", "CZ"), ("Tmapere", "Tampere", "FI"), ("Leipizg", "Leipzig", "DE"),
                       ("Mnuich", "Munich", "DE"), ("Tampree", "Tampere", "FI"), ("Lodnon", "London", "GB"),
                       ("Brsitol", "Bristol", "GB")])

@@ -225,8 +225,9 @@ final class ForwardSearch {
     /// for the rest of the search (the typo pass and the house number fallback ask again).
     private func areaSets(_ query: ParsedQuery, where place: Range<Int>, options: SearchOptions) throws -> SearchIndex.AreaSetList {
         var placeGroups = query.words[place].map { TextNormalizer.variants($0) }
+        // The word being typed is a prefix; its other forms are whole words (see `rankedCandidates`).
         if options.autocomplete, place.upperBound == query.words.count, let last = placeGroups.indices.last {
-            placeGroups[last] = placeGroups[last].map { $0 + "*" }
+            placeGroups[last][0] += "*"
         }
         if let sets = areaSetsNamed[placeGroups] { return sets }
         let sets = try index.areaSets(naming: placeGroups)
@@ -302,8 +303,13 @@ final class ForwardSearch {
         groups += query.numbers.map { [$0] }
         var prefixGroups = groups
         // The last word is still being typed: a prefix in the index (typos are whole words found beforehand).
+        // Its other forms are whole words: "West" is also "W", not every word beginning with w (which
+        // filled the 200 candidates with Warsaw, Seoul, … through alternate names, and read all their names).
         let lastTyped = (typingLast ?? options.autocomplete) && !words.isEmpty
-        if lastTyped && forced == nil { prefixGroups[words.count - 1] = try groups[words.count - 1].flatMap(index.prefixTerms) }
+        if lastTyped && forced == nil {
+            let typed = words[words.count - 1]
+            prefixGroups[words.count - 1] = try typed.flatMap(index.prefixTerms) + groups[words.count - 1].filter { !typed.contains($0) }
+        }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
         let keep = query.numbers.isEmpty ? options.limit : nil
         // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are kept first
