@@ -17,7 +17,7 @@ import GeoDBSQLite
 /// `install(into:)` has replaced them.
 final class FullTextBuilder {
     fileprivate enum Change {
-        /// `rowid`: `SearchRowID.of(place:importance:kind:)`.
+        /// `rowid`: `SearchRowID.of(place:importance:kind:alternate:)`.
         case insert(rowid: Int64, name: String, address: String)
         /// Contentless FTS5 forgets a row only when told the exact rowid and text it indexed.
         case delete(rowid: Int64, name: String, address: String)
@@ -59,15 +59,28 @@ final class FullTextBuilder {
 
     deinit { discard() }
 
-    /// Indexes place `id`; its row's place in the index's order follows `importance` (as `place.importance`
-    /// has it) and `kind` (`SearchRowID`).
-    func insert(id: Int64, importance: Double, kind: PlaceKind, name: String, address: String) throws {
-        try worker?.send(.insert(rowid: SearchRowID.of(place: id, importance: importance, kind: kind), name: name, address: address))
+    /// Indexes place `id`: a row of its own names and address, and one of its alternate names and address
+    /// when it has any (`SearchNames.texts`, made by the caller's thread); their places in the index's order
+    /// follow `importance` (as `place.importance` has it) and `kind` (`SearchRowID`).
+    func insert(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), address: String) throws {
+        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names) {
+            try worker?.send(.insert(rowid: rowid, name: text, address: address))
+        }
     }
 
-    /// Forgets the row `insert` made with these values.
-    func delete(id: Int64, importance: Double, kind: PlaceKind, name: String, address: String) throws {
-        try worker?.send(.delete(rowid: SearchRowID.of(place: id, importance: importance, kind: kind), name: name, address: address))
+    /// Forgets the rows `insert` made with these values.
+    func delete(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), address: String) throws {
+        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names) {
+            try worker?.send(.delete(rowid: rowid, name: text, address: address))
+        }
+    }
+
+    /// The rowids and name texts of a place's rows.
+    private static func rows(id: Int64, importance: Double, kind: PlaceKind,
+                             names: (own: String, alternate: String)) -> [(rowid: Int64, text: String)] {
+        let own = (SearchRowID.of(place: id, importance: importance, kind: kind), names.own)
+        guard !names.alternate.isEmpty else { return [own] }
+        return [own, (SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true), names.alternate)]
     }
 
     /// Starts the final optimize and the vocabulary in the background; only `writeRTrees` may follow.

@@ -46,8 +46,8 @@ final class PlaceLinker {
         var sourceID: Int64
         var kind: PlaceKind
         var coordinate: Coordinate
-        /// Distinct names in `place_name` order; their join is the place's `place_fts` name text.
-        var names: [String]
+        /// Its names as its `place_fts` rows hold them (rebuilt to replace them when a record merges in).
+        var names: SearchNames
     }
 
     /// The candidate a record matched and how far apart the two are.
@@ -78,17 +78,17 @@ final class PlaceLinker {
     }
 
     /// Names after a merge added some.
-    func setNames(_ names: [String], at index: Int) { candidates[index].names = names }
+    func setNames(_ names: SearchNames, at index: Int) { candidates[index].names = names }
 
     /// Names of place `id`, when it is a candidate, after a merge added some.
-    func setNames(_ names: [String], ofPlace id: Int64) {
+    func setNames(_ names: SearchNames, ofPlace id: Int64) {
         if let index = indexOfPlace[id] { candidates[index].names = names }
     }
 
     /// Place `id` is gone (merged into another): nothing links to it any more (a candidate without names
     /// never matches).
     func remove(place id: Int64) {
-        if let index = indexOfPlace[id] { candidates[index].names = [] }
+        if let index = indexOfPlace[id] { candidates[index].names = SearchNames([]) }
     }
 
     /// The place of another source that `place` is, if any: a compatible kind within the kinds' distance
@@ -111,7 +111,7 @@ final class PlaceLinker {
         let recordKeys = Set(place.names.map { LinkRule.normalized($0.name) }).union([key])
         var best: (match: Match, primary: Bool)?
         for (index, distance) in near {
-            let names = candidates[index].names
+            let names = candidates[index].names.all
             guard let first = names.first else { continue }
             let primary = LinkRule.normalized(first) == key
             guard primary || recordKeys.contains(LinkRule.normalized(first))

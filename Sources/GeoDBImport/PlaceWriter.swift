@@ -165,7 +165,8 @@ public final class PlaceWriter: PlaceSink {
             insertCategory.reset()
             categoryCounts[category, default: 0] += 1
         }
-        try fullText.insert(id: id, importance: place.importance, kind: place.kind, name: place.nameSearchText, address: place.address.searchText)
+        try fullText.insert(id: id, importance: place.importance, kind: place.kind, names: place.searchNames.texts,
+                            address: place.address.searchText)
         if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
             areaLikeIDs.append(id)
         }
@@ -173,8 +174,7 @@ public final class PlaceWriter: PlaceSink {
             boundaryNodes[id] = (place.labelNode, place.adminCentreNode)
         }
         if keepsLinkCandidates, LinkRule.group(place.kind) != nil, !place.names.isEmpty {
-            linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate,
-                                  names: PlaceRecord.distinctNames(place.names.lazy.map(\.name))))
+            linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate, names: place.searchNames))
         }
 
         if let geometry = place.geometry {
@@ -254,15 +254,16 @@ public final class PlaceWriter: PlaceSink {
     /// Loads the linkable places already in the database (appending), so new records can link to them.
     public func loadLinkCandidates() throws {
         let rows = try db.prepare("""
-            SELECT p.id, p.source_id, p.kind, p.lat, p.lon, n.name FROM place p JOIN place_name n ON n.place_id = p.id
+            SELECT p.id, p.source_id, p.kind, p.lat, p.lon, n.name, n.type FROM place p JOIN place_name n ON n.place_id = p.id
             WHERE p.kind IN ('city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood', 'locality',
                              'country', 'state', 'county', 'island')
             ORDER BY p.id, n.rowid
             """)
         var current: PlaceLinker.Candidate?
+        var names: [PlaceName] = []
         func register() {
             guard var candidate = current else { return }
-            candidate.names = PlaceRecord.distinctNames(candidate.names)
+            candidate.names = SearchNames(names)
             linker.register(candidate)
         }
         while try rows.step() {
@@ -271,10 +272,11 @@ public final class PlaceWriter: PlaceSink {
                 register()
                 current = try PlaceKind(rawValue: rows.text(2) ?? "").map {
                     .init(id: id, sourceID: rows.int(1), kind: $0, coordinate: try rows.coordinate(3, 4, place: id, in: db.path),
-                          names: [])
+                          names: SearchNames([]))
                 }
+                names = []
             }
-            if let name = rows.text(5) { current?.names.append(name) }
+            if let name = rows.text(5) { names.append(PlaceName(name: name, type: rows.text(6) ?? "")) }
         }
         register()
     }
@@ -301,18 +303,18 @@ public final class PlaceWriter: PlaceSink {
         address.country = old.country ?? place.address.country
 
         // The place keeps its one main name; the record's becomes an alternative. Names it has are not added.
-        let all = target.names.map { PlaceName(name: $0, type: "") } + place.names
-        let added = PlaceRecord.distinct(all)[target.names.count...]
+        let known = target.names.all
+        let all = known.map { PlaceName(name: $0, type: "") } + place.names
+        let added = PlaceRecord.distinct(all)[known.count...]
             .map { PlaceName(name: $0.name, type: $0.type == "name" ? "alt_name" : $0.type, lang: $0.lang) }
-        let names = target.names + added.map(\.name)
+        let names = target.names.adding(Array(added))
         try insertNames(added, of: target.id)
         linker.setNames(names, at: match.index)
 
         // As the update below sets it.
         let importance = max(oldImportance, place.importance)
-        try fullText.delete(id: target.id, importance: oldImportance, kind: target.kind, name: PlaceRecord.nameSearchText(target.names),
-                            address: old.searchText)
-        try fullText.insert(id: target.id, importance: importance, kind: target.kind, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        try fullText.delete(id: target.id, importance: oldImportance, kind: target.kind, names: target.names.texts, address: old.searchText)
+        try fullText.insert(id: target.id, importance: importance, kind: target.kind, names: names.texts, address: address.searchText)
         try statements.update.run([
             place.address.state.map { .text($0) } ?? .null, place.address.country.map { .text($0) } ?? .null,
             place.address.countryCode.map { .text($0) } ?? .null, place.timezone.map { .text($0) } ?? .null,
@@ -353,12 +355,12 @@ public final class PlaceWriter: PlaceSink {
     /// Forgets what this writer keeps of place `id` besides its rows (which the caller deletes): its
     /// R*Tree entry, its search row (`importance`, `names` and `address` as indexed), its link candidate, its
     /// counts.
-    func forget(_ id: Int64, kind: PlaceKind, category: String?, importance: Double, names: [String], address: Address) throws {
+    func forget(_ id: Int64, kind: PlaceKind, category: String?, importance: Double, names: SearchNames, address: Address) throws {
         switch rtreeBuild {
         case .packed: placeBoxes.remove(id: id)
         case .insert: try db.prepare("DELETE FROM place_rtree WHERE id = ?").run([.integer(id)])
         }
-        try fullText.delete(id: id, importance: importance, kind: kind, name: PlaceRecord.nameSearchText(names), address: address.searchText)
+        try fullText.delete(id: id, importance: importance, kind: kind, names: names.texts, address: address.searchText)
         linker.remove(place: id)
         countsByKind[kind, default: 0] -= 1
         written -= 1
@@ -366,14 +368,13 @@ public final class PlaceWriter: PlaceSink {
         boundaryNodes[id] = nil
     }
 
-    /// Place `id` has `names` and `importance` now instead of `old` (a merge added some): its search row and
+    /// Place `id` has `names` and `importance` now instead of `old` (a merge added some): its search rows and
     /// its link candidate follow.
-    func renamed(_ id: Int64, kind: PlaceKind, from old: (names: [String], importance: Double), to names: [String], importance: Double,
-                 address: Address) throws {
-        try fullText.delete(id: id, importance: old.importance, kind: kind, name: PlaceRecord.nameSearchText(old.names),
-                            address: address.searchText)
-        try fullText.insert(id: id, importance: importance, kind: kind, name: PlaceRecord.nameSearchText(names), address: address.searchText)
-        linker.setNames(PlaceRecord.distinctNames(names), ofPlace: id)
+    func renamed(_ id: Int64, kind: PlaceKind, from old: (names: SearchNames, importance: Double), to names: SearchNames,
+                 importance: Double, address: Address) throws {
+        try fullText.delete(id: id, importance: old.importance, kind: kind, names: old.names.texts, address: address.searchText)
+        try fullText.insert(id: id, importance: importance, kind: kind, names: names.texts, address: address.searchText)
+        linker.setNames(names, ofPlace: id)
     }
 
     /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,

@@ -47,7 +47,10 @@ import TestSupport
     /// Damage a buggy writer or a hand edit could do, the check that names it, and what it says.
     static let damages: [(edit: String, check: String, detail: String)] = [
         // One place's index entries lost.
-        ("DELETE FROM place_rtree WHERE id = 1", "place = place_rtree = place_fts rows", "place 12, place_rtree 11"),
+        ("DELETE FROM place_rtree WHERE id = 1", "place = place_rtree = place_fts own names' rows", "place 12, place_rtree 11"),
+        // An alternate name added without its search row: search would never find the place by it.
+        ("INSERT INTO place_name(place_id, name, type) VALUES (1, 'Vanha nimi', 'old_name')",
+         "place_fts alternate names' rows = places with alternate names", "1 rows of alternate names for 2 places with alternate names"),
         // Importance edited without moving the search rows (rowid = rank step and id): they would rank wrongly.
         ("UPDATE place SET importance = importance / 2 WHERE id IN (1, 2)", "place_fts rowids follow place rank",
          "2 rows are not at their place's rowid"),

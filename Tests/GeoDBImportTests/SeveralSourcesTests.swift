@@ -66,33 +66,42 @@ import TestSupport
         try expectIndexHoldsItsRebuiltText(db.path, placeID: id)
     }
 
-    /// What search sees of a place (the words and positions of its contentless FTS row) is exactly the text
-    /// rebuilt from `place_name` and the `place` columns. Merging deletes by and inserts that text; if the
+    /// What search sees of a place (the words and positions of its contentless FTS rows: its own names', its
+    /// alternate names') is exactly the text rebuilt from `place_name` and the `place` columns. Merging deletes by and inserts that text; if the
     /// rebuilt text and the indexed one ever differ (say, index-time name variants added on one side only),
     /// stale words stay or new ones are missing, and FTS5's integrity-check does not notice in a
-    /// contentless table (tried: deleting by a wrong text passes it). The row is looked up by the rowid the
+    /// contentless table (tried: deleting by a wrong text passes it). The rows are looked up by the rowids the
     /// place's importance and kind give (`SearchRowID`): a merge that changed one without the other fails here too.
     func expectIndexHoldsItsRebuiltText(_ path: String, placeID id: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let db = try Connection(path: path, mode: .readOnly())
-        let names = try db.prepare("SELECT name FROM place_name WHERE place_id = ? ORDER BY rowid").rows([.integer(id)]) { $0.text(0) ?? "" }
+        let names = try db.prepare("SELECT name, type FROM place_name WHERE place_id = ? ORDER BY rowid").rows([.integer(id)]) {
+            PlaceName(name: $0.text(0) ?? "", type: $0.text(1) ?? "")
+        }
         let columns = try db.prepare("SELECT housenumber, street, postcode, city, state, country, importance, kind FROM place WHERE id = ?")
             .rows([.integer(id)]) { (Address(housenumber: $0.text(0), street: $0.text(1), postcode: $0.text(2), city: $0.text(3),
                                              state: $0.text(4), country: $0.text(5)), $0.double(6), PlaceKind(rawValue: $0.text(7) ?? "")) }
         let place = try #require(columns.first)
-        let rowid = SearchRowID.of(place: id, importance: place.1, kind: try #require(place.2))
+        let texts = SearchNames(names).texts
+        var rows = [(SearchRowID.of(place: id, importance: place.1, kind: try #require(place.2)), texts.own)]
+        if !texts.alternate.isEmpty {
+            rows.append((SearchRowID.of(place: id, importance: place.1, kind: try #require(place.2), alternate: true), texts.alternate))
+        }
         let words = "SELECT term, col, offset FROM v WHERE doc = ? ORDER BY col, offset"
         try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
-        let indexed = try db.prepare(words).rows([.integer(rowid)]) { [$0.value(0), $0.value(1), $0.value(2)] }
-
         let scratch = try Connection(path: ":memory:", mode: .create)
         let sql = try #require(SchemaFiles.all.first { $0.name == "003_search.sql" }?.sql)
         try scratch.execute(sql)
-        try scratch.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")
-            .run([.integer(rowid), .text(PlaceRecord.nameSearchText(names)), .text(columns.first?.0.searchText ?? "")])
+        for (rowid, text) in rows {
+            try scratch.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")
+                .run([.integer(rowid), .text(text), .text(place.0.searchText)])
+        }
         try scratch.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
-        let expected = try scratch.prepare(words).rows([.integer(rowid)]) { [$0.value(0), $0.value(1), $0.value(2)] }
-        #expect(!indexed.isEmpty, sourceLocation: sourceLocation)
-        #expect(indexed == expected, sourceLocation: sourceLocation)
+        for (rowid, _) in rows {
+            let indexed = try db.prepare(words).rows([.integer(rowid)]) { [$0.value(0), $0.value(1), $0.value(2)] }
+            let expected = try scratch.prepare(words).rows([.integer(rowid)]) { [$0.value(0), $0.value(1), $0.value(2)] }
+            #expect(!indexed.isEmpty, sourceLocation: sourceLocation)
+            #expect(indexed == expected, sourceLocation: sourceLocation)
+        }
     }
 
     @Test func appendingGivesTheSameLinks() throws {
@@ -189,11 +198,13 @@ import TestSupport
 
     static func linker() -> PlaceLinker {
         let linker = PlaceLinker()
-        linker.register(.init(id: 1, sourceID: 1, kind: .city, coordinate: at(0, 0), names: ["Springfield", "Sprinkfeld"]))
-        linker.register(.init(id: 2, sourceID: 1, kind: .town, coordinate: at(0, 20), names: ["Springfield"]))
-        linker.register(.init(id: 3, sourceID: 1, kind: .village, coordinate: at(1, 1), names: ["Oakville"]))
+        linker.register(.init(id: 1, sourceID: 1, kind: .city, coordinate: at(0, 0), names: Self.names("Springfield", "Sprinkfeld")))
+        linker.register(.init(id: 2, sourceID: 1, kind: .town, coordinate: at(0, 20), names: Self.names("Springfield")))
+        linker.register(.init(id: 3, sourceID: 1, kind: .village, coordinate: at(1, 1), names: Self.names("Oakville")))
         return linker
     }
+
+    static func names(_ names: String...) -> SearchNames { SearchNames(names.map { PlaceName(name: $0, type: "name") }) }
 
     static func record(_ name: String, _ kind: PlaceKind, _ point: Coordinate, alternates: [String] = []) -> PlaceRecord {
         PlaceRecord(sourceRef: "x", kind: kind, category: nil, name: name,
@@ -225,7 +236,7 @@ import TestSupport
 
     @Test func acrossTheAntimeridian() {
         let linker = PlaceLinker()
-        linker.register(.init(id: 7, sourceID: 1, kind: .town, coordinate: Coordinate(lat: -16.8, lon: 179.99), names: ["Labasa"]))
+        linker.register(.init(id: 7, sourceID: 1, kind: .town, coordinate: Coordinate(lat: -16.8, lon: 179.99), names: Self.names("Labasa")))
         let record = Self.record("Labasa", .town, Coordinate(lat: -16.8, lon: -179.99))
         #expect(linker.match(record, sourceID: 2)?.index == 0)
     }

@@ -197,6 +197,34 @@ import TestSupport
         #expect(try street.search("Testik", options: typing).first?.kind == .street)
     }
 
+    /// A place's alternate names are indexed in a row ranked below its own names' (as a match through them
+    /// scores lower): a village named "Zorbaville" is found, first, before 250 more important cities whose
+    /// alternate name it is. In one row per place, the cities filled the 200 candidates search reads and
+    /// the village was not found at all ("Shen" on cities500: Santiago's Chinese name, not Shenkottai).
+    @Test func aPlaceNamedSoComesBeforeHundredsOfAlternateNames() throws {
+        let scratch = try ScratchDirectory()
+        var xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+        for i in 0..<250 {
+            xml += "<node id='\(i + 1)' lat='\(30 + i / 25)' lon='\(-100 + i % 25)'><tag k='place' v='city'/>"
+                + "<tag k='population' v='\(500_000 + i)'/><tag k='name' v='City \(i)'/><tag k='alt_name' v='Zorbaville'/></node>\n"
+        }
+        xml += "<node id='1001' lat='-30' lon='20'><tag k='place' v='village'/><tag k='name' v='Zorbaville'/></node>\n</osm>\n"
+        try xml.write(toFile: scratch.path("places.osm"), atomically: true, encoding: .utf8)
+        _ = try TestDatabases.importFile(scratch.path("places.osm"), to: scratch.path("places.sqlite"))
+        let db = try GeoDatabase(path: scratch.path("places.sqlite"))
+        let found = try db.search("Zorbaville", options: SearchOptions())
+        #expect(found.first?.kind == .village && found.first?.match == .exact, "\(found.prefix(3).map(\.displayName))")
+        #expect(found.count == 10 && found.dropFirst().allSatisfy { $0.kind == .city })
+        var typing = SearchOptions()
+        typing.autocomplete = true
+        #expect(try db.search("Zorba", options: typing).first?.kind == .village)
+        // The cities are still found through the name, each once.
+        var all = SearchOptions()
+        all.limit = 100
+        let cities = try db.search("Zorbaville", options: all).filter { $0.kind == .city }
+        #expect(cities.count == 99 && Set(cities.map(\.id)).count == 99)
+    }
+
     /// "…, Town" keeps to the town's area sets in SQL when they are few and by looking up each candidate's
     /// set when they are many (tiled ×400 has 17,870 sets naming "Helsinki"): both ways give the same
     /// candidates, in the same order, page after page.
@@ -212,8 +240,8 @@ import TestSupport
             #expect(try index.areaSets(naming: [[town]]).count == ids.count && inSQL.json != nil && lookedUp.json == nil, "\(town)")
             var after: Int64?
             for _ in 0..<3 {
-                let a = try index.candidates(match: match, options: SearchOptions(), inSets: inSQL, after: after, limit: 7)
-                let b = try index.candidates(match: match, options: SearchOptions(), inSets: lookedUp, after: after, limit: 7)
+                let a = try index.candidateRows(match: match, options: SearchOptions(), inSets: inSQL, after: after, limit: 7)
+                let b = try index.candidateRows(match: match, options: SearchOptions(), inSets: lookedUp, after: after, limit: 7)
                 #expect(a.map(\.id) == b.map(\.id), "\(match), \(town)")
                 #expect(!a.isEmpty || after != nil, "\(match), \(town): nothing to compare")
                 after = a.last?.rowid

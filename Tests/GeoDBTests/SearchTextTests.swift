@@ -31,6 +31,35 @@ import TestSupport
         #expect(differing.isEmpty, "\(differing.prefix(3))")
     }
 
+    /// A place's names split into its two index rows: own names (any type but the alternates') in one,
+    /// alternates that are not also own names in the other; and after a merge adds a record's names
+    /// (`SearchNames.adding`, which writers keep) the same as made from all the `place_name` rows, which
+    /// `inspect --check` and deleting a row rebuild from. On SampleData's GeoNames places split in two.
+    @Test func searchNamesSplitAndGrowAsTheirRows() throws {
+        let split = SearchNames([PlaceName(name: "Turku", type: "name"), PlaceName(name: "Åbo", type: "name", lang: "sv"),
+                                 PlaceName(name: "TKU", type: "short_name"), PlaceName(name: "Turku", type: "alt_name"),
+                                 PlaceName(name: "Aboa", type: "old_name"), PlaceName(name: "TKU", type: "alt_name")])
+        #expect(split.own == ["Turku", "Åbo"] && split.alternate == ["TKU", "Aboa"])
+        #expect(split.texts.own == PlaceRecord.nameSearchText(["Turku", "Åbo"]) && split.texts.alternate == "TKU ; Aboa")
+        #expect(SearchNames([PlaceName(name: "Turku", type: "name")]).texts.alternate.isEmpty)
+
+        let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
+        var checked = 0
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count > 3 else { continue }
+            let rows = [PlaceName(name: String(fields[1]), type: "name"), PlaceName(name: String(fields[2]), type: "ascii_name")]
+                + fields[3].split(separator: ",").map { PlaceName(name: String($0), type: "alt_name") }
+            let first = Array(rows.prefix(rows.count / 2 + 1)), known = SearchNames(first)
+            // As a merge adds them: the names not yet known, a main name as an alternate.
+            let added = PlaceRecord.distinct(known.all.map { PlaceName(name: $0, type: "") } + rows.dropFirst(first.count))
+                .dropFirst(known.all.count)
+            #expect(known.adding(Array(added)) == SearchNames(first + added), "\(fields[1])")
+            checked += 1
+        }
+        #expect(checked > 20_000)
+    }
+
     /// `Address.searchText` is its parts in order, the missing ones left out, then the street's extra forms,
     /// joined by " " (empty parts included, as `joined` would).
     @Test func addressTextEqualsItsDefinition() {

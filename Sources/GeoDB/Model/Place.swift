@@ -122,6 +122,43 @@ package struct PlaceName: Hashable, Sendable {
         self.type = type
         self.lang = lang
     }
+
+    /// Name types that are alternates, not the place's own name (OSM alt_name / old_name / short_name;
+    /// GeoNames' alternate names are stored as alt_name): search ranks a match through one lower, and the
+    /// index holds them in a row of their own (`SearchNames`).
+    package static let alternateTypes = ["alt_name", "old_name", "short_name"]
+
+    /// Whether the name is an alternate (`alternateTypes`; an array: three string compares beat hashing).
+    package var isAlternate: Bool { Self.alternateTypes.contains(type) }
+}
+
+/// A place's names as its `place_fts` rows index them: its own names (name, official, local and language
+/// names) in one row, its alternate names (`PlaceName.alternateTypes`) that are not also own names in a
+/// second, ranked lower (`SearchRowID`), so that a search reads places through their own names first.
+/// Each list distinct, in `place_name` order: writers keep these for the places a later record can merge
+/// into, and rebuild the rows' texts from them (to delete a row, contentless FTS5 needs its text).
+package struct SearchNames: Equatable, Sendable {
+    package private(set) var own: [String]
+    package private(set) var alternate: [String]
+
+    package init(_ names: [PlaceName]) {
+        own = PlaceRecord.distinctNames(names.lazy.filter { !$0.isAlternate }.map(\.name))
+        alternate = Array(PlaceRecord.distinctNames(own + names.lazy.filter(\.isAlternate).map(\.name))[own.count...])
+    }
+
+    /// The main name first (the first own name, else the first alternate), then the others.
+    package var all: [String] { own + alternate }
+
+    /// With `names` added after these (as their `place_name` rows follow).
+    package func adding(_ names: [PlaceName]) -> SearchNames {
+        SearchNames(own.map { PlaceName(name: $0, type: "name") } + alternate.map { PlaceName(name: $0, type: "alt_name") } + names)
+    }
+
+    /// The `name` texts of the two rows (`PlaceRecord.nameSearchText`); `alternate` is empty when the
+    /// place has no second row.
+    package var texts: (own: String, alternate: String) {
+        (PlaceRecord.nameSearchText(own), alternate.isEmpty ? "" : PlaceRecord.nameSearchText(alternate))
+    }
 }
 
 /// Address parts of a place (`place.housenumber` … `place.country_code`, `place.state`, `place.country`).
@@ -221,12 +258,12 @@ package struct PlaceRecord: Sendable {
         self.timezone = timezone
     }
 
-    /// The names as one text for the search index: distinct names, separated so phrases do not run across them.
-    package var nameSearchText: String { Self.nameSearchText(names.lazy.map(\.name)) }
+    /// The names as the search index holds them.
+    package var searchNames: SearchNames { SearchNames(names) }
 
-    /// Distinct names in order, joined by " ; ", then the extra forms `TextNormalizer.indexAlternatives`
-    /// gives (ß→ss, ä→ae, abbreviations, …): the `name` text of `place_fts`. Writers rebuild it from
-    /// `place_name` (rowid order) when they merge a record into a place, so it must stay a function of those.
+    /// Distinct names in order, joined by " ; " (so phrases do not run across them), then the extra forms
+    /// `TextNormalizer.indexAlternatives` gives (ß→ss, ä→ae, abbreviations, …): the `name` text of a
+    /// `place_fts` row (`SearchNames.texts`).
     package static func nameSearchText<C: Collection<String>>(_ names: C) -> String {
         // Appended, not joined, and the extra forms made distinct by sorting, not by a Set (hashing a String
         // normalises it): it runs once per place on the writer's thread (callgrind, Helsinki ×5 import:

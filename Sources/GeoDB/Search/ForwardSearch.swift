@@ -319,7 +319,7 @@ final class ForwardSearch {
         return try scoreBestFirst(query: query, options: options, forced: forced, typing: lastTyped, keep: keep) {
             guard read < Self.candidateLimit else { return nil }
             let page = keep.map { min(Self.candidateLimit - read, read == 0 ? max(16, 2 * $0) : read) } ?? Self.candidateLimit
-            let found = try index.candidates(match: match, options: options, inSets: inSets, after: $0, limit: page)
+            let found = try index.candidateRows(match: match, options: options, inSets: inSets, after: $0, limit: page)
             read += page
             return (found, found.count < page || read >= Self.candidateLimit)
         }
@@ -338,12 +338,14 @@ final class ForwardSearch {
     private struct Scoring {
         var place: SearchIndex.Candidate
         var bound: Double
-        /// Its own names, once read: then only an alternate name can raise its score to `bound`.
+        /// Its own names, once read (none when it matched through its alternates' row, since they do not
+        /// hold the words): then only an alternate name can raise its score to `bound`.
         var ownNames: [SearchRanking.CandidateName]?
     }
 
-    /// Scores the candidates `read` gives (in rowid order, after the rowid passed, with whether that was the
-    /// last of them; nil when there are no more); with `keep`, only as many as it takes to know the best
+    /// Scores the candidates `read` gives (index rows in rowid order, after the rowid passed, with whether
+    /// that was the last of them; nil when there are no more: a place comes once, through its first row);
+    /// with `keep`, only as many as it takes to know the best
     /// `keep`. Names are the cost of ranking (a capital has 150, most of them alternates), so they are read
     /// in rounds, the candidates that can score highest first (`SearchRanking.bound`): a place whose main
     /// name reaches its bound needs no other; one whose own names score at least what any alternate could
@@ -361,6 +363,7 @@ final class ForwardSearch {
         }
         var open: [Scoring] = []
         var scored: [RankedCandidate] = []
+        var seen = Set<Int64>()
         var batch = 16
         var lastRowID: Int64?, moreToRead = true
         while true {
@@ -381,7 +384,10 @@ final class ForwardSearch {
             // More candidates when those read are used up, or one not read may score more than they can.
             if moreToRead && unreadBound > open.first?.bound ?? -.infinity {
                 guard let page = try read(lastRowID) else { moreToRead = false; continue }
-                open += page.candidates.map { Scoring(place: $0, bound: bound($0, .own)) }
+                open += page.candidates.filter { seen.insert($0.id).inserted }.map { place in
+                    place.throughAlternates ? Scoring(place: place, bound: bound(place, .alternate), ownNames: [])
+                                           : Scoring(place: place, bound: bound(place, .own))
+                }
                 lastRowID = page.candidates.last?.rowid ?? lastRowID
                 moreToRead = !page.last && !page.candidates.isEmpty
                 continue

@@ -16,8 +16,11 @@ final class SearchIndex {
     /// What ranking reads of a candidate place.
     struct Candidate {
         var id: Int64
-        /// Its place_fts rowid (`SearchRowID`): rank (importance, streets lifted), then id. Equal scores rank in this order.
+        /// The rowid of the place_fts row that matched (`SearchRowID`): rank (importance, streets lifted; an
+        /// alternate names' row lower), then id. Equal scores rank in this order.
         var rowid: Int64
+        /// It matched through the row of its alternate names: its own names do not hold the words.
+        var throughAlternates: Bool { SearchRowID.isAlternate(rowid) }
         var importance: Double
         var kind: PlaceKind
         var housenumber: String?
@@ -43,20 +46,28 @@ final class SearchIndex {
         func contains(_ word: String) -> Bool { areas.contains(word) || TextNormalizer.tokens(own).contains(word) }
     }
 
-    /// Places whose index entry matches, highest rank first (ties by id), with the options' filters in
-    /// SQL; with `inSets`, only places lying in those area sets (`AreaSetList`); with `after`, only those
-    /// after that rowid.
+    /// Places whose index rows match, highest rank first (ties by id), each once (through the first row of
+    /// it that matched), with the options' filters in SQL; with `inSets`, only places lying in those area
+    /// sets (`AreaSetList`). At most `limit`.
+    func candidates(match: String, options: SearchOptions, inSets: AreaSetList? = nil, limit: Int = 200) throws -> [Candidate] {
+        var seen = Set<Int64>()
+        return try candidateRows(match: match, options: options, inSets: inSets, limit: limit).filter { seen.insert($0.id).inserted }
+    }
+
+    /// The index rows that match, highest rank first (ties by id), as candidates, with the options' filters
+    /// in SQL; with `inSets`, only places lying in those area sets (`AreaSetList`); with `after`, only rows
+    /// after that rowid. A place can come twice: through its own names' row, then its alternates'.
     /// FTS5 yields its matches in rowid order, which is this order (`SearchRowID`): the query stops after
     /// `limit` rows, however many places match.
-    func candidates(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil,
-                    limit: Int = 200) throws -> [Candidate] {
+    func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil,
+                       limit: Int = 200) throws -> [Candidate] {
         if let inSets, inSets.json == nil {
             var kept: [Candidate] = []
             var last = after
             // Pages doubling: when few matches lie in the sets, more are read per statement.
             var page = limit
             while kept.count < limit {
-                let read = try candidates(match: match, options: options, after: last, limit: page)
+                let read = try candidateRows(match: match, options: options, after: last, limit: page)
                 kept += read.filter { $0.areaSetID.map(inSets.contains) ?? false }
                 guard read.count == page else { break }
                 last = read.last?.rowid
@@ -262,8 +273,8 @@ final class SearchIndex {
         return names
     }
 
-    /// `SearchRanking.alternateNameTypes` as a JSON array, for SQL.
-    private static let alternateNameTypes = JSONText.array(SearchRanking.alternateNameTypes.sorted())
+    /// `PlaceName.alternateTypes` as a JSON array, for SQL.
+    private static let alternateNameTypes = JSONText.array(PlaceName.alternateTypes)
 
     /// Prefix lengths (in Unicode scalars, as FTS5 counts) with an index of their own in place_fts.
     static let indexedPrefixLengths = 1...4

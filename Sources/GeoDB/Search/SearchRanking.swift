@@ -63,10 +63,6 @@ enum SearchRanking {
     static let leadingBonus = 1.5
     static let wholeTypoBonus = 3.0
 
-    /// Name types that are alternates, not the place's own name (OSM alt_name / old_name / short_name;
-    /// GeoNames' alternate names are stored as alt_name).
-    static let alternateNameTypes: Set<String> = ["alt_name", "old_name", "short_name"]
-
     /// One name of a candidate, folded into words, and how much it counts: a place's own names (its name,
     /// official and local names, its name in the language asked for) fully, its names in other languages
     /// less, alternates a little less again, alternates that look like codes ("NYC", "TKU", "75012") least.

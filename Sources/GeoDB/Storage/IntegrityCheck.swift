@@ -79,10 +79,10 @@ public enum IntegrityCheck {
                 return text == "ok" ? nil : text
             }
         }
-        check("place = place_rtree = place_fts rows") {
+        check("place = place_rtree = place_fts own names' rows") {
             let places = try count("SELECT count(*) FROM place")
             let boxes = try count("SELECT count(*) FROM place_rtree")
-            let fts = try count("SELECT count(*) FROM place_fts_docsize")
+            let fts = try count("SELECT count(*) FROM place_fts_docsize WHERE \(SearchRowID.isAlternateSQL("id")) = 0")
             let orphans = try count("SELECT count(*) FROM place_rtree r WHERE NOT EXISTS (SELECT 1 FROM place p WHERE p.id = r.id)")
             guard places == boxes, places == fts, orphans == 0 else {
                 return "place \(places), place_rtree \(boxes) (\(orphans) without a place), place_fts \(fts)"
@@ -93,9 +93,21 @@ public enum IntegrityCheck {
             // SearchRowID.of in SQL: a row elsewhere would rank its place as if it were more or less important.
             let misplaced = try count("""
                 SELECT count(*) FROM place_fts_docsize d LEFT JOIN place p ON p.id = \(SearchRowID.placeIDSQL("d.id"))
-                WHERE p.id IS NULL OR (d.id >> \(SearchRowID.idBits)) != \(SearchRowID.stepSQL(importance: "p.importance", kind: "p.kind"))
+                WHERE p.id IS NULL OR (d.id >> \(SearchRowID.stepShift))
+                      != \(SearchRowID.stepSQL(importance: "p.importance", kind: "p.kind", alternate: SearchRowID.isAlternateSQL("d.id")))
                 """)
             return misplaced == 0 ? nil : "\(misplaced) rows are not at their place's rowid (docs/SCHEMA.md, place_fts)"
+        }
+        check("place_fts alternate names' rows = places with alternate names") {
+            // An alternate name that is also an own name is in the own names' row only.
+            let alternates = JSONText.array(PlaceName.alternateTypes)
+            let rows = try count("SELECT count(*) FROM place_fts_docsize WHERE \(SearchRowID.isAlternateSQL("id")) = 1")
+            let places = try db.prepare("""
+                SELECT count(DISTINCT a.place_id) FROM place_name a
+                WHERE a.type IN (SELECT value FROM json_each(?1)) AND NOT EXISTS (
+                    SELECT 1 FROM place_name o WHERE o.place_id = a.place_id AND o.name = a.name AND o.type NOT IN (SELECT value FROM json_each(?1)))
+                """).rows([.text(alternates)]) { $0.int(0) }.first ?? 0
+            return rows == places ? nil : "\(rows) rows of alternate names for \(places) places with alternate names"
         }
         check("meta place_count") {
             let stored = try db.scalarText("SELECT value FROM meta WHERE key = 'place_count'")

@@ -84,9 +84,11 @@ CREATE TABLE place_link (
 );
 """#),
         ("003_search.sql", #"""
--- Full-text index of names and address text, one row per place: rowid = the place's rank step (26 bits:
--- importance, streets lifted; highest first) above place.id (36 bits), so matches come highest-ranked first;
--- place.id = rowid & 68719476735 (SearchRowID.swift, docs/SCHEMA.md).
+-- Full-text index of names and address text: a row of each place's own names, and one of its alternate
+-- names (alt_name, old_name, short_name) when it has any. rowid = the row's rank step (26 bits: importance,
+-- streets lifted, an alternates' row lower; highest first) above 1 bit (the alternates' row) above place.id
+-- (36 bits), so matches come highest-ranked first; place.id = rowid & 68719476735 (SearchRowID.swift,
+-- docs/SCHEMA.md).
 -- Contentless: the text lives in place / place_name; this holds only the index. Prefix indexes for
 -- prefixes of 1 to 4 letters (a word just begun while typing, "Casino H", is one letter: without its index
 -- FTS5 merges the places of every word of that letter before it can AND them); longer ones are looked up as
@@ -99,7 +101,7 @@ CREATE VIRTUAL TABLE place_fts USING fts5(
     prefix = '1 2 3 4'
 );
 
--- Distinct words (4 to 32 letters) of the name index with how many places use them: the vocabulary
+-- Distinct words (4 to 32 letters) of the name index with how many rows use them: the vocabulary
 -- typo-tolerant search draws from. id is search_token's rowid.
 CREATE TABLE search_word (
     id     INTEGER PRIMARY KEY,

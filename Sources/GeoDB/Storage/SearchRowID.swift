@@ -1,7 +1,10 @@
-// The rowid of a place's row in place_fts: its search rank (importance, streets lifted), descending, above
-// its id. FTS5 returns matches in rowid order, so a search reading "the N highest-ranked places matching"
-// stops after N rows instead of scoring every place that has a common word ("helsinki" is in the address
-// of 84 k places on tiled ×50). docs/SCHEMA.md states the layout: other programs reading place_fts need it.
+// The rowid of a row of place_fts: its search rank (importance, streets lifted), descending, above whether
+// it holds the place's alternate names, above its place id. FTS5 returns matches in rowid order, so a
+// search reading "the N highest-ranked places matching" stops after N rows instead of scoring every place
+// that has a common word ("helsinki" is in the address of 84 k places on tiled ×50). A place's alternate
+// names are a second row ranked lower by what a match through them loses: a village's own name comes before
+// the alternates of 200 more important cities ("Shen": Shenkottai, not Santiago's Chinese name). docs/SCHEMA.md
+// states the layout: other programs reading place_fts need it.
 
 /// Encodes and decodes `place_fts` rowids.
 package enum SearchRowID {
@@ -9,8 +12,12 @@ package enum SearchRowID {
     static let idBits = 36
     /// `rowid & placeIDMask` is the place id.
     package static let placeIDMask: Int64 = (1 << idBits) - 1
-    /// High bits: the rank 1…0 in this many steps (1.5e-8 apart: finer than any two rules of `Importance`).
+    /// The bit above the id: the row of the place's alternate names.
+    static let alternateBit: Int64 = 1 << idBits
+    /// High bits, above those: the rank 1…0 in this many steps (1.5e-8 apart: finer than any two rules of
+    /// `Importance`).
     static let rankSteps: Int64 = (1 << 26) - 1
+    static let stepShift = idBits + 1
 
     /// The points a place can score apart from its names and the query's house number and location, on a
     /// scale of 0…1: `SearchRanking`'s importance points, plus its street bonus for a street. In this order
@@ -25,26 +32,40 @@ package enum SearchRowID {
     /// The points a rank of 1 stands for.
     static let rankScale = SearchRanking.importanceWeight + SearchRanking.streetBonus
 
-    /// The rowid of place `id` of `importance` (0…1; outside is clamped) and `kind`: higher-ranked places
-    /// get lower rowids, places of equal rank are in id order.
-    package static func of(place id: Int64, importance: Double, kind: PlaceKind) -> Int64 {
-        let step = Int64(((1 - rank(importance: importance, kind: kind)) * Double(rankSteps)).rounded(.down))
-        return step << idBits | (id & placeIDMask)
+    /// How much lower a row of alternate names ranks: the points a match through an alternate name loses,
+    /// on the scale of `rank`.
+    static let alternateRankDrop = SearchRanking.alternatePenalty / rankScale
+
+    /// The rowid of place `id` of `importance` (0…1; outside is clamped) and `kind`, or of the row of its
+    /// `alternate` names (its rank lower by `alternateRankDrop`, down to 0): higher ranks get lower rowids,
+    /// rows of equal rank are in id order (a place's own row before its alternates' when both are 0).
+    package static func of(place id: Int64, importance: Double, kind: PlaceKind, alternate: Bool = false) -> Int64 {
+        let rank = max(0, rank(importance: importance, kind: kind) - (alternate ? alternateRankDrop : 0))
+        let step = Int64(((1 - rank) * Double(rankSteps)).rounded(.down))
+        return step << stepShift | (alternate ? alternateBit : 0) | (id & placeIDMask)
     }
 
-    /// The highest rank a place can have whose rowid follows `rowid`.
+    /// Whether the row holds a place's alternate names.
+    static func isAlternate(_ rowid: Int64) -> Bool { rowid & alternateBit != 0 }
+
+    /// The highest rank a row that follows `rowid` can have (an alternate row's, lowered).
     static func highestRank(after rowid: Int64) -> Double {
-        1 - Double(rowid >> idBits) / Double(rankSteps)
+        1 - Double(rowid >> stepShift) / Double(rankSteps)
     }
 
-    /// `of(place:importance:kind:)`'s step in SQL, for the place columns `importance` and `kind` (the same
-    /// operations in the same order: the integrity check compares it with the rowids).
-    static func stepSQL(importance: String, kind: String) -> String {
+    /// `of(place:importance:kind:alternate:)`'s step in SQL, for the place columns `importance` and `kind`
+    /// and `alternate` (SQL that is 0 or 1); the same operations in the same order: the integrity check
+    /// compares it with the rowids.
+    static func stepSQL(importance: String, kind: String, alternate: String) -> String {
         """
-        CAST((1 - (min(1.0, max(0.0, \(importance))) * \(SearchRanking.importanceWeight) \
-        + (CASE WHEN \(kind) = 'street' THEN \(SearchRanking.streetBonus) ELSE 0.0 END)) / \(rankScale)) * \(rankSteps) AS INTEGER)
+        CAST((1 - max(0.0, (min(1.0, max(0.0, \(importance))) * \(SearchRanking.importanceWeight) \
+        + (CASE WHEN \(kind) = 'street' THEN \(SearchRanking.streetBonus) ELSE 0.0 END)) / \(rankScale) \
+        - (CASE WHEN \(alternate) THEN \(alternateRankDrop) ELSE 0.0 END))) * \(rankSteps) AS INTEGER)
         """
     }
+
+    /// SQL for whether the rowid column `column` is a row of alternate names.
+    static func isAlternateSQL(_ column: String) -> String { "((\(column) >> \(idBits)) & 1)" }
 
     /// The place id a rowid stands for.
     package static func place(_ rowid: Int64) -> Int64 { rowid & placeIDMask }

@@ -231,8 +231,8 @@ final class PlaceMerger {
             try statements.deleteGeometry.run([.integer(gone.id)])
         }
         // The survivor keeps its names and order; the other's it lacks are added (a second main name as alt_name).
-        let oldNames = kept.names.map(\.name)
-        let known = Set(oldNames)
+        let oldNames = SearchNames(kept.names)
+        let known = Set(kept.names.map(\.name))
         let added = PlaceRecord.distinct(gone.names.filter { !known.contains($0.name) })
             .map { PlaceName(name: $0.name, type: $0.type == "name" && $0.lang == nil ? "alt_name" : $0.type, lang: $0.lang) }
         try writer.insertNames(Array(added), of: kept.id)
@@ -254,9 +254,9 @@ final class PlaceMerger {
                                        .real(kept.point.distance(to: gone.point))])
         try statements.countLink.run([.integer(gone.sourceID)])
         try writer.forget(gone.id, kind: gone.kind, category: gone.category, importance: gone.importance,
-                          names: gone.names.map(\.name), address: gone.address)
-        try writer.renamed(kept.id, kind: kept.kind, from: (oldNames, oldImportance), to: kept.names.map(\.name), importance: kept.importance,
-                           address: kept.address)
+                          names: SearchNames(gone.names), address: gone.address)
+        try writer.renamed(kept.id, kind: kept.kind, from: (oldNames, oldImportance), to: SearchNames(kept.names),
+                           importance: kept.importance, address: kept.address)
         candidates[survivor] = kept
         absorbedInto[absorbed] = survivor
     }
