@@ -40,14 +40,20 @@ def main():
         for table in ("place_fts", "search_token"):
             db.execute(f"INSERT INTO {table}({table}, rank) VALUES ('automerge', 0)")
             db.execute(f"INSERT INTO {table}({table}, rank) VALUES ('crisismerge', 64)")
-        # The index texts, made beforehand (untimed): each place's names in order, and its address parts.
-        db.executescript("""
+        # The index texts, made beforehand (untimed): each place's own names in order and its address parts,
+        # and a second row of its alternate names and address when it has any (docs/SCHEMA.md, place_fts).
+        address = """trim(coalesce(street, '') || ' ' || coalesce(housenumber, '') || ' ' || coalesce(postcode, '')
+                          || ' ' || coalesce(city, '') || ' ' || coalesce(state, '') || ' ' || coalesce(country, ''))"""
+        def names(alternate):
+            return f"""(SELECT group_concat(name, ' ; ') FROM (SELECT name FROM src.place_name n WHERE n.place_id = p.id
+                        AND n.type {'' if alternate else 'NOT '}IN ('alt_name', 'old_name', 'short_name') ORDER BY n.rowid))"""
+        db.executescript(f"""
             CREATE TEMP TABLE text AS
-              SELECT p.id, (SELECT group_concat(name, ' ; ') FROM (SELECT name FROM src.place_name n
-                                                                   WHERE n.place_id = p.id ORDER BY n.rowid)) AS name,
-                     trim(coalesce(street, '') || ' ' || coalesce(housenumber, '') || ' ' || coalesce(postcode, '')
-                          || ' ' || coalesce(city, '') || ' ' || coalesce(state, '') || ' ' || coalesce(country, '')) AS address
-              FROM src.place p;
+              SELECT p.id, {names(False)} AS name, {address} AS address FROM src.place p
+              UNION ALL
+              SELECT p.id | (1 << 36), {names(True)}, {address} FROM src.place p
+              WHERE EXISTS (SELECT 1 FROM src.place_name n WHERE n.place_id = p.id AND n.type IN ('alt_name', 'old_name', 'short_name'))
+              ORDER BY 1;
             """)
         steps = [
             # A WHERE clause keeps SQLite from copying the records whole (its transfer optimization):
