@@ -51,31 +51,38 @@ final class SearchIndex {
     /// sets (`AreaSetList`). At most `limit`.
     func candidates(match: String, options: SearchOptions, inSets: AreaSetList? = nil, limit: Int = 200) throws -> [Candidate] {
         var seen = Set<Int64>()
-        return try candidateRows(match: match, options: options, inSets: inSets, limit: limit).filter { seen.insert($0.id).inserted }
+        return Array(try candidateRows(match: match, options: options, inSets: inSets, limit: limit).filter { seen.insert($0.id).inserted }
+            .prefix(limit))
     }
 
     /// The index rows that match, highest rank first (ties by id), as candidates, with the options' filters
     /// in SQL; with `inSets`, only places lying in those area sets (`AreaSetList`); with `after`, only rows
     /// after that rowid. A place can come twice: through its own names' row, then its alternates'.
+    /// Up to `limit` rows (more when filtered by many sets: every one kept of the pages read).
     /// FTS5 yields its matches in rowid order, which is this order (`SearchRowID`): the query stops after
     /// `limit` rows, however many places match.
     func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil,
                        limit: Int = 200) throws -> [Candidate] {
+        let placeID = SearchRowID.placeIDSQL("f.rowid")
         if let inSets, inSets.json == nil {
+            // Which matches lie in the sets, from their rows and sets alone, then the places of those that
+            // do: most lie elsewhere ("Scandic Haka" on tiled ×400 read 1,300 matches, place rows and all,
+            // to keep 20). Pages doubling. All kept of the pages read are returned (can be more than `limit`).
             var kept: [Candidate] = []
             var last = after
-            // Pages doubling: when few matches lie in the sets, more are read per statement.
-            var page = limit
+            var page = 4 * limit
             while kept.count < limit {
-                let read = try candidateRows(match: match, options: options, after: last, limit: page)
-                kept += read.filter { $0.areaSetID.map(inSets.contains) ?? false }
-                guard read.count == page else { break }
-                last = read.last?.rowid
-                page = min(2 * page, 1_000)
+                let rows = try db.rows("search rows and their area sets", """
+                    SELECT f.rowid, pas.area_set_id FROM place_fts f JOIN place_area_set pas ON pas.place_id = \(placeID)
+                    WHERE place_fts MATCH ?1 AND f.rowid > ?2 ORDER BY f.rowid LIMIT \(page)
+                    """, [.text(match), .integer(last ?? Int64.min)]) { (rowid: $0.int(0), set: $0.int(1)) }
+                kept += try candidates(rowids: rows.filter { inSets.contains($0.set) }.map(\.rowid), options: options)
+                guard rows.count == page else { break }
+                last = rows.last?.rowid
+                page = min(2 * page, 4_000)
             }
-            return Array(kept.prefix(limit))
+            return kept
         }
-        let placeID = SearchRowID.placeIDSQL("f.rowid")
         var (filter, values) = Self.filter(match: match, options: options, placeID: placeID)
         if let after {
             values.append(.integer(after))
@@ -88,21 +95,44 @@ final class SearchIndex {
         // With sets to lie in, a match's set is checked before its place is read: most lie elsewhere.
         let setsBefore = inSets == nil ? "" : "JOIN place_area_set pas ON pas.place_id = \(placeID)"
         let setsAfter = inSets == nil ? "LEFT JOIN place_area_set pas ON pas.place_id = p.id" : ""
-        // The country of a place is its own code, else that of its areas: the areas are joined only to filter.
-        let areas = options.countryCode == nil ? "" : "LEFT JOIN area_set a ON a.id = pas.area_set_id"
         return try db.rows("search candidates", """
-            SELECT p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon, pas.area_set_id,
-                   coalesce(p.name, p.street), f.rowid
-            FROM place_fts f \(setsBefore) JOIN place p ON p.id = \(placeID) \(setsAfter) \(areas)
+            SELECT \(Self.candidateColumns), f.rowid
+            FROM place_fts f \(setsBefore) JOIN place p ON p.id = \(placeID) \(setsAfter) \(Self.areasJoin(options))
             WHERE place_fts MATCH ?1\(filter) ORDER BY f.rowid LIMIT \(limit)
-            """, values) { row in
-            let context = PlaceContext(own: [row.text(5), row.text(4)].compactMap { $0 }.joined(separator: " "),
-                                       areas: row.isNull(8) ? [] : try areaSets.entry(row.int(8))?.words ?? [])
-            return Candidate(id: row.int(0), rowid: row.int(10), importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
-                             housenumber: row.text(3), postcode: row.text(4),
-                             coordinate: try row.coordinate(6, 7, place: row.int(0), in: db.path), mainName: row.text(9),
-                             areaSetID: row.isNull(8) ? nil : row.int(8), context: context)
-        }
+            """, values) { try candidate($0, rowid: $0.int(10)) }
+    }
+
+    /// The candidates of index rows known to match, in rowid order, with the options' filters in SQL.
+    private func candidates(rowids: [Int64], options: SearchOptions) throws -> [Candidate] {
+        guard !rowids.isEmpty else { return [] }
+        let rowidOf = Dictionary(rowids.map { (SearchRowID.place($0), $0) }, uniquingKeysWith: min)
+        var (filter, values) = Self.filter(match: "", options: options, placeID: "p.id")
+        values.append(.text(JSONText.array(Array(rowidOf.keys))))
+        // ?1 is the (unused) match: the filters' placeholders count from 2.
+        return try db.rows("search candidates by rowid", """
+            SELECT \(Self.candidateColumns) FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id \(Self.areasJoin(options))
+            WHERE ?1 = ?1 AND p.id IN (SELECT value FROM json_each(?\(values.count)))\(filter)
+            """, values) { try candidate($0, rowid: rowidOf[$0.int(0)] ?? 0) }
+            .sorted { $0.rowid < $1.rowid }
+    }
+
+    /// What a candidate query selects (`candidate(_:rowid:)` reads it), of `place p` and `place_area_set pas`.
+    private static let candidateColumns = """
+        p.id, p.importance, p.kind, p.housenumber, p.postcode, p.city, p.lat, p.lon, pas.area_set_id, coalesce(p.name, p.street)
+        """
+
+    /// The country of a place is its own code, else that of its areas: the areas are joined only to filter.
+    private static func areasJoin(_ options: SearchOptions) -> String {
+        options.countryCode == nil ? "" : "LEFT JOIN area_set a ON a.id = pas.area_set_id"
+    }
+
+    private func candidate(_ row: Statement, rowid: Int64) throws -> Candidate {
+        let context = PlaceContext(own: [row.text(5), row.text(4)].compactMap { $0 }.joined(separator: " "),
+                                   areas: row.isNull(8) ? [] : try areaSets.entry(row.int(8))?.words ?? [])
+        return Candidate(id: row.int(0), rowid: rowid, importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
+                         housenumber: row.text(3), postcode: row.text(4),
+                         coordinate: try row.coordinate(6, 7, place: row.int(0), in: db.path), mainName: row.text(9),
+                         areaSetID: row.isNull(8) ? nil : row.int(8), context: context)
     }
 
     /// The most important places of a category (with the options' country and kind filters), ties by id.
