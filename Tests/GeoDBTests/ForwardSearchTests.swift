@@ -38,6 +38,7 @@ import TestSupport
         ("Stockmann", false, "w122595241", true, "exact"),                 // a POI (the department store first)
         ("Helsinki", false, "n1372477580", true, "exact"),                 // the city
         ("Helsingfors", false, "n1372477580", true, "exact"),              // by its Swedish name
+        ("Elielinaukio, laituri 21", false, "n302573164", true, "exact"),  // a name ending in a number, whole
         ("Mannerheimvägen", false, "w22906934", true, "exact"),
         ("Senaatintori", false, "r2919121", false, "exact"),               // a square (and its tram stops)
         ("Pohjoisesplnadi", true, "w24336395", true, "fuzzy"),              // typing with a typo: nothing else matches
@@ -225,6 +226,19 @@ import TestSupport
         #expect(cities.count == 99 && Set(cities.map(\.id)).count == 99)
     }
 
+    /// While typing, a last word of one or two letters is not read as the town alone (it begins the names of
+    /// thousands of areas); with three it is, and a finished word always.
+    @Test func aWordJustBegunIsNoTownAlone() {
+        func wheres(_ text: String, typing: Bool) -> [[String]] {
+            let query = ParsedQuery(text)
+            return ForwardSearch.readings(of: query, typing: typing).map { Array(query.words[$0.where]) }
+        }
+        #expect(!wheres("Metro Rautatientori A", typing: true).contains(["a"]))
+        #expect(wheres("Metro Rautatientori A", typing: true).contains(["rautatientori", "a"]))
+        #expect(wheres("Metro Rautatientori A", typing: false).contains(["a"]))
+        #expect(wheres("Stockmann, He", typing: true).isEmpty && wheres("Stockmann, Hel", typing: true) == [["hel"]])
+    }
+
     /// "…, Town" keeps to the town's area sets in SQL when they are few and by looking up each candidate's
     /// set when they are many (tiled ×400 has 17,870 sets naming "Helsinki"): both ways give the same
     /// candidates, in the same order, page after page.
@@ -242,7 +256,7 @@ import TestSupport
             for _ in 0..<3 {
                 let a = try index.candidateRows(match: match, options: SearchOptions(), inSets: inSQL, after: after, limit: 7)
                 let b = try index.candidateRows(match: match, options: SearchOptions(), inSets: lookedUp, after: after, limit: 7)
-                #expect(a.map(\.id) == b.map(\.id), "\(match), \(town)")
+                #expect(a.map(\.id) == b.prefix(7).map(\.id), "\(match), \(town)")   // b: all kept of the pages it read
                 #expect(!a.isEmpty || after != nil, "\(match), \(town): nothing to compare")
                 after = a.last?.rowid
             }

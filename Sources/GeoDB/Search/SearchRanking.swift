@@ -172,7 +172,10 @@ enum SearchRanking {
         // Words naming where the place is (its city, suburb, country, postcode) are context ("…, Helsinki").
         let core = query.words.filter { !place.context.contains($0) }
         let words = core.isEmpty ? query.words : core
-        let wholeTexts = query.words.isEmpty ? [] : [query.words.joined(separator: " "), core.joined(separator: " ")]
+        var wholeTexts = query.words.isEmpty ? [] : [query.words.joined(separator: " "), core.joined(separator: " ")]
+        // A name with the query's numbers after its words is the whole text too ("Elielinaukio, laituri 21",
+        // "Pier 39"): typed in full, it is what was meant, and no house number fallback is looked for.
+        if !query.numbers.isEmpty { wholeTexts += wholeTexts.map { ([$0] + query.numbers).joined(separator: " ") } }
         let named = bestName(names, words: words, wholeTexts: wholeTexts, typing: typing, fuzzy: forced == .fuzzy)
         let unnamed = PlacePoints(place, query: query, near: near)
         var match = forced ?? named?.match ?? .prefix
