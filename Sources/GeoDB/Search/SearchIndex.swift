@@ -217,9 +217,12 @@ final class SearchIndex {
         // The sets naming the group of fewest places (a town rather than its country: "Triesenberg,
         // Liechtenstein" reads Triesenberg's sets, not every set of the country) …
         guard let fewest = named.indices.min(by: { named[$0].count < named[$1].count }) else { return AreaSetList([]) }
+        // Repeats removed here, not by SQL's DISTINCT, which sorted the 3,700 sets naming "Kaisaniemi" on tiled
+        // ×400 in a temporary index (0.6 of 1.6 ms).
+        var seen = Set<Int64>()
         let sets = try db.rows("area sets naming places", """
-            SELECT DISTINCT area_set_id FROM area_set_member WHERE place_id IN (SELECT value FROM json_each(?1)) LIMIT 5000
-            """, [.text(JSONText.array(named[fewest]))]) { $0.int(0) }
+            SELECT area_set_id FROM area_set_member WHERE place_id IN (SELECT value FROM json_each(?1)) LIMIT 5000
+            """, [.text(JSONText.array(named[fewest]))]) { $0.int(0) }.filter { seen.insert($0).inserted }
         let others = named.indices.filter { $0 != fewest }
         guard !others.isEmpty, !sets.isEmpty else { return AreaSetList(sets) }
         // … that also name, at some level, a place of each other group.
