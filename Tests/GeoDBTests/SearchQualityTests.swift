@@ -143,6 +143,19 @@ import TestSupport
         #expect(try Self.search(db, "Restaurant Torkel").first?.name == "Restaurant Torkel")
     }
 
+    /// "Category Town" finds the town by any of its names ("cafe Helsingfors": Helsinki's Swedish name) and,
+    /// with `near`, the nearest town so named; a category word followed by the rest of a name is that name
+    /// ("Bank bar and bis" while typing: "bar and bis" names no town).
+    @Test func aCategoryWordThenATownOrTheRestOfAName() throws {
+        let helsinki = try GeoDatabase(path: try TestDatabases.helsinki())
+        let cafes = try Self.search(helsinki, "cafe Helsingfors")
+        #expect(!cafes.isEmpty && cafes.allSatisfy { $0.categoryID == "cafe" && $0.match == .category }, "\(cafes.map(\.displayName))")
+        #expect(try Self.search(helsinki, "Bank bar and bis", autocomplete: true).first?.name == "Bank bar and bistro")
+        let vaduz = Coordinate(lat: 47.141, lon: 9.521)
+        let atms = try Self.search(try Self.liechtenstein.get(), "atm Schaan") { $0.near = vaduz }
+        #expect(!atms.isEmpty && atms.allSatisfy { $0.categoryID == "atm" && $0.address["city"] == "Schaan" })
+    }
+
     /// A category word with no place, box or point to look near lists the category's most important places
     /// (ties by id), for a category and for a parent with its children alike, as sorting them all would.
     @Test(arguments: ["restaurant", "food"])

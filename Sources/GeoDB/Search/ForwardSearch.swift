@@ -142,14 +142,9 @@ final class ForwardSearch {
         var found: [PlaceResult]
         if let placeText = category.place {
             var anchorOptions = options
-            anchorOptions.limit = category.placeIsTown ? 5 : 1
-            // A town is among the first results of its name anyway (towns are important); filtering the search
-            // by kind instead would read every place holding the words when none is a town ("Metro Helsingin
-            // yliopisto": every place on the university's streets, to find no town named so).
-            let anchors = try results(placeText, options: anchorOptions)
-            guard let anchor = category.placeIsTown
-                    ? anchors.first(where: { StructuredSearch.townReach[$0.kind] != nil && $0.match == .exact }) : anchors.first
-            else { return nil }
+            anchorOptions.limit = 1
+            guard let anchor = category.placeIsTown ? try town(named: placeText, options: options)
+                                                    : try results(placeText, options: anchorOptions).first else { return nil }
             if let reach = StructuredSearch.townReach[anchor.kind] {
                 let around = try nearby.places(near: anchor.coordinate, radius: reach, filter: category.filter, name: nil,
                                                limit: NearbySearch.maxPageSize, after: nil).places
@@ -169,6 +164,28 @@ final class ForwardSearch {
         }
         guard !found.isEmpty else { return nil }
         return found.map { var p = $0; p.match = .category; return p }
+    }
+
+    /// The town a category phrase names ("atm Monaco", "atm Helsingfors"): a place of a town kind (with the
+    /// options' country and box) one of whose names is the text, the most important, or with `near` the
+    /// nearest. Looked up among the places area sets name (`area_name_fts`), not by searching the text:
+    /// most texts after a category word are the rest of a name ("Sport pub Che", "Bank bar and bis"), and a
+    /// whole search of them, typing included, cost as much again as the search that follows (and a search
+    /// filtered by kind read every place holding the words when none is a town).
+    private func town(named text: String, options: SearchOptions) throws -> PlaceResult? {
+        let words = TextNormalizer.tokens(text)
+        let ids = try index.areaPlaces(naming: words, kinds: Array(StructuredSearch.townReach.keys), limit: options.near == nil ? 5 : 200)
+        guard !ids.isEmpty else { return nil }
+        var names = try index.names(of: ids, alternates: false, words: words, fuzzy: false, language: nil)
+        for (id, alternates) in try index.names(of: ids, alternates: true, words: words, fuzzy: false, language: nil) {
+            names[id, default: []] += alternates
+        }
+        let towns = try places.results(ids: ids.filter { id in names[id]?.contains { $0.words == words } == true }).filter { town in
+            options.countryCode.map { town.address["country_code"]?.uppercased() == $0.uppercased() } ?? true
+                && options.bbox.map { $0.contains(town.coordinate) } ?? true
+        }
+        guard let near = options.near else { return towns.first }
+        return towns.min { near.distance(to: $0.coordinate) < near.distance(to: $1.coordinate) }
     }
 
     /// Postcode places whose code is `code` or, from three characters, starts with it; in code order after
