@@ -380,8 +380,9 @@ final class ForwardSearch {
 
     /// Scores the candidates `read` gives (index rows in rowid order, after the rowid passed, with whether
     /// that was the last of them; nil when there are no more: a place comes once, through its first row),
-    /// only as many as it takes to know the best `keep`. Names are the cost of ranking (a capital has 150, most of them alternates), so they are read
-    /// in rounds, the candidates that can score highest first (`SearchRanking.bound`): a place whose main
+    /// only as many as it takes to know the best `keep`. Names are the cost of ranking (a capital has 150,
+    /// most of them alternates), so they are read in rounds, the candidates that can score highest first
+    /// (`SearchRanking.bound`): a place whose main
     /// name reaches its bound needs no other; one whose own names score at least what any alternate could
     /// give needs no alternates; the others are put back with that lower bound. Candidates not yet read can
     /// score no more than the rank of the last one read allows, and follow it in rowid order. It stops
