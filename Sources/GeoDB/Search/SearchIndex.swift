@@ -58,16 +58,16 @@ final class SearchIndex {
     /// The index rows that match, highest rank first (ties by id), as candidates, with the options' filters
     /// in SQL; with `inSets`, only places lying in those area sets (`AreaSetList`); with `after`, only rows
     /// after that rowid. A place can come twice: through its own names' row, then its alternates'.
-    /// Up to `limit` rows (more when filtered by many sets: every one kept of the pages read).
+    /// Up to `limit` rows.
     /// FTS5 yields its matches in rowid order, which is this order (`SearchRowID`): the query stops after
     /// `limit` rows, however many places match.
     func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil,
                        limit: Int = 200) throws -> [Candidate] {
         let placeID = SearchRowID.placeIDSQL("f.rowid")
         if let inSets, inSets.json == nil {
-            // Which matches lie in the sets, from their rows and sets alone, then the places of those that
-            // do: most lie elsewhere ("Scandic Haka" on tiled ×400 read 1,300 matches, place rows and all,
-            // to keep 20). Pages doubling. All kept of the pages read are returned (can be more than `limit`).
+            // Which matches lie in the sets, from their rows and sets alone, then the places of as many of
+            // those as are needed: most lie elsewhere ("Scandic Haka" on tiled ×400 read 1,300 matches,
+            // place rows and all, to keep 20). Pages doubling.
             var kept: [Candidate] = []
             var last = after
             var page = 4 * limit
@@ -76,7 +76,13 @@ final class SearchIndex {
                     SELECT f.rowid, pas.area_set_id FROM place_fts f JOIN place_area_set pas ON pas.place_id = \(placeID)
                     WHERE place_fts MATCH ?1 AND f.rowid > ?2 ORDER BY f.rowid LIMIT \(page)
                     """, [.text(match), .integer(last ?? Int64.min)]) { (rowid: $0.int(0), set: $0.int(1)) }
-                kept += try candidates(rowids: rows.filter { inSets.contains($0.set) }.map(\.rowid), options: options)
+                let inside = rows.filter { inSets.contains($0.set) }.map(\.rowid)
+                let taken = inside.prefix(limit - kept.count)
+                kept += try candidates(rowids: Array(taken), options: options)
+                if taken.count < inside.count {
+                    last = taken.last   // the rest of this page again, should the options' filters drop some taken
+                    continue
+                }
                 guard rows.count == page else { break }
                 last = rows.last?.rowid
                 page = min(2 * page, 4_000)
