@@ -165,7 +165,8 @@ public final class PlaceWriter: PlaceSink {
             insertCategory.reset()
             categoryCounts[category, default: 0] += 1
         }
-        try fullText.insert(id: id, importance: place.importance, kind: place.kind, names: place.searchNames.texts,
+        let searchNames = place.searchNames   // for the index and the link candidate: made once
+        try fullText.insert(id: id, importance: place.importance, kind: place.kind, names: searchNames.texts,
                             address: place.address.searchText)
         if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
             areaLikeIDs.append(id)
@@ -174,7 +175,7 @@ public final class PlaceWriter: PlaceSink {
             boundaryNodes[id] = (place.labelNode, place.adminCentreNode)
         }
         if keepsLinkCandidates, LinkRule.group(place.kind) != nil, !place.names.isEmpty {
-            linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate, names: place.searchNames))
+            linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate, names: searchNames))
         }
 
         if let geometry = place.geometry {

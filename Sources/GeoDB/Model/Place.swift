@@ -142,6 +142,13 @@ package struct SearchNames: Equatable, Sendable {
     package private(set) var alternate: [String]
 
     package init(_ names: [PlaceName]) {
+        // Most places have no alternate name: one pass over their names, as before the split (it runs for
+        // every place an import writes).
+        guard names.contains(where: \.isAlternate) else {
+            own = PlaceRecord.distinctNames(names.lazy.map(\.name))
+            alternate = []
+            return
+        }
         own = PlaceRecord.distinctNames(names.lazy.filter { !$0.isAlternate }.map(\.name))
         alternate = Array(PlaceRecord.distinctNames(own + names.lazy.filter(\.isAlternate).map(\.name))[own.count...])
     }
