@@ -20,6 +20,14 @@ import TestSupport
         ("xml_random_flip_108_excerpt.osm", "line 4: invalid UTF-8 at byte offset 109 (OSM XML is UTF-8)"),
         ("xml_random_flip_119_excerpt.osm", "line 4: invalid UTF-8 at byte offset 145 (OSM XML is UTF-8)"),
         ("xml_random_flip_122_excerpt.osm", "line 3: invalid UTF-8 at byte offset 89 (OSM XML is UTF-8)"),
+        ("xml_pi_without_data.osm", "line 1: a processing instruction (OSM XML has none)"),
+        ("xml_pi_without_data.osm.gz", "line 1: a processing instruction (OSM XML has none)"),
+        ("xml_dtd_attlist_implied.osm", "line 1: \(Self.dtd)"),
+        ("xml_dtd_notation_empty_system.osm", "line 1: \(Self.dtd)"),
+        ("xml_dtd_notation_public_only.osm", "line 1: \(Self.dtd)"),
+        ("xml_dtd_unparsed_entity.osm", "line 1: \(Self.dtd)"),
+        ("xml_declared_latin1_utf8_bytes.osm", "line 1: the file declares encoding \"ISO-8859-1\": geodb reads OSM XML as UTF-8 only "
+            + "(correct the declaration, or convert the file: iconv -f ISO-8859-1 -t UTF-8)"),
     ])
     func badInputIsAOneLineError(file: String, expected: String) throws {
         let setup = try ImportFailureTests.Setup()
@@ -28,13 +36,16 @@ import TestSupport
         #expect(error?.message == "\(Self.crasher(file)): \(expected)")
     }
 
-    /// Entities that expand a billion times, and one that names a local file: refused by libxml2's own limits.
+    static let dtd = "a DTD (<!DOCTYPE>, <!ENTITY>, …; OSM XML has none)"
+
+    /// Entities that expand a billion times, and one that names a local file: a DTD, refused before the
+    /// parser sees it.
     @Test func xmlEntityBombAndExternalEntity() throws {
         let setup = try ImportFailureTests.Setup()
         let laughs = "<!ENTITY a0 \"ha\">" + (1...11).map { "<!ENTITY a\($0) \"\(String(repeating: "&a\($0 - 1);", count: 10))\">" }.joined()
         for (name, doctype, entity, expected) in [
-            ("laughs.osm", laughs, "a11", "line 4: malformed XML: entities that refer to themselves or expand too far (an entity bomb?)"),
-            ("external.osm", "<!ENTITY x SYSTEM \"file:///etc/passwd\">", "x", "line 4: malformed XML: a reference to an external entity (geodb loads none)"),
+            ("laughs.osm", laughs, "a11", "line 2: \(Self.dtd)"),
+            ("external.osm", "<!ENTITY x SYSTEM \"file:///etc/passwd\">", "x", "line 2: \(Self.dtd)"),
         ] {
             let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE osm [\(doctype)]>\n<osm version=\"0.6\">\n"
                 + "<node id=\"1\" lat=\"60\" lon=\"24\"><tag k=\"name\" v=\"&\(entity);\"/></node>\n</osm>\n"
@@ -42,6 +53,49 @@ import TestSupport
             let error = try setup.failingImport(input)
             #expect(error?.message == "\(input): \(expected)")
         }
+    }
+
+    /// What the markup check lets through: the XML declaration (either quote, a BOM before it, UTF-8 or
+    /// ASCII declared), comments (holding `<?` and `<!`), CDATA, `>` inside values, a tag split across
+    /// the stream's buffers; and what it refuses wherever it stands in the file.
+    @Test func xmlMarkupCheck() throws {
+        func refusal(_ xml: String, chunk: Int = 1 << 16) -> String? {
+            var check = XMLMarkupCheck()
+            let bytes = Array(xml.utf8)
+            for start in stride(from: 0, to: bytes.count, by: chunk) {
+                let slice = Array(bytes[start..<min(bytes.count, start + chunk)])
+                if let refused = slice.withUnsafeBufferPointer({ check.firstRefused(in: $0) }) { return refused.what }
+            }
+            return nil
+        }
+        let body = "<osm><!-- <?x?> <!DOCTYPE --><node id='1' lat=\"1\" lon=\"2\"><tag k=\"a>b\" v='c'/><![CDATA[ <?x?> ]]></node></osm>"
+        for accepted in ["<?xml version='1.0' encoding='UTF-8'?>\n" + body, "\u{FEFF}<?xml version=\"1.0\" encoding=\"us-ascii\"?>" + body,
+                         "<?xml version=\"1.0\"?>" + body, body] {
+            #expect(refusal(accepted) == nil, "\(accepted)")
+            #expect(refusal(accepted, chunk: 1) == nil, "\(accepted), a byte at a time")
+        }
+        for (refused, what) in [
+            ("<osm><?x?></osm>", "a processing instruction (OSM XML has none)"),
+            ("<?xml-stylesheet href='a'?><osm/>", "a processing instruction (OSM XML has none)"),
+            ("<?xml version='1.0'?><osm><?xml version='1.0'?></osm>", "a processing instruction (OSM XML has none)"),
+            ("<osm><!ELEMENT osm ANY></osm>", Self.dtd),
+            ("<?xml version='1.0' encoding='windows-1252'?><osm/>", "the file declares encoding \"windows-1252\": geodb reads OSM XML as UTF-8 only (correct the declaration, or convert the file: iconv -f windows-1252 -t UTF-8)"),
+            ("<osm><node " + (0...XMLMarkupCheck.maxAttributes).map { "a\($0)='x'" }.joined(separator: " ") + "/></osm>",
+             "an element with more than 100 attributes (an OSM element has about ten)"),
+        ] {
+            #expect(refusal(refused) == what, "\(refused)")
+            #expect(refusal(refused, chunk: 1) == what, "\(refused), a byte at a time")
+        }
+    }
+
+    /// An element with 100,000 attributes (libxml2 compares them pairwise: 200,000 took 36 s), refused at
+    /// its 101st whatever the total, through the importer as a one-line error.
+    @Test func xmlElementWithAHundredThousandAttributes() throws {
+        let setup = try ImportFailureTests.Setup()
+        let attributes = (0..<100_000).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        let input = try setup.write("attributes.osm", Data("<?xml version=\"1.0\"?>\n<osm version=\"0.6\">\n<node id=\"1\" \(attributes)/>\n</osm>\n".utf8))
+        let error = try setup.failingImport(input)
+        #expect(error?.message == "\(input): line 3: an element with more than 100 attributes (an OSM element has about ten)")
     }
 
     /// A street from 179.9° to -179.9° is 0.2° long: its point is on the date line, not at longitude 0.

@@ -1,14 +1,16 @@
 // The bytes of an OSM XML file as Foundation's XMLParser pulls them: read from the file, or inflated from
 // gzip or bzip2 as the parser asks (a small .osm.gz may expand to gigabytes: never written out first),
 // and checked to be UTF-8 on the way in. Foundation's parser traps on invalid UTF-8 in an element or
-// attribute name (libxml2 lets it through there), so no byte reaches it unchecked.
+// attribute name (libxml2 lets it through there), and crashes on some markup OSM XML never has
+// (XMLMarkupCheck), so no byte reaches it unchecked.
 import CBzip2
 import CZlib
 import Foundation
 import GeoDB
 
-/// An OSM XML file's bytes for XMLParser, checked to be UTF-8 (which OSM XML is). Reading stops at the
-/// first bad byte or failing read, and `failure` says what and where; the parser sees the file end there.
+/// An OSM XML file's bytes for XMLParser, checked to be UTF-8 (which OSM XML is) and to hold no markup
+/// that XMLMarkupCheck refuses. Reading stops at the first bad byte or failing read, and `failure` says
+/// what and where; the parser sees the file end there.
 final class XMLInputStream: InputStream {
     /// What stopped reading early: invalid UTF-8, corrupt compressed data, a failing read.
     private(set) var failure: GeoDBError?
@@ -17,6 +19,7 @@ final class XMLInputStream: InputStream {
     private let source: XMLByteSource
     private let path: String
     private var utf8 = UTF8Validator()
+    private var markup = XMLMarkupCheck()
     /// Lines begun so far (1 + the line feeds handed over), for naming the line of a bad byte.
     private var line = 1
     private var stopped = false
@@ -56,12 +59,18 @@ final class XMLInputStream: InputStream {
             }
             return 0
         }
-        if let bad = utf8.firstInvalid(in: bytes) {
+        // The earlier of a bad byte and refused markup is the one reported; the parser sees neither.
+        let refused = markup.firstRefused(in: bytes)
+        if let bad = utf8.firstInvalid(in: bytes), bad <= refused?.index ?? Int.max {
             line += Self.lineFeeds(in: UnsafeBufferPointer(rebasing: bytes[..<bad]))
             // Where the character that breaks off began (perhaps in the buffer before).
             let offset = bytesRead + bad - utf8.bytesOfCharacter
             return fail(.badInput(file: path, at: .line(line), "invalid UTF-8 at byte offset \(offset)"
                                   + "\(source.isCompressed ? " of the uncompressed XML" : "") (OSM XML is UTF-8)"))
+        }
+        if let refused {
+            line += Self.lineFeeds(in: UnsafeBufferPointer(rebasing: bytes[..<refused.index]))
+            return fail(.badInput(file: path, at: .line(line), refused.what))
         }
         line += Self.lineFeeds(in: bytes)
         bytesRead += count
