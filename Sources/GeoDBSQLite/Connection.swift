@@ -61,6 +61,11 @@ public final class Connection {
         }
     }
 
+    /// The longest text `Statement.text` returns; a longer value is cut there. Connections that read
+    /// files from elsewhere set it (`ValueLimits.maxReadTextBytes`), so that a crafted value cannot
+    /// multiply into every answer naming it; the importer's own connections leave it unbounded.
+    public var maxTextBytes = Int.max
+
     /// The longest text or blob a connection reads or writes, in bytes: well above geodb's largest values
     /// (a country's or a timezone's polygon, a few MiB), far below SQLite's default of 1 GB, so that a
     /// value in a crafted file cannot make one read allocate that much.

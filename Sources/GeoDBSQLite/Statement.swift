@@ -174,10 +174,15 @@ public final class Statement {
 
     public func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
-    /// The column as text, or nil when it is NULL.
+    /// The column as text, or nil when it is NULL; cut at the connection's `maxTextBytes` (at a character
+    /// boundary) when longer.
     public func text(_ index: Int32) -> String? {
         guard let cString = sqlite3_column_text(handle, index) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, index))
+        var count = Int(sqlite3_column_bytes(handle, index))
+        if count > connection.maxTextBytes {
+            count = connection.maxTextBytes
+            while count > 0 && cString[count] & 0xc0 == 0x80 { count -= 1 }   // not inside a character
+        }
         return String(decoding: UnsafeBufferPointer(start: cString, count: count), as: UTF8.self)
     }
 

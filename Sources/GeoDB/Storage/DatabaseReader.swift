@@ -29,6 +29,7 @@ final class DatabaseReader {
         } catch let error as SQLiteError {
             throw GeoDBError(.notAGeoDatabase, "\(path): cannot open: \(error.message)")
         }
+        connection.maxTextBytes = ValueLimits.maxReadTextBytes
         // Memory-mapped reads: no read() system call and copy per page for a file that is only read.
         try reading("open") { try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = 1073741824") }
         try Schema.check(connection)

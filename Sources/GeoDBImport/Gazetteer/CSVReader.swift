@@ -319,6 +319,12 @@ public final class CSVReader {
                              stats: &stats)
             return nil
         }
+        if let long = (0..<records.fieldCount).first(where: { i in !records.withBytes(ofField: i) { ValueLimits.fits(utf8: $0) } }) {
+            let characters = records.withBytes(ofField: long) { $0.lazy.filter { $0 & 0xc0 != 0x80 }.count }
+            try badRows.skip(line: line, .tooLong, "column '\(columns.headers[long])' holds \(characters) characters, "
+                             + "more than the \(ValueLimits.maxValueCharacters) a value may have", stats: &stats)
+            return nil
+        }
         let name = field(.name, of: columns), housenumber = field(.housenumber, of: columns)
         guard name != nil || housenumber != nil || (options.keepUnnamed && field(.category, of: columns) != nil) else {
             let column = columns.headers[columns.index[.name] ?? 0]

@@ -95,7 +95,8 @@ public final class GeoNamesReader {
         let asciiCount = distinct.ranges.count - 1
         var start = alternates.lowerBound
         for i in alternates.lowerBound...alternates.upperBound where i == alternates.upperBound || line[i] == UInt8(ascii: ",") {
-            distinct.insert(start..<i)
+            // An alternate name longer than a value may be is left out (the row's other names are kept).
+            if ValueLimits.fits(utf8: line.slice(start..<i)) { distinct.insert(start..<i) }
             start = i + 1
         }
         return distinct.ranges.enumerated().map { i, range in
@@ -151,6 +152,11 @@ public final class GeoNamesReader {
         func text(_ column: Column) -> String? {
             let range = fields[column.rawValue]
             return range.isEmpty ? nil : line.string(range)
+        }
+        if let long = fields.indices.first(where: { $0 != Column.alternateNames.rawValue && !ValueLimits.fits(utf8: line.slice(fields[$0])) }) {
+            try badRows.skip(line: number, .tooLong, "field \(long + 1) is longer than the \(ValueLimits.maxValueCharacters) characters "
+                             + "a value may have", stats: &stats)
+            return nil
         }
         guard let id = ByteNumber.int(bytes(.geonameID)), id > 0 else {
             try badRows.skip(line: number, .badID, "geonameid '\(text(.geonameID) ?? "")' is not a number", stats: &stats)

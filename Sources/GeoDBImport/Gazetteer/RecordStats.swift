@@ -7,6 +7,7 @@ public enum RowProblem: String, Sendable, CaseIterable, Codable, CustomStringCon
     case badCoordinates = "bad_coordinates"
     case badFields = "bad_field_count"
     case badID = "bad_id"
+    case tooLong = "value_too_long"
 
     /// How the summary says it: "3 without a name".
     public var description: String {
@@ -15,6 +16,7 @@ public enum RowProblem: String, Sendable, CaseIterable, Codable, CustomStringCon
         case .badCoordinates: return "with invalid coordinates"
         case .badFields: return "with a wrong number of fields"
         case .badID: return "with an invalid id"
+        case .tooLong: return "with a value longer than \(ValueLimits.maxValueCharacters) characters"
         }
     }
 }

@@ -1,4 +1,5 @@
 // The OSM objects the readers hand to an importer: one shape for PBF and XML alike.
+import GeoDB
 
 /// The key/value tags of an OSM object, in file order. Small and scanned linearly: objects have few tags.
 public struct OSMTags: Sendable {
@@ -22,8 +23,11 @@ public struct OSMTags: Sendable {
         append(key, value, info: OSMKeyInfo(key))
     }
 
-    /// Appends a tag whose key's `info` the caller already has.
+    /// Appends a tag whose key's `info` the caller already has. A key or value longer than OSM allows
+    /// (`ValueLimits`), or a tag past the most an object keeps, is left out: OSM's API refuses them, so
+    /// only a made-up file has one, and its size would reach every answer naming the object.
     mutating func append(_ key: String, _ value: String, info: OSMKeyInfo) {
+        guard tags.count < ValueLimits.maxTags, ValueLimits.fits(key), ValueLimits.fits(value) else { return }
         tags.append(Tag(key: key, value: value, info: info))
     }
 

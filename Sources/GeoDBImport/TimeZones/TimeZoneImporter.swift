@@ -63,6 +63,10 @@ final class TimeZoneImporter {
             guard let tzid = feature.properties["tzid"], !tzid.isEmpty else {
                 throw GeoDBError.badInput(file: name, at: .feature(feature.index), "no \"tzid\" property (timezone boundaries name their zone in it)")
             }
+            guard ValueLimits.fits(tzid) else {
+                throw GeoDBError.badInput(file: name, at: .feature(feature.index),
+                                          "a \"tzid\" longer than \(ValueLimits.maxValueCharacters) characters (IANA zone names are at most 30)")
+            }
             stats.features += 1
             stats.degenerateRings += feature.degenerateRings
             let zone: Int32
