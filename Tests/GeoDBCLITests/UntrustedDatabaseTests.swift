@@ -50,6 +50,30 @@ import TestSupport
         }
     }
 
+    /// Output grows with what it shows: a 10× wider value takes at most a generous multiple of the time
+    /// (a category of 5,000 characters over 1,000 table rows took 187 s, a name of 100,000 control
+    /// characters minutes: both quadratic in the value).
+    @Test func wideAndControlCharacterValuesPrintInProportion() throws {
+        func seconds(_ arguments: [String], _ sql: String, showing shown: String) throws -> Double {
+            let scratch = try ScratchDirectory()
+            let db = try Self.edited(sql, in: scratch)
+            let start = Date()
+            let result = try runGeodb([arguments[0], db] + arguments.dropFirst())
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(shown))
+            return Date().timeIntervalSince(start)
+        }
+        for (arguments, sql, shown) in [
+            (["nearby", "60.1685", "24.9415", "--limit", "200"],
+             "DELETE FROM place_category; UPDATE place SET category = printf('%.*c', WIDTH, 'x')", "xxxxxxxxxx"),
+            (["lookup", "1891"], "UPDATE place SET name = printf('%.*c', WIDTH, char(1)) WHERE id = 1891", #"\u{1}\u{1}"#),
+        ] {
+            let small = try seconds(arguments, sql.replacingOccurrences(of: "WIDTH", with: "2000"), showing: shown)
+            let large = try seconds(arguments, sql.replacingOccurrences(of: "WIDTH", with: "20000"), showing: shown)
+            #expect(large < 30 * max(small, 0.05), "\(arguments): \(small) s, 10× the value \(large) s")
+        }
+    }
+
     /// The file's own triggers never run during an append: it is refused before it is copied.
     @Test func appendRefusesADatabaseWithTriggers() throws {
         let scratch = try ScratchDirectory()

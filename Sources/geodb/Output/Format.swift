@@ -40,25 +40,36 @@ enum Format {
             }
         }
         guard text.unicodeScalars.contains(where: acted) else { return text }
-        var out = String.UnicodeScalarView()
+        // Appended in place: `+=` on a UnicodeScalarView made a new string per escape (100k control
+        // characters in a name: minutes).
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
-            if acted(scalar) { out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars } else { out.append(scalar) }
+            if acted(scalar) { out.append("\\u{\(String(scalar.value, radix: 16, uppercase: true))}") } else { out.unicodeScalars.append(scalar) }
         }
-        return String(out)
+        return out
     }
 
     /// Rows of cells as left-aligned columns (numbers right-aligned), indented; cells made `printable`.
+    /// Linear in the size of the output: each cell's width is counted once, and a row's trailing spaces
+    /// are dropped from its end (a regular expression's " +$" tried every space of a wide column: a
+    /// 5,000-character cell over 1,000 rows took minutes).
     static func table(_ rows: [[String]], indent: Int = 2) -> String {
-        let rows = rows.map { $0.map { printable($0) } }
+        let rows = rows.map { $0.map { cell in
+            let text = printable(cell)
+            return (text: text, width: text.count)
+        } }
         guard let width = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: width)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.width) } }
         return rows.map { row in
-            String(repeating: " ", count: indent) + row.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
-                let numeric = cell.first.map { $0.isNumber } ?? false && cell.allSatisfy { $0.isNumber || $0 == "," || $0 == "." }
-                return i == row.count - 1 && !numeric ? cell : (numeric ? pad + cell : cell + pad)
-            }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+            var line = String(repeating: " ", count: indent) + row.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.width)
+                let numeric = cell.text.first.map { $0.isNumber } ?? false && cell.text.allSatisfy { $0.isNumber || $0 == "," || $0 == "." }
+                return i == row.count - 1 && !numeric ? cell.text : (numeric ? pad + cell.text : cell.text + pad)
+            }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
         }.joined(separator: "\n")
     }
 
