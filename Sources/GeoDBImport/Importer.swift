@@ -99,7 +99,11 @@ public enum Importer {
                 throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "import into it without `append` first",
                                  option: "append")
             }
-            try Schema.check(fileAt: output)
+            // Its own checks first (`inspect --check`): an append copies every row it keeps, damage included.
+            if let failed = try IntegrityCheck.run(path: output).first(where: { !$0.ok }) {
+                throw GeoDBError.damagedDatabase(path: output, "fails its check '\(failed.name)' (\(failed.detail)); "
+                                                 + "geodb adds nothing to a damaged database")
+            }
         } else if exists && !options.force {
             throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it, or `append` to add to it")
         }

@@ -1,5 +1,10 @@
 // A connection to one SQLite database file; every result code is checked.
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// One open SQLite connection. Not thread-safe: use one connection per thread.
 ///
@@ -36,7 +41,9 @@ public final class Connection {
         switch mode {
         case .readOnly(let immutable):
             flags |= SQLITE_OPEN_READONLY
-            if immutable { filename = "file:\(Connection.uriEscaped(path))?immutable=1" }
+            if try immutable || Self.isWALWithoutPendingChanges(path) {
+                filename = "file:\(Connection.uriEscaped(path))?immutable=1"
+            }
         case .readWrite:
             flags |= SQLITE_OPEN_READWRITE
         case .create:
@@ -59,6 +66,25 @@ public final class Connection {
             sqlite3_close_v2(db)
             throw error
         }
+    }
+
+    /// Whether the file is in WAL journal mode (its header's bytes 18 and 19 are 2, as another SQLite tool
+    /// may leave it) with nothing in its `-wal` file, so that the file itself holds the whole database.
+    /// Such a file is read as immutable: a read-only connection would otherwise need to create a `-shm`
+    /// file beside it (failing as "disk I/O error" where the user may not write). Throws when the `-wal`
+    /// file holds changes: reading without them would give an old or broken database.
+    static func isWALWithoutPendingChanges(_ path: String) throws -> Bool {
+        guard let file = fopen(path, "rb") else { return false }   // sqlite3_open_v2 says why
+        defer { fclose(file) }
+        var header = [UInt8](repeating: 0, count: 20)
+        guard fread(&header, 1, 20, file) == 20, header[18] == 2, header[19] == 2,
+              header.starts(with: Array("SQLite format 3".utf8)) else { return false }
+        var wal = stat()
+        if stat(path + "-wal", &wal) == 0 && wal.st_size > 0 {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "it is in WAL journal mode and \(path)-wal holds "
+                              + "changes not yet written into it; run `sqlite3 \(path) 'PRAGMA journal_mode=DELETE'` where you may write the file")
+        }
+        return true
     }
 
     /// The longest text `Statement.text` returns; a longer value is cut there. Connections that read
@@ -149,9 +175,11 @@ public final class Connection {
         }
     }
 
-    /// Attaches the database file at `path` read-only as schema `name` (`ATTACH … AS name`).
+    /// Attaches the database file at `path` read-only as schema `name` (`ATTACH … AS name`); a file in WAL
+    /// mode as a read-only connection opens it.
     public func attachReadOnly(_ path: String, as name: String) throws {
-        try prepare("ATTACH DATABASE ? AS \(name)").run([.text("file:\(Connection.uriEscaped(path))?mode=ro")])
+        let immutable = try Self.isWALWithoutPendingChanges(path) ? "&immutable=1" : ""
+        try prepare("ATTACH DATABASE ? AS \(name)").run([.text("file:\(Connection.uriEscaped(path))?mode=ro\(immutable)")])
     }
 
     /// Compiles one statement.

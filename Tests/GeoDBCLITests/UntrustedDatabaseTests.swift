@@ -89,6 +89,40 @@ import TestSupport
         #expect(scratch.contents() == ["edited.sqlite", "more.csv"])
     }
 
+    /// The damage `inspect --check` finds refuses an append (it would copy it into the new file), named
+    /// by its check; the file stays as it was.
+    @Test func appendRefusesADatabaseThatFailsItsChecks() throws {
+        let scratch = try ScratchDirectory()
+        let db = try Self.edited("DELETE FROM place_rtree WHERE id = 1891", in: scratch)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let csv = scratch.path("more.csv")
+        try "name,lat,lon\nExtra,60.17,24.94\n".write(toFile: csv, atomically: false, encoding: .utf8)
+        let stderr = try Self.refusal(["import", csv, "--append", db])
+        #expect(stderr.contains("edited.sqlite: fails its check 'place = place_rtree = place_fts own names' rows'"), "\(stderr)")
+        #expect(stderr.contains("geodb adds nothing to a damaged database"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        #expect(scratch.contents() == ["edited.sqlite", "more.csv"])
+    }
+
+    /// A file another SQLite tool left in WAL journal mode is read (as immutable: no `-shm` or `-wal` file
+    /// made beside it) while its `-wal` file is empty, and refused with what to run while it holds changes.
+    @Test func aFileInWALModeIsReadOrRefusedWithTheRemedy() throws {
+        let scratch = try ScratchDirectory()
+        let db = try Self.edited("PRAGMA journal_mode = WAL", in: scratch)
+        for query in Self.queries + [["export", "--format", "csv", "-o", scratch.path("out.csv")]] {
+            let result = try runGeodb([query[0], db] + query.dropFirst())
+            #expect(result.status == 0, "\(query): \(result.stderr)")
+        }
+        #expect(scratch.contents() == ["edited.sqlite", "out.csv"])
+
+        let writer = try Connection(path: db, mode: .readWrite)
+        try writer.execute("PRAGMA journal_mode = WAL; UPDATE place SET name = 'Uusi' WHERE id = 1891")
+        let stderr = try Self.refusal(["search", db, "Stockmann"])
+        #expect(stderr.contains("edited.sqlite: cannot open: it is in WAL journal mode and \(db)-wal holds changes not yet written into it; "
+                                + "run sqlite3 \(db) 'PRAGMA journal_mode=DELETE' where you may write the file"), "\(stderr)")
+        withExtendedLifetime(writer) {}
+    }
+
     @Test func aFutureSchemaVersionIsRefused() throws {
         let scratch = try ScratchDirectory()
         let future = Schema.version + 1
