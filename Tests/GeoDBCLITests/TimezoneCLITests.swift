@@ -115,9 +115,18 @@ import TestSupport
         #expect(none.stderr.hasPrefix("Error: \(places) has no timezones (import timezone boundaries"))
 
         let bad = scratch.path("bad.csv")
-        try "lat,lon\n60,25\n60,x\n".write(toFile: bad, atomically: true, encoding: .utf8)
-        let batch = try runGeodb(["timezone", db, "--batch", bad])
-        #expect(batch.status == 1 && batch.stderr.contains("bad.csv: line 3: expected a latitude and longitude, got '60,x'"))
+        // A bad row is answered as one (source 'error'), the rows after it too; the command fails with the count.
+        try "lat,lon\n60,25\n60,x\n91,0\n4.1,4.1\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let batch = try runGeodb(["timezone", db, "--batch", bad, "--at", "2026-07-01T12:00:00Z"])
+        #expect(batch.status == 1)
+        #expect(batch.stderr == """
+            warning: \(bad): line 3: expected a latitude and longitude, got '60,x'
+            warning: \(bad): line 4: LAT LON 91, 0 is out of range (latitude -90…90, longitude -180…180)
+            Error: \(bad): 2 rows are not a point (answered with source 'error')
+
+            """)
+        let rows = batch.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) }
+        #expect(rows == ["source", "polygon", "error", "error", "ocean"])
     }
 
     /// The benchmark tool the integrator calls from Tools/bench.py: its JSON keys and agreement count.

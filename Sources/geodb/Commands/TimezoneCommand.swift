@@ -72,18 +72,32 @@ extension GeoDBCommand {
             }
         }
 
-        /// Reads points from CSV and writes a CSV row per point, in order.
+        /// Reads points from CSV and writes a CSV row per point, in order. A row that is not a point gets a
+        /// row of its own with source `error` (the output stays row for row with the input) and a warning;
+        /// the command then fails with the count.
         private func runBatch(_ path: String, date: Date) throws {
             let lookup = try TimeZoneLookup(path: database.path, loading: .eager)
             var out = OutputBuffer()
+            var badRows = 0
             out.write("lat,lon,tzid,utc_offset_seconds,dst,abbreviation,local_time,source\n")
-            try BatchPoints(path: path).forEach { point in
+            func write(_ fields: [String]) { out.write(fields.map(CSVText.quoted).joined(separator: ",") + "\n") }
+            try BatchPoints(path: path).forEach({ point in
                 let a = try lookup.timeZone(at: point.coordinate, date: date)
-                let fields = [point.latText, point.lonText, a.tzid, a.utcOffsetSeconds.map(String.init) ?? "",
-                              a.isDST.map { $0 ? "true" : "false" } ?? "", a.abbreviation ?? "", a.localTime ?? "", a.source.rawValue]
-                out.write(fields.map(CSVText.quoted).joined(separator: ",") + "\n")
-            }
+                write([point.latText, point.lonText, a.tzid, a.utcOffsetSeconds.map(String.init) ?? "",
+                       a.isDST.map { $0 ? "true" : "false" } ?? "", a.abbreviation ?? "", a.localTime ?? "", a.source.rawValue])
+            }, bad: { lat, lon, error in
+                badRows += 1
+                if badRows <= Self.maxWarnings { Terminal.status("warning: \(error.message)\n") }
+                write([lat, lon, "", "", "", "", "", "error"])
+            })
             out.flush()
+            if badRows > 0 {
+                throw GeoDBError(.badInput, "\(path == "-" ? "standard input" : path): \(Format.count(badRows)) "
+                                 + "row\(badRows == 1 ? " is" : "s are") not a point (answered with source 'error')")
+            }
         }
+
+        /// Bad rows warned about one by one; the rest are counted.
+        static let maxWarnings = 20
     }
 }

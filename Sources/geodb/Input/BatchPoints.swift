@@ -20,8 +20,10 @@ struct BatchPoints {
         records = CSVRecords(path: path == "-" ? "/dev/stdin" : path)
     }
 
-    /// Calls `body` with each point. Throws for a row without two numbers in range, naming its line.
-    func forEach(_ body: (Point) throws -> Void) throws {
+    /// Calls `body` with each point, and `bad` with the lat and lon texts of a row without two numbers in
+    /// range (empty where the row has no such column) and the error naming its line: one bad row among a
+    /// million does not lose the others. Throws when the first row names no lat and lon columns.
+    func forEach(_ body: (Point) throws -> Void, bad: (_ lat: String, _ lon: String, GeoDBError) throws -> Void) throws {
         var columns: (lat: Int, lon: Int)?
         try records.read { line in
             let fields = (0..<records.fieldCount).map { records.field($0) ?? "" }
@@ -39,18 +41,21 @@ struct BatchPoints {
                     return
                 }
             }
-            guard let (latIndex, lonIndex) = columns, latIndex < fields.count, lonIndex < fields.count,
-                  let lat = Double(fields[latIndex]), let lon = Double(fields[lonIndex]) else {
-                throw GeoDBError.badInput(file: name, at: .line(line),
-                                          "expected a latitude and longitude, got '\(fields.joined(separator: ","))'")
+            guard let (latIndex, lonIndex) = columns else { return }
+            let latText = latIndex < fields.count ? fields[latIndex] : "", lonText = lonIndex < fields.count ? fields[lonIndex] : ""
+            guard let lat = Double(latText), let lon = Double(lonText) else {
+                try bad(latText, lonText, GeoDBError.badInput(file: name, at: .line(line),
+                                                              "expected a latitude and longitude, got '\(fields.joined(separator: ","))'"))
+                return
             }
             let coordinate = Coordinate(lat: lat, lon: lon)
             do {
                 try QueryValidation.coordinate(coordinate, option: "point")
             } catch let error as GeoDBError {
-                throw GeoDBError.badInput(file: name, at: .line(line), CLIMessages.flagged(error.message))
+                try bad(latText, lonText, GeoDBError.badInput(file: name, at: .line(line), CLIMessages.flagged(error.message)))
+                return
             }
-            try body(Point(coordinate: coordinate, latText: fields[latIndex], lonText: fields[lonIndex]))
+            try body(Point(coordinate: coordinate, latText: latText, lonText: lonText))
         }
     }
 }
