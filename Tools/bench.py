@@ -19,6 +19,7 @@ import sys
 import time
 
 import bench_server   # Tools/bench_server.py: geodb serve under wrk
+import bench_reliability   # Tools/bench_reliability.py: crafted inputs at n and 10 n
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, "bench-work")
@@ -699,6 +700,7 @@ def main():
                        f"{max(statistics.median(r['hierarchy']) for r in rows + country_rows) * 100:.1f} % of an import's "
                        f"wall time on every input above (target ≤ {HIERARCHY_SHARE_TARGET * 100:.0f} %: meets).")
     report += reading
+    report += [""] + bench_reliability.section(GEODB)
     text = "\n".join(report) + "\n"
     # A quick run is a check: it writes beside the data, never over the committed report.
     report_dir = WORK if args.quick else os.path.join(ROOT, "docs")
