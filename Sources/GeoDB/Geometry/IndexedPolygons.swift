@@ -14,6 +14,15 @@ package struct Box7: Equatable, Sendable {
         self.maxY = maxY
     }
 
+    /// The smallest box around the points (inverted, min above max, when there are none).
+    package init(bounding points: some Sequence<Point7>) {
+        self.init(minX: .max, minY: .max, maxX: .min, maxY: .min)
+        for p in points {
+            minX = min(minX, p.lon); maxX = max(maxX, p.lon)
+            minY = min(minY, p.lat); maxY = max(maxY, p.lat)
+        }
+    }
+
     /// Whether a point can lie inside a polygon with this box under the containment rule of
     /// `IndexedPolygon.contains` (a point on the east or north edge of the box is outside).
     @inline(__always)
@@ -41,6 +50,9 @@ package final class IndexedPolygon: Sendable {
     /// edges; higher levels group `fanout` nodes of the level below) begin in `nodes`.
     let levelStarts: [Int32]
     let ringLevels: [Int8]
+    /// The holes' boxes (hole h is ring h + 1): a point or box meets the few holes near it, not all of
+    /// them (a zone can have tens of thousands).
+    let holes: BoxTree
     package let box: Box7
     /// Area enclosed by the outer ring, in square degrees (planar; for ranking overlapping zones).
     package let area: Double
@@ -67,7 +79,7 @@ package final class IndexedPolygon: Sendable {
             let start = Int(ringStarts[r]), edges = Int(ringStarts[r + 1]) - start - 1
             // Level 0 boxes cover `fanout` edges (fanout + 1 points); each level above groups `fanout` boxes.
             var level: [Box7] = stride(from: 0, to: max(edges, 1), by: Self.fanout).map { first in
-                Self.bounds(points[(start + first)...(start + min(first + Self.fanout, edges))])
+                Box7(bounding: points[(start + first)...(start + min(first + Self.fanout, edges))])
             }
             var levels = [level]
             while level.count > 1 && levels.count < Self.maxLevels {
@@ -87,18 +99,11 @@ package final class IndexedPolygon: Sendable {
         self.nodes = nodes
         self.levelStarts = levelStarts
         self.ringLevels = ringLevels
-        self.box = rings.isEmpty ? Box7(minX: 0, minY: 0, maxX: 0, maxY: 0) : Self.bounds(rings[0][...])
+        holes = BoxTree(rings.dropFirst().map { Box7(bounding: $0) })
+        self.box = rings.isEmpty ? Box7(minX: 0, minY: 0, maxX: 0, maxY: 0) : Box7(bounding: rings[0])
         self.area = rings.first.map { abs(Self.doubleArea($0)) / 2e14 } ?? 0
     }
 
-    static func bounds(_ points: ArraySlice<Point7>) -> Box7 {
-        var box = Box7(minX: .max, minY: .max, maxX: .min, maxY: .min)
-        for p in points {
-            box.minX = min(box.minX, p.lon); box.maxX = max(box.maxX, p.lon)
-            box.minY = min(box.minY, p.lat); box.maxY = max(box.maxY, p.lat)
-        }
-        return box
-    }
 
     static func union(_ boxes: ArraySlice<Box7>) -> Box7 {
         var box = boxes[boxes.startIndex]
@@ -141,8 +146,8 @@ package final class IndexedPolygon: Sendable {
         return points.withUnsafeBufferPointer { pts in
             nodes.withUnsafeBufferPointer { nodes in
                 guard crosses(ring: 0, x, y, pts, nodes) else { return false }
-                for hole in 1..<max(ringCount, 1) where crosses(ring: hole, x, y, pts, nodes) { return false }
-                return true
+                // A ring is crossed an odd number of times only from inside its box.
+                return holes.first(containingX: x, y: y) { crosses(ring: $0 + 1, x, y, pts, nodes) } == nil
             }
         }
     }
@@ -195,7 +200,8 @@ package final class IndexedPolygon: Sendable {
     /// box is inside or every one is outside, and one test of a point in it says which.
     package func edgesMeet(_ box: Box7) -> Bool {
         points.withUnsafeBufferPointer { pts in
-            (0..<ringCount).contains { r in edgesMeet(box, ring: r, level: Int(ringLevels[r]) - 1, node: 0, pts) }
+            func meets(_ r: Int) -> Bool { edgesMeet(box, ring: r, level: Int(ringLevels[r]) - 1, node: 0, pts) }
+            return meets(0) || holes.first(meeting: box) { meets($0 + 1) } != nil
         }
     }
 
@@ -239,19 +245,24 @@ package final class IndexedPolygon: Sendable {
         var best = limit * limit
         var found = false
         points.withUnsafeBufferPointer { pts in
-            for r in 0..<ringCount {
-                nearest(ring: r, level: Int(ringLevels[r]) - 1, node: 0, x, y, kx, ky, pts, &best, &found)
-            }
+            func nearest(_ r: Int) { self.nearest(ring: r, level: Int(ringLevels[r]) - 1, node: 0, x, y, kx, ky, pts, &best, &found) }
+            nearest(0)
+            // The minimum is the same in any order; holes whose box is farther than the nearest edge so far are skipped.
+            holes.search(lowerBound: { Self.squaredDistance(from: $0, x, y, kx, ky) }, bound: { best }) { nearest($0 + 1) }
         }
         return found ? best.squareRoot() : nil
     }
 
-    private func nearest(ring r: Int, level: Int, node: Int, _ x: Double, _ y: Double, _ kx: Double, _ ky: Double,
-                         _ pts: UnsafeBufferPointer<Point7>, _ best: inout Double, _ found: inout Bool) {
-        let box = nodes[Int(levelStarts[r * Self.maxLevels + level]) + node]
+    /// The squared distance in metres from the point to the nearest point of the box.
+    private static func squaredDistance(from box: Box7, _ x: Double, _ y: Double, _ kx: Double, _ ky: Double) -> Double {
         let dx = max(Double(box.minX) - x, 0, x - Double(box.maxX)) * kx
         let dy = max(Double(box.minY) - y, 0, y - Double(box.maxY)) * ky
-        guard dx * dx + dy * dy < best else { return }
+        return dx * dx + dy * dy
+    }
+
+    private func nearest(ring r: Int, level: Int, node: Int, _ x: Double, _ y: Double, _ kx: Double, _ ky: Double,
+                         _ pts: UnsafeBufferPointer<Point7>, _ best: inout Double, _ found: inout Bool) {
+        guard Self.squaredDistance(from: nodes[Int(levelStarts[r * Self.maxLevels + level]) + node], x, y, kx, ky) < best else { return }
         let start = Int(ringStarts[r]), edges = Int(ringStarts[r + 1]) - start - 1
         var span = Self.fanout
         for _ in 0..<level { span *= Self.fanout }

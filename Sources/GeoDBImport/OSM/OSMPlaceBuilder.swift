@@ -12,6 +12,9 @@ public struct OSMBuildStats: Sendable {
     public var relationMembersMissing = 0
     /// Rings of relations closed across gaps where member ways were missing (cut at the extract edge).
     public var ringsRepaired = 0
+    /// Relations whose loose ends were too many, piled too close, to search for gaps to close
+    /// (`RingAssembler.gapWorkPerEnd`): imported from the rings their ways close alone.
+    public var gapClosingAbandoned = 0
     public var interpolationsSkipped = 0
     public var streetSegments = 0
     public var nodeStoreBytes = 0
@@ -24,6 +27,7 @@ public struct OSMBuildStats: Sendable {
         relationsSkipped += other.relationsSkipped
         relationMembersMissing += other.relationMembersMissing
         ringsRepaired += other.ringsRepaired
+        gapClosingAbandoned += other.gapClosingAbandoned
         interpolationsSkipped += other.interpolationsSkipped
         streetSegments += other.streetSegments
         nodeStoreBytes += other.nodeStoreBytes
@@ -147,6 +151,7 @@ public final class OSMPlaceBuilder: OSMHandler {
             if let refs = try wayRefs.refs(of: member.ref) { ways.append(refs) } else { readStats.relationMembersMissing += 1 }
         }
         let result = RingAssembler.assemble(ways: ways) { self.nodes.location(of: $0) }
+        if result.gapClosingAbandoned { readStats.gapClosingAbandoned += 1 }
         guard !result.polygons.isEmpty else {
             readStats.relationsSkipped += 1
             return

@@ -1,4 +1,5 @@
 // Builds polygons from the member ways of a multipolygon or boundary relation.
+import Foundation
 import GeoDB
 
 /// Joins ways end to end into closed rings, then nests them: a ring inside an odd number of other
@@ -15,10 +16,20 @@ enum RingAssembler {
         var openWays: Int
         /// Rings closed across gaps where member ways were missing.
         var repairedRings = 0
+        /// Whether gap closing was given up for taking more than `gapWorkPerEnd` (no ring repaired).
+        var gapClosingAbandoned = false
+        /// Candidates measured: ends whose distance was taken or bounded, rings tested for containment
+        /// (tests check that it grows in proportion to the input).
+        var candidateTests = 0
     }
 
     /// A gap is closed when it is at most this share of the length of the chains it joins.
     static let maxGapShare = 0.35
+
+    /// Gap closing measures this many candidate ends per chain end at most. Real boundaries stay far below
+    /// (a nearest end costs a few dozen tests); a relation of thousands of loose ends piled on one spot
+    /// would need a quadratic search for an exact answer, and is given up instead (counted by the caller).
+    static let gapWorkPerEnd = 1_000
 
     /// `ways` are node-id lists; `locate` gives a node's position (nil when the extract lacks it).
     static func assemble(ways: [[Int64]], locate: (Int64) -> Point7?) -> Result {
@@ -30,17 +41,26 @@ enum RingAssembler {
         var openWays = 0
         var chains: [[Int64]] = []
         var used = [Bool](repeating: false, count: open.count)
-        var byEndpoint: [Int64: [Int]] = [:]
+        // The ways ending at a node, and how many of them from the front are used: each is skipped once,
+        // not once per look-up (a node shared by thousands of ways made this quadratic).
+        var byEndpoint: [Int64: (ways: [Int], usedBefore: Int)] = [:]
         for (i, way) in open.enumerated() {
-            byEndpoint[way.first!, default: []].append(i)
-            byEndpoint[way.last!, default: []].append(i)
+            byEndpoint[way.first!, default: ([], 0)].ways.append(i)
+            byEndpoint[way.last!, default: ([], 0)].ways.append(i)
+        }
+        func unusedWay(endingAt node: Int64) -> Int? {
+            guard let entry = byEndpoint[node] else { return nil }
+            var index = entry.usedBefore
+            while index < entry.ways.count, used[entry.ways[index]] { index += 1 }
+            byEndpoint[node]?.usedBefore = index
+            return index < entry.ways.count ? entry.ways[index] : nil
         }
         for start in open.indices where !used[start] {
             used[start] = true
             var ring = open[start]
             var members = 1
             while ring.first != ring.last {
-                guard let next = byEndpoint[ring.last!]?.first(where: { !used[$0] }) else { break }
+                guard let next = unusedWay(endingAt: ring.last!) else { break }
                 used[next] = true
                 members += 1
                 let way = open[next]
@@ -48,10 +68,12 @@ enum RingAssembler {
             }
             if ring.first == ring.last { rings.append(ring) } else { openWays += members; chains.append(ring) }
         }
-        var repairedRings = 0
-        for ring in closeGaps(chains, locate: locate) {
-            rings.append(ring)
-            repairedRings += 1
+        var result = Result(polygons: [], openWays: openWays)
+        if let repaired = closeGaps(chains, locate: locate, work: &result.candidateTests) {
+            rings += repaired
+            result.repairedRings = repaired.count
+        } else {
+            result.gapClosingAbandoned = true
         }
 
         // Positions, dropping nodes the extract does not have; a ring needs 3 distinct points.
@@ -64,58 +86,87 @@ enum RingAssembler {
         located.sort { abs(PolygonMath.doubleSignedArea($0)) > abs(PolygonMath.doubleSignedArea($1)) }
 
         // Each ring's parent is the smallest larger ring containing it; depth parity says outer or hole.
+        // Only rings whose box holds the probe can contain it, and the tree offers them largest index
+        // first, as the scan down from i - 1 met them: O(log n) per ring plus the containment tests that fail.
+        let boxes = BoxTree(located.map { Box7(bounding: $0) })
         var depth = [Int](repeating: 0, count: located.count)
         var parent = [Int?](repeating: nil, count: located.count)
         for i in located.indices {
             let probe = located[i][0]
-            for j in stride(from: i - 1, through: 0, by: -1)
-            where PolygonMath.ringContains(located[j], lat: probe.lat, lon: probe.lon) {
+            let container = boxes.largest(below: i, containingX: probe.lon, y: probe.lat) { j in
+                result.candidateTests += 1
+                return PolygonMath.ringContains(located[j], lat: probe.lat, lon: probe.lon)
+            }
+            if let j = container {
                 parent[i] = j
                 depth[i] = depth[j] + 1
-                break
             }
         }
-        var polygons: [[[Point7]]] = []
         var polygonOfOuter: [Int: Int] = [:]
         for i in located.indices where depth[i] % 2 == 0 {
-            polygonOfOuter[i] = polygons.count
-            polygons.append([located[i]])
+            polygonOfOuter[i] = result.polygons.count
+            result.polygons.append([located[i]])
         }
         for i in located.indices where depth[i] % 2 == 1 {
-            if let outer = parent[i], let p = polygonOfOuter[outer] { polygons[p].append(located[i]) }
+            if let outer = parent[i], let p = polygonOfOuter[outer] { result.polygons[p].append(located[i]) }
         }
-        return Result(polygons: polygons, openWays: openWays, repairedRings: repairedRings)
+        return result
     }
 
     /// Rings made of open chains joined end to nearest end, each gap closed with a straight line when it
     /// is short next to what it joins. Closed rings end with their first node repeated, as assembled ones do.
-    static func closeGaps(_ chains: [[Int64]], locate: (Int64) -> Point7?) -> [[Int64]] {
+    /// Nil when the search for nearest ends took more than `gapWorkPerEnd` per end; `work` counts it.
+    ///
+    /// The last chain left grows from its end: the nearest end is its own start (closing it) or an end of
+    /// another chain, ties going to its own start, then to the earlier chain, then to a chain's first end.
+    /// Ends are found through a tree of their positions, searched nearest first and only as far as a gap
+    /// could still be closed, so a search costs about O(log n) for ends spread along boundaries.
+    static func closeGaps(_ chains: [[Int64]], locate: (Int64) -> Point7?, work: inout Int) -> [[Int64]]? {
         func length(_ chain: [Int64]) -> Double {
             LineMath.relativeLength(chain.compactMap(locate))
         }
-        func gap(_ a: Int64, _ b: Int64) -> Double? {
-            guard let p = locate(a), let q = locate(b) else { return nil }
-            return LineMath.relativeLength([p, q])
+        let pending = chains.filter { $0.count >= 2 }
+        var alive = [Bool](repeating: true, count: pending.count)
+        // End e is the first (e even) or last (e odd) node of chain e / 2; the tree holds those located.
+        var ends: [Int] = [], positions: [Point7] = []
+        for (i, chain) in pending.enumerated() {
+            for (e, node) in [(2 * i, chain.first!), (2 * i + 1, chain.last!)] {
+                if let p = locate(node) { ends.append(e); positions.append(p) }
+            }
         }
-        var pending = chains.filter { $0.count >= 2 }
+        let tree = BoxTree(positions.map { Box7(minX: $0.lon, minY: $0.lat, maxX: $0.lon, maxY: $0.lat) })
+        // Lengths differ a little by direction (the scale is taken at the first point): the longer bounds both.
+        let longest = pending.map { max(length($0), length($0.reversed())) }.max() ?? 0
+        let budget = Self.gapWorkPerEnd * max(positions.count, 1)
         var rings: [[Int64]] = []
-        while var chain = pending.popLast() {
+        for start in pending.indices.reversed() where alive[start] {
+            alive[start] = false
+            var chain = pending[start]
             var chainLength = length(chain)
-            while true {
-                // The nearest end: this chain's own start (closing it) or an end of another chain.
-                var best: (index: Int?, reversed: Bool, distance: Double)?
-                if let d = gap(chain.last!, chain.first!) { best = (nil, false, d) }
-                for (i, other) in pending.enumerated() {
-                    for (reversed, end) in [(false, other.first!), (true, other.last!)] {
-                        if let d = gap(chain.last!, end), d < (best?.distance ?? .infinity) { best = (i, reversed, d) }
-                    }
+            while let from = locate(chain.last!) {
+                guard work <= budget else { return nil }
+                // (chain, reversed) or nil for this chain's own start; the key orders ties as a scan would.
+                var best: (index: Int?, reversed: Bool, distance: Double, key: Int)?
+                if let p = locate(chain.first!) { best = (nil, false, LineMath.relativeLength([from, p]), -1) }
+                // No gap longer than this joins anything, so the nearest end beyond it need not be known.
+                let reach = maxGapShare * (chainLength + longest)
+                let scale = cos(Double(from.lat) / 1e7 * .pi / 180)
+                tree.search(lowerBound: { box in
+                    work += 1
+                    return Self.lowerBound(from: from, to: box, scale: scale)
+                }, bound: { min(best?.distance ?? .infinity, reach) }) { entry in
+                    let e = ends[entry]
+                    guard alive[e / 2] else { return }
+                    work += 1
+                    let d = LineMath.relativeLength([from, positions[entry]])
+                    if best == nil || d < best!.distance || (d == best!.distance && e < best!.key) { best = (e / 2, e % 2 == 1, d, e) }
                 }
                 guard let choice = best else { break }
                 if let index = choice.index {
                     let piece = choice.reversed ? Array(pending[index].reversed()) : pending[index]
                     let pieceLength = length(piece)
                     guard choice.distance <= maxGapShare * (chainLength + pieceLength) else { break }
-                    pending.remove(at: index)
+                    alive[index] = false
                     chain += piece
                     chainLength += pieceLength + choice.distance
                 } else {
@@ -125,5 +176,19 @@ enum RingAssembler {
             }
         }
         return rings
+    }
+
+    /// At most `LineMath.relativeLength([from, p])` for every p in the box, computed with the same
+    /// operations on smaller magnitudes (so rounding cannot lift it above): the longitude step is taken
+    /// the short way, as the length is, by trying the box shifted by a turn either way.
+    static func lowerBound(from: Point7, to box: Box7, scale: Double) -> Double {
+        let dy = max(Double(box.minY) - Double(from.lat), 0, Double(from.lat) - Double(box.maxY))
+        var bound = Double.infinity
+        for shift in [0.0, -3_600_000_000, 3_600_000_000] {
+            let x = Double(from.lon) + shift
+            let dx = max(Double(box.minX) - x, 0, x - Double(box.maxX)) * scale
+            bound = min(bound, (dx * dx + dy * dy).squareRoot())
+        }
+        return bound
     }
 }

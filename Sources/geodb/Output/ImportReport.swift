@@ -9,6 +9,7 @@ struct ImportReport: Encodable {
         var name: String, format: String, sizeBytes: Int, places: Int
         var nodes: Int, ways: Int, relations: Int, invalidCoordinates: Int
         var relationsAssembled: Int, relationsSkipped: Int, relationMembersMissing: Int, ringsRepaired: Int
+        var gapClosingAbandoned: Int
         var waysWithMissingNodes: Int, missingNodeRefs: Int, interpolationsSkipped: Int
         var nodeStoreBytes: Int, wayStoreBytes: Int
         /// GeoNames and CSV files: data rows, records merged into other places, rows skipped by reason.
@@ -45,7 +46,7 @@ struct ImportReport: Encodable {
                    nodes: src.read.nodes, ways: src.read.ways, relations: src.read.relations,
                    invalidCoordinates: src.read.invalidCoordinates, relationsAssembled: src.build.relationsAssembled,
                    relationsSkipped: src.build.relationsSkipped, relationMembersMissing: src.build.relationMembersMissing,
-                   ringsRepaired: src.build.ringsRepaired,
+                   ringsRepaired: src.build.ringsRepaired, gapClosingAbandoned: src.build.gapClosingAbandoned,
                    waysWithMissingNodes: src.build.waysWithMissingNodes, missingNodeRefs: src.build.missingNodeRefs,
                    interpolationsSkipped: src.build.interpolationsSkipped, nodeStoreBytes: src.build.nodeStoreBytes,
                    wayStoreBytes: src.build.wayStoreBytes, rows: src.records?.rows,
@@ -72,6 +73,9 @@ struct ImportReport: Encodable {
             lines.append("  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(r.nodes)) nodes, \(Format.count(r.ways)) ways, \(Format.count(r.relations)) relations → \(Format.count(source.places)) places")
             let repaired = b.ringsRepaired > 0 ? " (\(Format.count(b.ringsRepaired)) rings closed across missing ways)" : ""
             lines.append("    relations assembled \(Format.count(b.relationsAssembled))\(repaired), skipped \(Format.count(b.relationsSkipped)) (rings not closed: cut at the extract edge or broken); street segments \(Format.count(b.streetSegments))")
+            if b.gapClosingAbandoned > 0 {
+                lines.append("    \(Format.count(b.gapClosingAbandoned)) relations with too many loose ends to search for gaps to close (imported from the rings their ways close)")
+            }
             if b.waysWithMissingNodes > 0 {
                 lines.append("    \(Format.count(b.waysWithMissingNodes)) ways refer to \(Format.count(b.missingNodeRefs)) nodes missing from the file (left out of their geometry)")
             }
