@@ -75,15 +75,18 @@ struct XMLMarkupCheck {
                 default: return (i, "a DTD (<!DOCTYPE>, <!ENTITY>, …; OSM XML has none)")
                 }
             case .tag:
-                switch bytes[i] {
-                case 0x3e: state = .text   // >
-                case 0x22, 0x27: state = .quoted(bytes[i])
-                case 0x3d:   // =
-                    attributes += 1
-                    if attributes > Self.maxAttributes {
-                        return (i, "an element with more than \(Self.maxAttributes) attributes (an OSM element has about ten)")
+                // Names between the quoted values, read in one loop (most of a tag is its values).
+                while i < count {
+                    let byte = base[i]
+                    if byte == 0x3e { state = .text; break }   // >
+                    if byte == 0x22 || byte == 0x27 { state = .quoted(byte); break }
+                    if byte == 0x3d {   // =
+                        attributes += 1
+                        if attributes > Self.maxAttributes {
+                            return (i, "an element with more than \(Self.maxAttributes) attributes (an OSM element has about ten)")
+                        }
                     }
-                default: break
+                    i += 1
                 }
             case .quoted(let quote):
                 guard let hit = memchr(base + i, Int32(quote), count - i) else { return nil }
