@@ -39,14 +39,13 @@ def osm_disjoint_boundary(path, ways):
 
 
 def timezone_with_holes(path, holes):
-    """One timezone polygon with `holes` small square holes on a grid."""
+    """One timezone polygon 50 degrees wide (many grid cells) with `holes` tiny triangular holes on a grid."""
     side = int(holes ** 0.5) + 1
-    rings = [[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]]]
-    step = 10.0 / (side + 1)
+    rings = [[[0, 0], [50, 0], [50, 50], [0, 50], [0, 0]]]
+    step = 49.0 / side
     for i in range(holes):
-        x, y = (i % side + 0.5) * step, (i // side + 0.5) * step
-        d = step / 4
-        rings.append([[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]])
+        x, y = 0.1 + (i % side) * step, 0.1 + (i // side) * step
+        rings.append([[x, y], [x + 0.01, y], [x + 0.01, y + 0.01], [x, y]])
     feature = {"type": "Feature", "properties": {"tzid": "Test/Holes"},
                "geometry": {"type": "Polygon", "coordinates": rings}}
     with open(path, "w") as f:
@@ -114,9 +113,10 @@ def cases(work, geodb):
         return database
 
     def wide_category(width):
+        # One wide cell: every other row of the table is padded to its width.
         database = places(f"wide-{width}.sqlite")
         edit(database, "DELETE FROM place_category")
-        edit(database, "UPDATE place SET category = ?", "x" * width)
+        edit(database, "UPDATE place SET category = ? WHERE id = 1", "x" * width)
         return ["nearby", database, "60.17", "24.94", "--limit", "1000"]
 
     def control_characters(count):
@@ -128,7 +128,7 @@ def cases(work, geodb):
         ("import: a boundary of n ways that never join", "ways", boundary, [2_000, 20_000]),
         ("import: a timezone polygon with n holes", "holes", holes, [4_000, 40_000]),
         ("import: an OSM XML element with n attributes", "attributes", attributes, [20_000, 200_000]),
-        ("nearby --limit 1000: a category of n characters on every row", "characters", wide_category, [500, 5_000]),
+        ("nearby --limit 1000: one category of n characters among 1,000 rows", "characters", wide_category, [500, 5_000]),
         ("lookup: a name of n control characters", "characters", control_characters, [10_000, 100_000]),
     ]
 

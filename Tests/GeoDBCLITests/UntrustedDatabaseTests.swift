@@ -65,7 +65,11 @@ import TestSupport
         }
         for (arguments, sql, shown) in [
             (["nearby", "60.1685", "24.9415", "--limit", "200"],
-             "DELETE FROM place_category; UPDATE place SET category = printf('%.*c', WIDTH, 'x')", "xxxxxxxxxx"),
+             // One wide cell: every other row is padded to its width.
+             """
+             DELETE FROM place_category; UPDATE place SET category = printf('%.*c', WIDTH, 'x') WHERE id = (SELECT id FROM place
+             WHERE kind = 'poi' ORDER BY (lat - 60.1685) * (lat - 60.1685) + (lon - 24.9415) * (lon - 24.9415) LIMIT 1)
+             """, "xxxxxxxxxx"),
             (["lookup", "1891"], "UPDATE place SET name = printf('%.*c', WIDTH, char(1)) WHERE id = 1891", #"\u{1}\u{1}"#),
         ] {
             let small = try seconds(arguments, sql.replacingOccurrences(of: "WIDTH", with: "2000"), showing: shown)
