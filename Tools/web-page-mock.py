@@ -128,7 +128,7 @@ def page(results, params, size):
 
 def answer(path, params):
     if path == "/v1/status":
-        return {"databases": [{"path": "helsinki-mock.sqlite", "places": len(PLACES), "timezones": True,
+        return {"databases": [{"file": "helsinki-mock.sqlite", "places": len(PLACES), "timezones": True,
                                "extent": {"min_lat": 60.160, "min_lon": 24.930, "max_lat": 60.176, "max_lon": 24.965},
                                "sources": [{"file": "mock"}]}]}
     if path == "/v1/categories":

@@ -24,6 +24,16 @@ struct APIError: Error {
         badParameter(name, "missing parameter '\(name)'")
     }
 
+    /// A request past the server's time limit (`RequestDeadlines` cancelled it, the only canceller of
+    /// requests): a client may try again when the server is less busy.
+    static let timeLimit = APIError(status: .serviceUnavailable, message: "the request took longer than the server's time limit")
+
+    /// An answer that would be longer than the server's limit. 500, not 503: asking again gets the same.
+    static func tooLarge(limit: Int) -> APIError {
+        APIError(status: .internalServerError,
+                 message: "the answer is larger than the server's limit of \(limit) bytes (geodb serve --max-response-bytes)")
+    }
+
     /// The answer for an error a query threw. The endpoints check their parameters before querying, so a
     /// library error naming an option (its own name for it) is rare.
     init(_ error: any Error) {
@@ -35,8 +45,7 @@ struct APIError: Error {
             case .invalidArgument:
                 self.init(status: .badRequest, message: error.message, parameter: error.option)
             case .interrupted:
-                // Cancelled: by the server's time limit (RequestDeadlines), the only canceller of requests.
-                self.init(status: .serviceUnavailable, message: "the query took longer than the server's time limit", parameter: nil)
+                self = .timeLimit
             case .fileNotFound:
                 self.init(status: .notFound, message: error.message, parameter: nil)
             default:

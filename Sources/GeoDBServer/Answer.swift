@@ -1,40 +1,62 @@
 // What an endpoint answers, and how it goes out: JSON or a page, gzip-compressed when the client takes it
-// and the body is big enough to gain from it.
+// and the body is big enough to gain from it; JSON written only then, within the server's limits of size
+// and time.
 import CZlib
 import Foundation
 import Hummingbird
 
 /// An endpoint's answer before it becomes an HTTP response.
 struct Answer: Sendable {
+    /// JSON is kept as values until the response is made, so that writing it counts against the
+    /// request's limits (`response(…, maxBytes:stop:)`).
+    enum Body: Sendable {
+        case json(JSON)
+        case bytes([UInt8])
+    }
+
     var status: HTTPResponse.Status = .ok
     var contentType: String
-    var body: [UInt8]
+    var body: Body
     /// The `Allow` header of a 405.
     var allow: String?
 
     static func json(_ value: JSON, status: HTTPResponse.Status = .ok, geo: Bool = false) -> Answer {
         Answer(status: status, contentType: geo ? "application/geo+json; charset=utf-8" : "application/json; charset=utf-8",
-               body: Array(value.text.utf8))
+               body: .json(value))
     }
 
     static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Answer {
-        Answer(contentType: contentType, body: Array(text.utf8))
+        Answer(contentType: contentType, body: .bytes(Array(text.utf8)))
     }
 
     /// Smaller bodies are sent as they are: compressing them costs more time than the bytes saved.
     static let smallestCompressed = 1_400
 
-    /// The HTTP response, the body gzipped when `acceptEncoding` allows it.
-    func response(acceptEncoding: String?, extraHeaders: HTTPFields = [:]) -> Response {
+    /// The HTTP response, the body gzipped when `acceptEncoding` allows it. JSON longer than `maxBytes`
+    /// becomes `APIError.tooLarge`, and once `stop()` is true (the request's time is up) writing and
+    /// compressing stop and the answer is `APIError.timeLimit`.
+    func response(acceptEncoding: String?, extraHeaders: HTTPFields = [:], maxBytes: Int = .max,
+                  stop: @escaping () -> Bool = { false }) -> Response {
+        var written: [UInt8]?
+        switch body {
+        case .json(let value): written = value.encoded(limit: maxBytes, stop: stop)
+        case .bytes(let bytes): written = bytes
+        }
         var headers = extraHeaders
+        if let body = written, body.count >= Self.smallestCompressed, let accepted = acceptEncoding, Self.acceptsGzip(accepted) {
+            if let compressed = Gzip.compress(body, stop: stop) {
+                written = compressed
+                headers[.contentEncoding] = "gzip"
+            } else if stop() {
+                written = nil
+            }
+        }
+        guard let bytes = written else {
+            let error = stop() ? APIError.timeLimit : APIError.tooLarge(limit: maxBytes)
+            return Answer.json(error.json, status: error.status).response(acceptEncoding: acceptEncoding, extraHeaders: extraHeaders)
+        }
         headers[.contentType] = contentType
         if let allow { headers[.allow] = allow }
-        var bytes = body
-        if body.count >= Self.smallestCompressed, let accepted = acceptEncoding, Self.acceptsGzip(accepted),
-           let compressed = Gzip.compress(body) {
-            bytes = compressed
-            headers[.contentEncoding] = "gzip"
-        }
         headers[.vary] = "Accept-Encoding"
         headers[.contentLength] = String(bytes.count)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -53,7 +75,9 @@ struct Answer: Sendable {
 
 /// gzip with zlib (already linked for reading compressed OSM XML).
 enum Gzip {
-    static func compress(_ input: [UInt8]) -> [UInt8]? {
+    /// The input compressed, or nil when zlib fails or `stop()` turns true (asked before each MiB: a body of
+    /// tens of MB takes a good part of a second).
+    static func compress(_ input: [UInt8], stop: () -> Bool = { false }) -> [UInt8]? {
         var stream = z_stream()
         // 15 window bits + 16: a gzip header and trailer rather than zlib's. Level 5: most of the size gain
         // of 9 at a third of its time.
@@ -62,13 +86,22 @@ enum Gzip {
         }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)
+        let slice = 1 << 20
         let result: Int32 = input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = UInt32(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = UInt32(target.count)
-                return deflate(&stream, Z_FINISH)
+                var offset = 0, result = Z_OK
+                // The output has room for all (deflateBound), so each call takes its whole slice.
+                repeat {
+                    if stop() { return Z_STREAM_ERROR }
+                    let count = min(slice, source.count - offset)
+                    stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress.map { $0 + offset })
+                    stream.avail_in = UInt32(count)
+                    offset += count
+                    result = deflate(&stream, offset == source.count ? Z_FINISH : Z_NO_FLUSH)
+                } while result == Z_OK && offset < source.count
+                return result
             }
         }
         guard result == Z_STREAM_END else { return nil }

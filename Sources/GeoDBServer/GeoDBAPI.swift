@@ -203,11 +203,11 @@ struct GeoDBAPI: Sendable {
         ])
     }
 
-    /// A served file in /status: its path, places, extent and sources.
+    /// A served file in /status: its name, places, extent and sources.
     static func describe(_ shard: Shard) -> JSON {
         let info = shard.info
         return .fields([
-            ("path", .string(shard.path)), ("places", .int(info.placeCount)), ("timezones", .bool(shard.hasTimeZones)),
+            ("file", .string(shard.name)), ("places", .int(info.placeCount)), ("timezones", .bool(shard.hasTimeZones)),
             ("extent", info.boundingBox.map { box in .object([("min_lat", .number(box.minLat)), ("min_lon", .number(box.minLon)),
                                                               ("max_lat", .number(box.maxLat)), ("max_lon", .number(box.maxLon))]) }),
             ("created_at", info.createdAt.map(JSON.string)),

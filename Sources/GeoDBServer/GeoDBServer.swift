@@ -1,7 +1,7 @@
 // `geodb serve`: the HTTP server over one or more database files. Requests run as Swift tasks; the queries
 // themselves run on GeoDB's query threads (never on SwiftNIO's event loops nor the cooperative pool), each
 // under a time limit that interrupts SQLite. SIGTERM drains the requests in flight; SIGHUP, and a watch on
-// the files, open a database that a new import replaced.
+// the files, open a database that was replaced or written over.
 import Foundation
 import Hummingbird
 import Logging
@@ -14,8 +14,14 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port (`onListening` says which).
     public var port = 8080
-    /// Longest a request may run; its SQLite query is interrupted then and it answers 503.
+    /// Longest a request may run, writing its answer included; its SQLite query is interrupted then and it
+    /// answers 503.
     public var timeLimit: Duration = .seconds(10)
+    /// Longest answer, in bytes before compression; a longer one answers 500 (`APIError.tooLarge`).
+    public var maxResponseBytes = ServerConfiguration.defaultMaxResponseBytes
+    /// 64 MiB: above the polygon of a large country at full resolution (a few million points at ~22 bytes
+    /// each), and low enough that a few such answers at once stay within a few hundred MB of memory.
+    public static let defaultMaxResponseBytes = 64 << 20
     /// `Access-Control-Allow-Origin`: "*" for any page, nil for none, or the origins allowed.
     public var corsOrigins: [String]? = ["*"]
     /// How often the files are checked for a replacement; nil for SIGHUP only.
@@ -119,37 +125,49 @@ struct Endpoints: Sendable {
 
     func respond(to request: Request, endpoint: String, _ handler: @escaping Handler) async -> Response {
         let start = ContinuousClock.now
-        let answer: Answer
+        let response: Response
         do {
             guard request.uri.string.utf8.count <= configuration.maxURLBytes else {
                 throw APIError(status: .badRequest, message: "the URL is longer than \(configuration.maxURLBytes) bytes")
             }
             let parameters = try QueryParameters(Substring(request.uri.query ?? ""))
-            answer = try await deadlines.run { try await handler(parameters, request) }
+            // The answer is written inside the time limit too, and stops at the size limit: a huge value (a
+            // name of 60 MB) must not hold a thread and gigabytes past either.
+            response = try await deadlines.run {
+                self.response(try await handler(parameters, request), to: request, maxBytes: configuration.maxResponseBytes) {
+                    Task.isCancelled
+                }
+            }
         } catch {
-            answer = Self.errorAnswer(error)
+            response = self.response(errorAnswer(error), to: request)
         }
-        return finish(answer, request: request, endpoint: endpoint, start: start)
+        return finish(response, request: request, endpoint: endpoint, start: start)
     }
 
-    /// The response for `answer`, counted and logged.
-    func finish(_ answer: Answer, request: Request, endpoint: String, start: ContinuousClock.Instant) -> Response {
+    /// `answer` as the response to `request`: compressed when it accepts gzip, with the CORS header.
+    func response(_ answer: Answer, to request: Request, maxBytes: Int = .max, stop: @escaping () -> Bool = { false }) -> Response {
         var headers = HTTPFields()
         if let origin = allowedOrigin(request.headers[.origin]) { headers[.accessControlAllowOrigin] = origin }
-        let response = answer.response(acceptEncoding: request.headers[.acceptEncoding], extraHeaders: headers)
+        return answer.response(acceptEncoding: request.headers[.acceptEncoding], extraHeaders: headers, maxBytes: maxBytes, stop: stop)
+    }
+
+    /// `response`, counted and logged.
+    func finish(_ response: Response, request: Request, endpoint: String, start: ContinuousClock.Instant) -> Response {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        metrics.record(endpoint: endpoint, status: Int(answer.status.code), seconds: seconds)
+        metrics.record(endpoint: endpoint, status: Int(response.status.code), seconds: seconds)
         accessLog.info("request", metadata: [
             "method": "\(request.method.rawValue)", "uri": "\(request.uri.string.prefix(300))", "endpoint": "\(endpoint)",
-            "status": "\(answer.status.code)", "ms": "\(String(format: "%.2f", seconds * 1000))",
+            "status": "\(response.status.code)", "ms": "\(String(format: "%.2f", seconds * 1000))",
             "bytes": "\(response.headers[.contentLength] ?? "0")",
         ])
         return response
     }
 
-    static func errorAnswer(_ error: any Error) -> Answer {
-        let apiError = APIError(error)
+    /// The JSON answer for `error`, naming served files without their directories.
+    func errorAnswer(_ error: any Error) -> Answer {
+        var apiError = APIError(error)
+        apiError.message = served.hidingDirectories(apiError.message)
         return .json(apiError.json, status: apiError.status)
     }
 
@@ -225,7 +243,7 @@ struct JSONErrors: RouterMiddleware {
             }
             var answer = Answer.json(APIError(status: status, message: message).json, status: status)
             answer.allow = status == .methodNotAllowed ? "GET, HEAD" : nil
-            return endpoints.finish(answer, request: request, endpoint: "other", start: start)
+            return endpoints.finish(endpoints.response(answer, to: request), request: request, endpoint: "other", start: start)
         }
     }
 }

@@ -1,8 +1,8 @@
 // Several database files served as one: a user who outgrows one file builds region files in parallel and
 // serves them together. Forward search asks every file with places and merges by score; reverse, nearby
 // and maps ask the files whose extent holds the point or box and merge by distance; a place two files share
-// is shown once. A file replaced on disk by a new import is opened anew (SIGHUP or the watch) while
-// requests in flight finish on the old one.
+// is shown once. A file replaced on disk (a new import renamed over it, or a copy written over it in
+// place) is opened anew (SIGHUP or the watch) while requests in flight finish on the old one.
 import Foundation
 import GeoDB
 import Logging
@@ -17,15 +17,19 @@ struct Shard: Sendable {
     /// Read once when opened: `/status` shows it and the extent picks the files a point needs.
     let info: DatabaseInfo
     let hasTimeZones: Bool
-    /// The file's inode when opened: another one at the path means a new import was renamed over it.
-    let fileNumber: Int?
+    /// The file as opened: another identity at the path means it was replaced or written over.
+    let identity: FileIdentity?
 
     static func open(index: Int, path: String) throws -> Shard {
-        let fileNumber = FileIdentity.number(of: path)
+        let identity = FileIdentity(path: path)
         let database = try GeoDatabase(path: path)
         return Shard(index: index, path: path, database: database, info: try database.info(topCategories: 0),
-                     hasTimeZones: database.hasTimeZones, fileNumber: fileNumber)
+                     hasTimeZones: database.hasTimeZones, identity: identity)
     }
+
+    /// The file's name without its directory: what clients are shown (/status, error messages), since
+    /// where the files lie on the server is none of theirs.
+    var name: String { URL(fileURLWithPath: path).lastPathComponent }
 
     /// Whether the file's places come near `point`: within `margin` degrees of their extent.
     func covers(_ point: Coordinate, margin: Double = 0) -> Bool {
@@ -52,6 +56,9 @@ struct ShardPlace: Sendable {
 /// The files a server answers from.
 final class ServedDatabases: Sendable {
     private let shards: Mutex<[Shard]>
+    /// By file index, the replacement that did not open: it is logged once, not at every look of the watch,
+    /// and tried again when it changes.
+    private let failedReplacements = Mutex<[Int: FileIdentity?]>([:])
     private let logger: Logger
 
     /// Opens every file; throws the first error (a server must not start with a file missing).
@@ -86,26 +93,37 @@ final class ServedDatabases: Sendable {
 
     // MARK: reloading
 
-    /// Opens anew each file that another file has replaced since it was opened. A file that does not open
-    /// (a half-copied file, a newer schema) leaves the old one in service and is logged. Returns how many
-    /// files were replaced.
+    /// Opens anew each file that was replaced or written over since it was opened. A file that does not
+    /// open (half copied, a newer schema) leaves the old one in service and is logged, once for each state
+    /// of the file. Returns how many files were replaced.
     @discardableResult
     func reloadReplacedFiles() -> Int {
         var replaced = 0
-        for shard in current where FileIdentity.number(of: shard.path) != shard.fileNumber {
+        for shard in current {
+            let identity = FileIdentity(path: shard.path)
+            let failed = failedReplacements.withLock { $0[shard.index] }   // nil: none failed
+            guard identity != shard.identity, failed != .some(identity) else { continue }
             do {
                 let fresh = try Shard.open(index: shard.index, path: shard.path)
                 shards.withLock { list in
                     if let at = list.firstIndex(where: { $0.index == shard.index }) { list[at] = fresh }
                 }
+                failedReplacements.withLock { _ = $0.removeValue(forKey: shard.index) }
                 replaced += 1
                 logger.info("reloaded a replaced database", metadata: ["path": "\(shard.path)", "places": "\(fresh.info.placeCount)"])
             } catch {
+                failedReplacements.withLock { $0[shard.index] = identity }
                 logger.error("a replaced database does not open; still serving the old one",
                              metadata: ["path": "\(shard.path)", "error": "\(error)"])
             }
         }
         return replaced
+    }
+
+    /// `text` with the path of each served file shortened to its name (`Shard.name`).
+    func hidingDirectories(_ text: String) -> String {
+        current.sorted { $0.path.count > $1.path.count }   // longest first: a path inside another is shortened whole
+            .reduce(text) { text, shard in text.replacingOccurrences(of: shard.path, with: shard.name) }
     }
 
     // MARK: merged queries

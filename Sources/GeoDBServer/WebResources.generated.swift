@@ -605,7 +605,7 @@ start();
  "info": {
   "title": "geodb /v1 API",
   "version": "1",
-  "description": "geodb's own HTTP API, served by `geodb serve` beside Nominatim's (/search, /reverse, /lookup, /status) and Photon's (/api, /reverse without format). Every error is 400/404/503 with {\"error\": {\"code\", \"message\", \"parameter\"}}. Ids are unique across the files served (file index << 40 | place id). A parameter given empty (`lon=`) counts as absent. `lat` and `lon` go together: one without the other is a 400 naming the missing one."
+  "description": "geodb's own HTTP API, served by `geodb serve` beside Nominatim's (/search, /reverse, /lookup, /status) and Photon's (/api, /reverse without format). Every error is 400/404/500/503 with {\"error\": {\"code\", \"message\", \"parameter\"}}. Ids are unique across the files served (file index << 40 | place id). A parameter given empty (`lon=`) counts as absent. `lat` and `lon` go together: one without the other is a 400 naming the missing one."
  },
  "paths": {
   "/v1/search": {
@@ -731,6 +731,9 @@ start();
      },
      "503": {
       "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -858,6 +861,9 @@ start();
      },
      "503": {
       "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -952,6 +958,9 @@ start();
      },
      "503": {
       "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     },
     "description": "At least one of street, city and postcode (non-empty)."
@@ -1052,6 +1061,9 @@ start();
      },
      "503": {
       "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -1160,6 +1172,9 @@ start();
      },
      "503": {
       "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -1220,6 +1235,9 @@ start();
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -1243,6 +1261,9 @@ start();
      },
      "503": {
       "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -1282,6 +1303,9 @@ start();
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -1329,6 +1353,9 @@ start();
      },
      "503": {
       "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -1352,6 +1379,9 @@ start();
      },
      "503": {
       "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
      }
     }
    }
@@ -1380,7 +1410,17 @@ start();
     }
    },
    "TimeLimit": {
-    "description": "The query ran longer than the server's --time-limit.",
+    "description": "The request, writing its answer included, ran longer than the server's --time-limit.",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "ServerError": {
+    "description": "The answer would be larger than the server's --max-response-bytes, or the database failed (a damaged file, one written over while served).",
     "content": {
      "application/json": {
       "schema": {
@@ -1744,8 +1784,9 @@ start();
       "items": {
        "type": "object",
        "properties": {
-        "path": {
-         "type": "string"
+        "file": {
+         "type": "string",
+         "description": "the file's name, without its directory"
         },
         "places": {
          "type": "integer"

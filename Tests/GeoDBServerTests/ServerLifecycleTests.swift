@@ -2,6 +2,7 @@
 // query, SIGTERM finishing the requests in flight, a database replaced by a new import picked up with no
 // failed request.
 import Foundation
+import GeoDBSQLite
 import Testing
 import TestSupport
 
@@ -89,9 +90,7 @@ import TestSupport
 
     /// A new import renamed over a served file is picked up (here on SIGHUP), and no request fails meanwhile.
     @Test func aReplacedDatabaseIsPickedUp() throws {
-        let scratch = try ScratchDirectory()
-        let served = scratch.path("served.sqlite")
-        try FileManager.default.copyItem(atPath: try TestDatabases.liechtenstein(), toPath: served)
+        let (scratch, served) = try Self.copy(try TestDatabases.liechtenstein())
         let server = try ServerProcess([served], options: ["--watch", "0"])
         defer { server.stop() }
         func sourceName() throws -> String? {
@@ -130,6 +129,113 @@ import TestSupport
         let monaco = try #require(try server.get("/v1/search", [("q", "Monte-Carlo"), ("limit", "1")]).object()["results"] as? [[String: Any]])
         #expect(monaco.first?["name"] as? String == "Monte-Carlo")
         #expect(try server.get("/metrics").text.contains("geodb_database_reloads_total 1"))
+    }
+
+    /// A file copied over the served one in place (`cp`, same inode) and then truncated, while requests
+    /// run: the server stays up, every answer is 200 or a JSON 5xx, and after the copy it answers from the
+    /// new file. (Memory-mapped reads died with SIGBUS on the page past the new end.)
+    @Test func aFileOverwrittenInPlaceIsPickedUp() throws {
+        let (scratch, served) = try Self.copy(try TestDatabases.liechtenstein())
+        let server = try ServerProcess([served], options: ["--watch", "0.05"])
+        defer { server.stop() }
+        let unexpected = Mutex<[String]>([]), answered = Mutex(0), stop = Mutex(false)
+        let load = Thread {
+            for i in 0..<400 where !stop.withLock({ $0 }) {
+                let reply = i % 2 == 0 ? try? server.get("/v1/search", [("q", "Vaduz Monte-Carlo"), ("limit", "3")])
+                    : try? server.get("/v1/reverse", [("lat", "47.14"), ("lon", "9.52")])
+                answered.withLock { $0 += 1 }
+                guard let reply else {
+                    unexpected.withLock { $0.append("no reply") }
+                    continue
+                }
+                let isJSONError = reply.status >= 500 && reply.error?["code"] as? Int == reply.status
+                if reply.status != 200 && !isJSONError || reply.text.contains(scratch.url.path) {
+                    unexpected.withLock { $0.append("\(reply.status) \(reply.text.prefix(200))") }
+                }
+            }
+        }
+        load.start()
+        func source() throws -> String? {
+            let status = try server.get("/v1/status").object()
+            return ((status["databases"] as? [[String: Any]])?.first?["sources"] as? [[String: Any]])?.first?["name"] as? String
+        }
+        func waitFor(_ done: () throws -> Bool) rethrows -> Bool {   // generous: tests run side by side
+            for _ in 0..<300 {
+                if try done() { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return false
+        }
+        #expect(waitFor { answered.withLock { $0 } > 5 })
+        #expect(try runProgram("/bin/cp", [try TestDatabases.monaco(), served]).status == 0)
+        #expect(try waitFor { try source() == "monaco.osm.pbf" })
+        let monaco = try #require(try server.get("/v1/search", [("q", "Monte-Carlo"), ("limit", "1")]).object()["results"] as? [[String: Any]])
+        #expect(monaco.first?["name"] as? String == "Monte-Carlo")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: served)[.size] as? Int)
+        #expect(truncate(served, off_t(size / 2)) == 0)
+        let before = answered.withLock { $0 }
+        #expect(waitFor { answered.withLock { $0 } > before + 10 })
+        stop.withLock { $0 = true }
+        while load.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(server.process.isRunning)
+        #expect(unexpected.withLock { $0 }.isEmpty, "\(unexpected.withLock { $0 }.prefix(3))")
+        #expect(try server.get("/status").status == 200)
+    }
+
+    /// A replacement that does not open leaves the old file in service and is logged once, not at every
+    /// look of the watch; /status names the file without its directory.
+    @Test func aBadReplacementIsLoggedOnce() throws {
+        let (scratch, served) = try Self.copy(try TestDatabases.monaco())
+        let server = try ServerProcess([served], options: ["--watch", "0.02"])
+        try Data(repeating: 7, count: 10_000).write(to: URL(fileURLWithPath: scratch.path("served.sqlite.new")))
+        #expect(rename(scratch.path("served.sqlite.new"), served) == 0)
+        Thread.sleep(forTimeInterval: 0.5)   // many looks of the watch
+        server.signal(SIGHUP)                // and one more
+        Thread.sleep(forTimeInterval: 0.1)
+        for path in ["/status?format=json", "/v1/status"] {
+            let reply = try server.get(path)
+            #expect(reply.status == 200 && reply.text.contains("monaco.osm.pbf"), "\(reply.text.prefix(300))")
+            #expect(reply.text.contains("\"served.sqlite\"") && !reply.text.contains(scratch.url.path), "\(reply.text.prefix(300))")
+        }
+        server.stop()
+        let logged = server.standardError().components(separatedBy: "does not open").count - 1
+        #expect(logged == 1, "\(server.standardError().suffix(500))")
+    }
+
+    /// A place whose name is tens of MB, served with a response limit of 1 MB: its request gets the limit's
+    /// error instead of hundreds of MB, and a cheap request from another client is answered meanwhile.
+    @Test func anAnswerOverTheResponseLimitIsAnError() throws {
+        let (scratch, served) = try Self.copy(try TestDatabases.monaco())
+        defer { scratch.remove() }   // not before the server is done with the file
+        do {
+            let connection = try Connection(path: served, mode: .readWrite)
+            // NUL characters: 6 bytes each in JSON (\u0000).
+            try connection.execute("UPDATE place SET name = CAST(zeroblob(30000000) AS TEXT) WHERE id = 1")
+        }
+        let server = try ServerProcess([served], options: ["--max-response-bytes", "1000000", "--time-limit", "5"])
+        defer { server.stop() }
+        let replies = Mutex<[ServerProcess.Reply?]>([]), group = DispatchGroup()
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: group) {
+                let reply = try? server.get("/v1/place", [("ref", "1")])
+                replies.withLock { $0.append(reply) }
+            }
+        }
+        let cheap = try server.get("/v1/reverse", [("lat", "43.7384"), ("lon", "7.4246")])
+        #expect(cheap.status == 200)
+        group.wait()
+        for reply in replies.withLock({ $0 }) {
+            let reply = try #require(reply)
+            #expect(reply.status == 500 && reply.body.count < 1_000, "\(reply.status) \(reply.body.count) bytes")
+            #expect((reply.error?["message"] as? String)?.contains("1000000 bytes") == true, "\(reply.text.prefix(300))")
+        }
+    }
+
+    /// A copy of `database` named served.sqlite in a directory of its own, for a test to replace or change.
+    private static func copy(_ database: String) throws -> (scratch: ScratchDirectory, path: String) {
+        let scratch = try ScratchDirectory()
+        try FileManager.default.copyItem(atPath: database, toPath: scratch.path("served.sqlite"))
+        return (scratch, scratch.path("served.sqlite"))
     }
 
     /// A file that is missing or not a database stops the server before it listens, with one line.

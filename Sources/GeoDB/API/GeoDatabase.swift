@@ -15,7 +15,8 @@ import GeoDBSQLite
 /// ```
 ///
 /// Queries never write. A database replaced by a new import (atomic rename) while it is open keeps
-/// answering from the file that was opened; open it again to see the new one.
+/// answering from the file that was opened; open it again to see the new one. A file written over in place
+/// (`cp`) cannot be: its queries then fail with `.database` errors (never a crash) until it is opened again.
 public final class GeoDatabase: Sendable {
     /// The file opened.
     public let path: String
@@ -35,8 +36,8 @@ public final class GeoDatabase: Sendable {
         self.immutable = immutable
         // The file's identity before opening: if it is replaced in between, the pool never opens a second
         // session, rather than a second file.
-        let fileNumber = FileIdentity.number(of: path)
-        pool = SessionPool(first: try QuerySession(path: path, immutable: immutable), fileNumber: fileNumber)
+        let identity = FileIdentity(path: path)
+        pool = SessionPool(first: try QuerySession(path: path, immutable: immutable), identity: identity)
     }
 
     /// Turns off SQLite's memory statistics, which take a global mutex on every allocation (4 % of an
@@ -406,9 +407,9 @@ private final class RunningQuery: @unchecked Sendable {
 
 /// The sessions of one database. A session is only ever used by the caller that took it out.
 ///
-/// A new session is opened only while `path` is still the file the first one opened: after the file has
-/// been replaced (a new import renamed over it), callers wait for a session on the old file instead, so
-/// one `GeoDatabase` never mixes answers from two files.
+/// A new session is opened only while `path` is still the file the first one opened (`FileIdentity`): after
+/// the file has been replaced (a new import renamed over it, or written over in place), callers wait for a
+/// session on the old file instead, so one `GeoDatabase` never mixes answers from two files.
 private final class SessionPool: @unchecked Sendable {
     /// More idle sessions than this are closed when returned. Each keeps its own caches (prepared
     /// statements, point grids, the timezone lookup), so this bounds what a burst of callers leaves behind.
@@ -416,12 +417,12 @@ private final class SessionPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var idle: [QuerySession]
     private let path: String
-    private let fileNumber: Int?
+    private let identity: FileIdentity?
 
-    init(first: QuerySession, fileNumber: Int?) {
+    init(first: QuerySession, identity: FileIdentity?) {
         idle = [first]
         path = first.path
-        self.fileNumber = fileNumber
+        self.identity = identity
     }
 
     func withSession<T>(open: () throws -> QuerySession, _ body: (QuerySession) throws -> T) throws -> T {
@@ -429,7 +430,7 @@ private final class SessionPool: @unchecked Sendable {
         defer {
             condition.lock()
             idle.append(session)
-            if idle.count > Self.maxIdle, fileNumber == FileIdentity.number(of: path) { idle.removeFirst() }
+            if idle.count > Self.maxIdle, identity == FileIdentity(path: path) { idle.removeFirst() }
             condition.signal()
             condition.unlock()
         }
@@ -443,7 +444,7 @@ private final class SessionPool: @unchecked Sendable {
                 condition.unlock()
                 return session
             }
-            if fileNumber == FileIdentity.number(of: path) { break }
+            if identity == FileIdentity(path: path) { break }
             condition.wait()
         }
         condition.unlock()

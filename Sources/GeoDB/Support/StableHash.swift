@@ -10,10 +10,26 @@ package enum FNV1a {
     }
 }
 
-/// The inode number of the file at a path: another number means another file was renamed over it (a new
-/// import), which open connections do not see.
-package enum FileIdentity {
-    package static func number(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? Int
+/// What tells the file at a path from the one that was there: its inode (another file renamed over it, as
+/// an import does), its size and its modification time (the same file written over in place: `cp`, `rsync
+/// --inplace`, `truncate`). Open connections see neither, so whoever keeps a file open compares these.
+package struct FileIdentity: Equatable, Sendable {
+    let inode: UInt64
+    let size: Int64
+    /// Nanoseconds since 1970: a copy that keeps the size is still seen, however fast it follows.
+    let modified: Int64
+
+    /// The file at `path` now, nil when there is none.
+    package init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

@@ -24,28 +24,42 @@ package enum JSONText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `text` as a JSON string literal. Every byte of a multi-byte UTF-8 sequence is 0x80 or above,
-    /// so only ASCII bytes can need escaping; the runs between them are copied whole (most texts are one run).
-    private static func appendQuoted(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+    /// Appends `text` as a JSON string literal; false as soon as `out` would pass `limit` bytes (the
+    /// literal is then left unfinished). Every byte of a multi-byte UTF-8 sequence is 0x80 or above, so
+    /// only ASCII bytes can need escaping; the runs between them are copied whole (most texts are one run).
+    @discardableResult
+    package static func appendQuoted(_ text: String, to out: inout [UInt8], limit: Int = .max) -> Bool {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes in
+            // A literal is at least its text and two quotes long: a text too long is refused before a copy.
+            guard bytes.count + 2 <= limit - out.count else { return false }
+            out.append(UInt8(ascii: "\""))
             var run = 0
             for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 out.append(contentsOf: bytes[run..<i])
                 run = i + 1
+                out.append(UInt8(ascii: "\\"))
                 switch byte {
-                case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                case ..<0x20: out += Array("\\u00".utf8) + [hexDigit(byte >> 4), hexDigit(byte & 0xF)]
-                default: out += [UInt8(ascii: "\\"), byte]   // " and \
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case ..<0x20:
+                    out += unicodeEscape
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0xF))
+                default: out.append(byte)   // " and \
                 }
+                // The rest, were nothing more escaped, and the closing quote.
+                guard bytes.count - run + 1 <= limit - out.count else { return false }
             }
             out.append(contentsOf: bytes[run...])
+            out.append(UInt8(ascii: "\""))
+            return true
         }
-        out.append(UInt8(ascii: "\""))
     }
+
+    /// After the backslash of `\u0001`: made once, not for every control character (a text can be millions).
+    private static let unicodeEscape = Array("u00".utf8)
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10

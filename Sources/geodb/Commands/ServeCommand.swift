@@ -13,7 +13,9 @@ extension GeoDBCommand {
             discussion: """
                 Several files are served as one (search merges by score; reverse, nearby and maps ask the files \
                 whose extent reaches the point). A file replaced by a new import is opened anew within --watch \
-                seconds or on SIGHUP, with no failed request. SIGTERM finishes the requests in flight and exits.
+                seconds or on SIGHUP, with no failed request; so is a file copied over in place (cp, rsync \
+                --inplace), though requests reading it while it changes fail (500). SIGTERM finishes the \
+                requests in flight and exits.
                 """)
 
         @Argument(help: ArgumentHelp("The database files, served as one.", valueName: "database"))
@@ -25,8 +27,12 @@ extension GeoDBCommand {
         @Option(help: "Port to listen on (0: any free port, printed when listening).")
         var port = 8080
 
-        @Option(name: .customLong("time-limit"), help: "Seconds a request may run before its query is interrupted (503).")
+        @Option(name: .customLong("time-limit"), help: "Seconds a request may run, writing its answer included, before it is stopped (503).")
         var timeLimit = 10.0
+
+        @Option(name: .customLong("max-response-bytes"),
+                help: "Largest answer in bytes (before compression); a larger one is not sent but answered with an error (500).")
+        var maxResponseBytes = ServerConfiguration.defaultMaxResponseBytes
 
         @Option(help: "Access-Control-Allow-Origin: '*' for any web page, 'none', or a comma-separated list of origins.")
         var cors = "*"
@@ -42,6 +48,8 @@ extension GeoDBCommand {
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port (0…65535)") }
             guard timeLimit > 0, timeLimit <= 3600 else { throw ValidationError("--time-limit must be 0 < seconds ≤ 3600") }
             guard watch >= 0, watch <= 86400 else { throw ValidationError("--watch must be 0…86400 seconds") }
+            // An error answer (about 200 bytes) is never refused, but a limit below a page of results is a mistake.
+            guard maxResponseBytes >= 1_024 else { throw ValidationError("--max-response-bytes must be at least 1024") }
         }
 
         func run() async throws {
@@ -54,6 +62,7 @@ extension GeoDBCommand {
             configuration.host = host
             configuration.port = port
             configuration.timeLimit = .milliseconds(Int64(timeLimit * 1000))
+            configuration.maxResponseBytes = maxResponseBytes
             configuration.corsOrigins = cors == "none" ? nil : cors.split(separator: ",").map(String.init)
             configuration.watchInterval = watch > 0 ? .milliseconds(Int64(watch * 1000)) : nil
             let databases = databases, host = host
