@@ -62,9 +62,9 @@ def xml_attributes(path, count):
 
 def csv_rows(path, rows):
     with open(path, "w") as f:
-        f.write("name,lat,lon,category\n")
+        f.write("name,lat,lon,category,street,housenumber\n")
         for i in range(rows):
-            f.write(f"Place {i},{60.17 + i * 0.0001:.4f},24.94,cafe\n")
+            f.write(f"Place {i},{60.17 + i * 0.0001:.4f},24.94,cafe,Mannerheimintie,{i}\n")
 
 
 def edit(database, sql, *values):
@@ -105,7 +105,7 @@ def cases(work, geodb):
         return ["import", path, "-o", os.path.join(work, "out.sqlite"), "--force", "-q"]
 
     def places(name):
-        """A database of 1,000 cafés made with the geodb under test (the edits below are what a file from
+        """A database of 1,000 cafés with addresses (the table's last column) made with the geodb under test (the edits below are what a file from
         elsewhere may hold, whatever its importer allows)."""
         source, database = os.path.join(work, "rows.csv"), os.path.join(work, name)
         csv_rows(source, 1000)
