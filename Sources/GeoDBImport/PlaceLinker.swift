@@ -1,43 +1,8 @@
 // Finds the place a gazetteer record (GeoNames, CSV) already is in the database, so one real-world
-// place imported from two sources stays one searchable place. The rule is in docs/SCHEMA.md (place_link).
+// place imported from two sources stays one searchable place. The rule (`SamePlace`, for places of the
+// kinds it groups) is in docs/SCHEMA.md (place_link).
 import Foundation
 import GeoDB
-
-/// Which places can be the same real-world place, and how far apart they may be.
-enum LinkRule {
-    /// Kinds in one group may be linked to each other; nil: never linked (streets, addresses, POIs, …).
-    static func group(_ kind: PlaceKind) -> Int? {
-        switch kind {
-        case .city, .town, .village, .hamlet, .suburb, .neighbourhood, .locality: return 0
-        case .country: return 1
-        case .state: return 2
-        case .county: return 3
-        case .island: return 4
-        default: return nil
-        }
-    }
-
-    /// The farthest apart (metres) two positions of one place of this kind may be, from sources that put
-    /// the point differently (OSM's label node, GeoNames' centre). For a pair, the smaller kind's limit holds.
-    static func maxDistance(_ kind: PlaceKind) -> Double {
-        switch kind {
-        case .country: return 1_000_000
-        case .state: return 200_000
-        case .county: return 50_000
-        case .city: return 15_000
-        case .island: return 10_000
-        case .town: return 8_000
-        case .village: return 4_000
-        default: return 2_000
-        }
-    }
-
-    /// Case- and diacritics-insensitive form of a name: "Helsingfors", "HELSINGFORS", "Hèlsingfors" are equal.
-    static func normalized(_ name: String) -> String {
-        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            .trimmingCharacters(in: .whitespaces)
-    }
-}
 
 /// Places that later records may be linked to, with a grid over their positions.
 final class PlaceLinker {
@@ -96,26 +61,26 @@ final class PlaceLinker {
     /// record's. Several: the one whose main name equals the record's first, then the nearest, then the oldest.
     func match(_ place: PlaceRecord, sourceID: Int64) -> Match? {
         guard candidates.count > countBySource[sourceID, default: 0],
-              let group = LinkRule.group(place.kind), let name = place.name else { return nil }
-        let radius = LinkRule.maxDistance(place.kind)
+              SamePlace.group(place.kind) != nil, let name = place.name,
+              let radius = SamePlace.maxDistance(place.kind, place.kind) else { return nil }
         var near: [(index: Int, distance: Double)] = []
         forEachIndex(around: place.coordinate, radius: radius) { index in
             let c = candidates[index]
-            guard c.sourceID != sourceID, LinkRule.group(c.kind) == group else { return }
+            guard c.sourceID != sourceID, let limit = SamePlace.maxDistance(place.kind, c.kind) else { return }
             let distance = c.coordinate.distance(to: place.coordinate)
-            if distance <= min(radius, LinkRule.maxDistance(c.kind)) { near.append((index, distance)) }
+            if distance <= limit { near.append((index, distance)) }
         }
         guard !near.isEmpty else { return nil }
 
-        let key = LinkRule.normalized(name)
-        let recordKeys = Set(place.names.map { LinkRule.normalized($0.name) }).union([key])
+        let key = SamePlace.nameKey(name)
+        let recordKeys = Set(place.names.map { SamePlace.nameKey($0.name) }).union([key])
         var best: (match: Match, primary: Bool)?
         for (index, distance) in near {
             let names = candidates[index].names.all
             guard let first = names.first else { continue }
-            let primary = LinkRule.normalized(first) == key
-            guard primary || recordKeys.contains(LinkRule.normalized(first))
-                    || names.contains(where: { LinkRule.normalized($0) == key }) else { continue }
+            let primary = SamePlace.nameKey(first) == key
+            guard primary || recordKeys.contains(SamePlace.nameKey(first))
+                    || names.contains(where: { SamePlace.nameKey($0) == key }) else { continue }
             if let current = best {
                 let better = primary != current.primary ? primary
                     : distance != current.match.distance ? distance < current.match.distance

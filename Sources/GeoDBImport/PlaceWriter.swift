@@ -174,7 +174,7 @@ public final class PlaceWriter: PlaceSink {
         if place.labelNode != nil || place.adminCentreNode != nil {
             boundaryNodes[id] = (place.labelNode, place.adminCentreNode)
         }
-        if keepsLinkCandidates, LinkRule.group(place.kind) != nil, !place.names.isEmpty {
+        if keepsLinkCandidates, SamePlace.group(place.kind) != nil, !place.names.isEmpty {
             linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate, names: searchNames))
         }
 

@@ -258,18 +258,18 @@ final class ServedDatabases: Sendable {
 
     /// `places` with each place that another file gave already left out: files served together overlap (a
     /// world gazetteer and a country extract both have Vaduz; two neighbouring extracts share the border's
-    /// streets). The same place is the same OSM object, or the same name and kind of place within reach (a
-    /// settlement or an area 20 km, anything else 100 m). Of the two, the one from OSM stays, at the place
-    /// of the one ranked first: it has the address, the geometry and the OSM id clients ask for.
+    /// streets). The same place is the same OSM object, or by the importer's rule for two sources
+    /// (`SamePlace`: one name once folded, kinds that can be one place, within the smaller one's reach). Of
+    /// the two, the one from OSM stays, at the place of the one ranked first: it has the address, the
+    /// geometry and the OSM id clients ask for.
     static func distinct(_ places: [ShardPlace]) -> [ShardPlace] {
         guard Set(places.map(\.shard.index)).count > 1 else { return places }
         func isOSM(_ place: PlaceResult) -> Bool { PlaceFields(place: place).osm != nil }
         func same(_ a: PlaceResult, _ b: PlaceResult) -> Bool {
             if isOSM(a) && isOSM(b) { return a.sourceRef == b.sourceRef }
-            guard let nameA = a.name?.lowercased(), nameA == b.name?.lowercased() else { return false }
-            let areas = a.kind.addressLevel != nil && b.kind.addressLevel != nil
-            guard areas || a.kind == b.kind else { return false }
-            return a.coordinate.distance(to: b.coordinate) <= (areas ? 20_000 : 100)
+            guard let nameA = a.name, let nameB = b.name, SamePlace.nameKey(nameA) == SamePlace.nameKey(nameB),
+                  let reach = SamePlace.maxDistance(a.kind, b.kind) else { return false }
+            return a.coordinate.distance(to: b.coordinate) <= reach
         }
         var kept: [ShardPlace] = []
         for place in places {

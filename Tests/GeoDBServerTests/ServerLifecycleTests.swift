@@ -7,6 +7,27 @@ import Testing
 import TestSupport
 
 @Suite struct ServerLifecycleTests {
+    /// Two gazetteer files naming one city "Hèlsingfors" and "HELSINGFORS" 3 km apart: one place, as the
+    /// importer links them (`SamePlace`: one fold of names, the smaller kind's reach); a village 6 km
+    /// away is beyond a village's reach, so another place. (The server compared lower-cased names within
+    /// 20 km: two places, and the village one.)
+    @Test func filesServedTogetherShowAPlaceOnceByTheImportersRule() throws {
+        let scratch = try ScratchDirectory()
+        func database(_ name: String, _ rows: String) throws -> String {
+            let csv = scratch.path("\(name).csv"), db = scratch.path("\(name).sqlite")
+            try ("name,lat,lon,kind\n" + rows).write(toFile: csv, atomically: false, encoding: .utf8)
+            #expect(try runGeodb(["import", csv, "-o", db]).status == 0)
+            return db
+        }
+        let server = try ServerProcess([try database("a", "Hèlsingfors,60.17,24.94,city\nKylä,60.30,25.00,village\n"),
+                                        try database("b", "HELSINGFORS,60.19,24.98,city\nKylä,60.35,25.02,village\n")])
+        defer { server.stop() }
+        let helsingfors = try #require(try server.get("/v1/search", [("q", "Helsingfors")]).object()["results"] as? [[String: Any]])
+        #expect(helsingfors.count == 1, "\(helsingfors)")
+        let kyla = try #require(try server.get("/v1/search", [("q", "Kylä")]).object()["results"] as? [[String: Any]])
+        #expect(kyla.count == 2, "\(kyla)")
+    }
+
     /// Helsinki (with timezones) and Liechtenstein served as one.
     @Test func twoFilesServedAsOne() throws {
         let server = try ServerProcess([try TestDatabases.helsinkiWithTimeZones(), try TestDatabases.liechtenstein()])

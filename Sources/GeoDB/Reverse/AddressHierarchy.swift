@@ -36,10 +36,11 @@ final class AddressHierarchy {
     /// Whether the database has areas (a gazetteer-only one has none: no containment queries then).
     private(set) lazy var hasAreas: Bool = (try? db.first("find areas", "SELECT 1 FROM area LIMIT 1") { _ in true }) == true
 
-    /// Without a containing area: how far the nearest place of each level may be, in metres.
-    private static let reach: [(level: AddressLevel, kinds: [PlaceKind], metres: Double)] = [
-        (.neighbourhood, [.neighbourhood], 1_000), (.suburb, [.suburb], 2_500), (.city, [.city, .town, .village], 15_000),
-        (.county, [.county], 50_000), (.state, [.state], 200_000),
+    /// Without a containing area: the kinds of place that may name each level, each within its reach
+    /// (`PlaceReach`).
+    private static let standIns: [(level: AddressLevel, kinds: [PlaceKind])] = [
+        (.neighbourhood, [.neighbourhood]), (.suburb, [.suburb]), (.city, [.city, .town, .village]), (.county, [.county]),
+        (.state, [.state]),
     ]
 
     init(db: DatabaseReader, places: PlaceReader, nearest: NearestPlaces) {
@@ -87,9 +88,14 @@ final class AddressHierarchy {
             result["country_code"] = code
         }
         if !result.isEmpty { return (result, .polygons) }
-        for (level, kinds, radius) in Self.reach where needed.contains(level) {
-            if let found = try nearest.nearest(point, kinds: kinds, radius: radius, limit: 1).first,
-               let name = try places.results(ids: [found.id]).first?.name {
+        for (level, kinds) in Self.standIns where needed.contains(level) {
+            // The nearest of a few within the farthest reach whose own kind reaches the point (a city 10 km
+            // away, not a village 5 km away).
+            let radius = kinds.compactMap(PlaceReach.metres).max() ?? 0
+            let found = try nearest.nearest(point, kinds: kinds, radius: radius, limit: 8)
+            let byID = Dictionary(try places.results(ids: found.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            if let place = found.lazy.compactMap({ near in byID[near.id].flatMap { near.distance <= PlaceReach.metres($0.kind) ?? 0 ? $0 : nil } }).first,
+               let name = place.name {
                 result[level.rawValue] = name
             }
         }

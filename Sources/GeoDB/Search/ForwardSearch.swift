@@ -145,7 +145,7 @@ final class ForwardSearch {
             anchorOptions.limit = 1
             guard let anchor = category.placeIsTown ? try town(named: placeText, options: options)
                                                     : try results(placeText, options: anchorOptions).first else { return nil }
-            if let reach = StructuredSearch.townReach[anchor.kind] {
+            if PlaceReach.townKinds.contains(anchor.kind), let reach = PlaceReach.metres(anchor.kind) {
                 let around = try nearby.places(near: anchor.coordinate, radius: reach, filter: category.filter, name: nil,
                                                limit: NearbySearch.maxPageSize, after: nil).places
                 found = Array(try TownScope(anchor, places: places, db: db).filter(around).prefix(options.limit))
@@ -174,7 +174,7 @@ final class ForwardSearch {
     /// filtered by kind read every place holding the words when none is a town).
     private func town(named text: String, options: SearchOptions) throws -> PlaceResult? {
         let words = TextNormalizer.tokens(text)
-        let ids = try index.areaPlaces(naming: words, kinds: Array(StructuredSearch.townReach.keys), limit: options.near == nil ? 5 : 200)
+        let ids = try index.areaPlaces(naming: words, kinds: PlaceReach.townKinds, limit: options.near == nil ? 5 : 200)
         guard !ids.isEmpty else { return nil }
         var names = try index.names(of: ids, alternates: false, words: words, fuzzy: false, language: nil)
         for (id, alternates) in try index.names(of: ids, alternates: true, words: words, fuzzy: false, language: nil) {
@@ -289,7 +289,7 @@ final class ForwardSearch {
     private func streetsThrough(town: [String], _ query: ParsedQuery, words: [[String]], options: SearchOptions,
                                 forced: MatchClass?) throws -> [RankedCandidate] {
         guard options.kinds.isEmpty || options.kinds.contains(.street), query.numbers.isEmpty else { return [] }
-        let towns = try places.results(ids: try index.areaPlaces(naming: town, kinds: Array(StructuredSearch.townReach.keys), limit: 5))
+        let towns = try places.results(ids: try index.areaPlaces(naming: town, kinds: PlaceReach.townKinds, limit: 5))
             .filter { TextNormalizer.tokens($0.name ?? "") == town }
         guard !towns.isEmpty else { return [] }
         // All of them (the one in the town may rank below other towns' streets of the name), by their names

@@ -17,11 +17,6 @@ final class StructuredSearch {
         self.forward = forward
     }
 
-    /// Kinds that count as towns in hierarchical search, and how far their streets reach when the town
-    /// has no boundary polygon (metres).
-    static let townReach: [PlaceKind: Double] = [.city: 15_000, .town: 8_000, .village: 4_000, .hamlet: 2_000,
-                                                 .suburb: 3_000, .neighbourhood: 1_500]
-
     /// An address from its parts: the exact address, else an interpolated position, else the street.
     func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                           options: SearchOptions) throws -> [PlaceResult] {
@@ -47,7 +42,7 @@ final class StructuredSearch {
         if text.isEmpty, let housenumber { text = housenumber }
         var scoped = options
         if street != nil && scoped.kinds.isEmpty { scoped.kinds = [.street] }
-        if street == nil && postcode == nil && scoped.kinds.isEmpty { scoped.kinds = Array(Self.townReach.keys) }
+        if street == nil && postcode == nil && scoped.kinds.isEmpty { scoped.kinds = PlaceReach.townKinds }
         return try forward.search(text, options: scoped)
     }
 
@@ -165,7 +160,7 @@ final class StructuredSearch {
         words[last] = [words[last][0] + "*"]
         guard let match = FTSQuery.groups(words, column: "name") else { return [] }
         var townOptions = options
-        townOptions.kinds = Array(Self.townReach.keys)
+        townOptions.kinds = PlaceReach.townKinds
         var ids = try index.candidates(match: match, options: townOptions, limit: 200).map(\.id)
         townOptions.kinds = [.country, .state, .county]
         let larger = try index.candidates(match: match, options: townOptions, limit: 50).map(\.id)

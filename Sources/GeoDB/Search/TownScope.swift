@@ -30,7 +30,7 @@ struct TownScope {
     /// another town, the middle one of its points inside this town; nil when it is not in the town.
     func points(in candidates: [PlaceResult]) throws -> [(place: PlaceResult, point: Coordinate?)] {
         guard !levels.isEmpty || !polygons.isEmpty else {
-            let reach = StructuredSearch.townReach[town.kind] ?? 5_000
+            let reach = PlaceReach.metres(town.kind) ?? 5_000
             return candidates.map { ($0, town.coordinate.distance(to: $0.coordinate) <= reach ? $0.coordinate : nil) }
         }
         let sets = Dictionary(try db.rows("area sets of places", """

@@ -131,25 +131,11 @@ final class HierarchyBuilder {
     /// Where the addresses of each postcode of this import are, by (country, code).
     private var postcodeUses: [PostcodeKey: PostcodeUse] = [:]
 
-    /// How far the nearest place node of a kind may be to stand in for a missing level, in metres.
-    static func reach(of kind: PlaceKind) -> Double {
-        switch kind {
-        case .city: 15_000
-        case .town: 8_000
-        case .village: 4_000
-        case .suburb: 2_500
-        case .hamlet: 2_000
-        case .neighbourhood: 1_000
-        default: 0
-        }
-    }
-
-    /// The farthest reach of the kinds of a level: how far to look for a stand-in.
+    /// How far to look for a place node standing in for a missing level (`PlaceReach`): only the levels
+    /// below a county have stand-ins.
     static func reach(of level: AddressLevel) -> Double {
         switch level {
-        case .city: reach(of: PlaceKind.city)
-        case .suburb: reach(of: PlaceKind.suburb)
-        case .neighbourhood: reach(of: PlaceKind.neighbourhood)
+        case .city, .suburb, .neighbourhood: PlaceReach.metres(level) ?? 0
         default: 0
         }
     }
@@ -544,7 +530,7 @@ final class HierarchyBuilder {
                              except place: Int64, country: String?, city: Int64?, within limit: Double,
                              kinds: Set<PlaceKind>?) -> Int64? {
         for (id, distance) in grid.nearest(point, radius: limit, limit: 8) where id != place {
-            guard let node = nodes[id], distance <= Self.reach(of: node.kind), kinds?.contains(node.kind) ?? true else { continue }
+            guard let node = nodes[id], distance <= PlaceReach.metres(node.kind) ?? 0, kinds?.contains(node.kind) ?? true else { continue }
             if let country, let other = node.countryCode, other != country { continue }
             if let city, node.cityArea != city { continue }
             return id
