@@ -46,7 +46,7 @@ let package = Package(
         ]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.
         .target(name: "TestSupport", dependencies: ["GeoDB", "GeoDBImport"], path: "Tests/TestSupport"),
-        // In-process query benchmarks printing JSON (search, reverse, nearby, timezone), for Tools/bench.py.
+        // In-process query benchmarks printing JSON (search, reverse, nearby, timezone), for Tools/bench/bench.py.
         .executableTarget(name: "geodb-bench", dependencies: ["GeoDB", "GeoDBSQLite"], path: "Sources/GeoDBBench"),
         .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite", "TestSupport"]),
         .testTarget(name: "GeoDBImportTests", dependencies: ["GeoDBImport", "GeoDB", "GeoDBSQLite", "TestSupport"]),

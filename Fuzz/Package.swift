@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer targets for geodb's readers, query parsing and database opening: a package of its own, so that
 // the root package's `swift build` never builds them (they have no `main`: libFuzzer's is linked in).
-// Build and run with Tools/fuzz.sh TARGET SECONDS.
+// Build and run with Tools/verify/fuzz.sh TARGET SECONDS.
 import PackageDescription
 
 let package = Package(

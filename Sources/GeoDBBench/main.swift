@@ -1,5 +1,5 @@
 // geodb-bench: in-process query benchmarks (latency percentiles, queries/s, hit rates), printed as JSON
-// for Tools/bench.py. Usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]
+// for Tools/bench/bench.py. Usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]
 //                           geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]
 //                           geodb-bench nearest DATABASE LATLON_FILE [--answers FILE]
 //                           geodb-bench throughput DATABASE [--queries N] [--seconds S]

@@ -202,7 +202,7 @@ private final class ScratchIndex {
 
     /// Indexes the rows still held, optimizes place_fts, then fills the vocabulary: the distinct words (4 to 32 letters) of its name
     /// column with their place counts, read from the optimized index (one segment to walk).
-    /// `Tools/sqlite-floor.py` times these statements by themselves: keep it in step with them.
+    /// `Tools/bench/sqlite-floor.py` times these statements by themselves: keep it in step with them.
     private func complete() throws {
         try indexHeld()
         try db.execute("""

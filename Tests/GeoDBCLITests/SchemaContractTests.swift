@@ -1,4 +1,4 @@
-// The database contract (docs/SCHEMA.md) read by another language: Tools/schema-contract.py runs every SQL
+// The database contract (docs/SCHEMA.md) read by another language: Tools/verify/schema-contract.py runs every SQL
 // example of the doc as written and answers radius, category, geometry and timezone questions with
 // Python's standard sqlite3 module and the doc alone; its answers must equal the Swift library's.
 import Foundation
@@ -20,7 +20,7 @@ struct SchemaContractTests {
         let scratch = try ScratchDirectory()
         let pointsFile = scratch.path("points.json")
         try JSONSerialization.data(withJSONObject: points.map { [$0.lat, $0.lon] }).write(to: URL(fileURLWithPath: pointsFile))
-        let script = TestPaths.root.appendingPathComponent("Tools/schema-contract.py").path
+        let script = TestPaths.root.appendingPathComponent("Tools/verify/schema-contract.py").path
         let doc = TestPaths.root.appendingPathComponent("docs/SCHEMA.md").path
         let result = try runProgram(try #require(Python.path),
                                     [script, try TestDatabases.helsinkiMonacoTimeZones(), "--doc", doc, "--points", pointsFile])

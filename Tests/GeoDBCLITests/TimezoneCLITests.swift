@@ -129,7 +129,7 @@ import TestSupport
         #expect(rows == ["source", "polygon", "error", "error", "ocean"])
     }
 
-    /// The benchmark tool the integrator calls from Tools/bench.py: its JSON keys and agreement count.
+    /// The benchmark tool the integrator calls from Tools/bench/bench.py: its JSON keys and agreement count.
     @Test func benchmarkToolPrintsJSON() throws {
         let scratch = try ScratchDirectory()
         let db = try Self.database(scratch)

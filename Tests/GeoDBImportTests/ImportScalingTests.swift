@@ -1,5 +1,6 @@
-// Inputs that made an import algorithm quadratic (../shared/crashers, "Found 2026-11-25"), generated at two
-// sizes: ten times the input must cost about ten times the work, counted by the algorithm or timed.
+// Inputs that made an import algorithm quadratic (Tests/Fixtures/crashers/README.md, "Found 2026-11-25"),
+// generated at two sizes: ten times the input must cost about ten times the work, counted by the algorithm or
+// timed.
 import Foundation
 import GeoDB
 @testable import GeoDBImport

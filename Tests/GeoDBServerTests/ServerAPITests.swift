@@ -244,7 +244,7 @@ import TestSupport
         let web = TestPaths.root.appendingPathComponent("Sources/GeoDBServer/Web")
         let page = try String(contentsOf: web.appendingPathComponent("index.html"), encoding: .utf8)
         let openAPI = try String(contentsOf: web.appendingPathComponent("openapi.json"), encoding: .utf8)
-        #expect(WebResources.page == page && WebResources.openAPI == openAPI, "run Tools/generate-web-resources.sh")
+        #expect(WebResources.page == page && WebResources.openAPI == openAPI, "run Tools/generate/generate-web-resources.sh")
         #expect(try JSONSerialization.jsonObject(with: Data(openAPI.utf8)) is [String: Any])
     }
 }

@@ -43,7 +43,7 @@ import TestSupport
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let screenshot = artifacts.appendingPathComponent("web-page.png").path
         try? FileManager.default.removeItem(atPath: screenshot)
-        let script = TestPaths.root.appendingPathComponent("Tools/test-web-page.py").path
+        let script = TestPaths.root.appendingPathComponent("Tools/verify/test-web-page.py").path
         let run = try runProgram("/usr/bin/env", [Self.python, script, "--url", server.baseURL, "--screenshot", screenshot,
                                                   "--prefix", "Aleksant", "--expect", "Aleksanterinkatu"])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")

@@ -9,18 +9,18 @@ import TestSupport
     @Test func embeddedSchemaMatchesSchemaFolder() throws {
         let folder = TestPaths.root.appendingPathComponent("Schema")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(SchemaFiles.all.map(\.name) == names, "run Tools/generate-schema.sh after editing Schema/")
+        #expect(SchemaFiles.all.map(\.name) == names, "run Tools/generate/generate-schema.sh after editing Schema/")
         for file in SchemaFiles.all {
             let text = try String(contentsOf: folder.appendingPathComponent(file.name), encoding: .utf8)
-            #expect(file.sql + "\n" == text, "Schema/\(file.name) changed: run Tools/generate-schema.sh")
+            #expect(file.sql + "\n" == text, "Schema/\(file.name) changed: run Tools/generate/generate-schema.sh")
         }
     }
 
     @Test func embeddedTaxonomyMatchesSchemaFolder() throws {
         let text = try String(contentsOf: TestPaths.root.appendingPathComponent("Schema/categories.tsv"), encoding: .utf8)
-        #expect(SchemaFiles.categoriesTSV + "\n" == text, "run Tools/generate-schema.sh after editing Schema/categories.tsv")
+        #expect(SchemaFiles.categoriesTSV + "\n" == text, "run Tools/generate/generate-schema.sh after editing Schema/categories.tsv")
         let levels = try String(contentsOf: TestPaths.root.appendingPathComponent("Schema/admin_levels.tsv"), encoding: .utf8)
-        #expect(SchemaFiles.adminLevelsTSV + "\n" == levels, "run Tools/generate-schema.sh after editing Schema/admin_levels.tsv")
+        #expect(SchemaFiles.adminLevelsTSV + "\n" == levels, "run Tools/generate/generate-schema.sh after editing Schema/admin_levels.tsv")
     }
 
     /// The admin level table: a country's own row wins over the default, "-" means no level, an unknown

@@ -1,11 +1,11 @@
-// What each fuzz target does with one input. The target is chosen by GEODB_FUZZ_TARGET (Tools/fuzz.sh sets
+// What each fuzz target does with one input. The target is chosen by GEODB_FUZZ_TARGET (Tools/verify/fuzz.sh sets
 // it); every input must end in a return or a thrown GeoDBError, never a trap, a hang or a leftover file.
 import Foundation
 import GeoDB
 import GeoDBImport
 
 /// The directory for the input file and the database an input is imported into: GEODB_FUZZ_SCRATCH
-/// (Tools/fuzz.sh: fuzz-work/TARGET/scratch), else one in the temporary directory.
+/// (Tools/verify/fuzz.sh: fuzz-work/TARGET/scratch), else one in the temporary directory.
 let scratch: String = {
     let path = ProcessInfo.processInfo.environment["GEODB_FUZZ_SCRATCH"] ?? NSTemporaryDirectory() + "geodb-fuzz-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -1,5 +1,5 @@
 // Country and first-level subdivision names for GeoNames rows, from the tables GeoNames publishes
-// beside its dumps: countryInfo.txt (here ../shared/data/countries.tsv) and admin1CodesASCII.txt.
+// beside its dumps: countryInfo.txt (SampleData/countries.tsv has its layout) and admin1CodesASCII.txt.
 import GeoDB
 
 /// Names by code, from the lookup tables given beside a dump. Empty tables: codes are kept as they are.

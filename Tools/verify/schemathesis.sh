@@ -3,13 +3,13 @@
 # in .build/schemathesis-venv): requests generated from /openapi.json, answers checked for server errors
 # and against the document's statuses, content types and schemas. Not part of `swift test` (minutes).
 #
-#   Tools/schemathesis.sh [SECONDS] [DATABASE…]      # default 120 s on demo/combined.sqlite + demo/liechtenstein.sqlite
+#   Tools/verify/schemathesis.sh [SECONDS] [DATABASE…]      # default 120 s on demo/combined.sqlite + demo/liechtenstein.sqlite
 #
 # The checks that a request the schema allows is accepted and one it forbids is refused are left out: the
 # document cannot say that lat and lon go together, that structured search needs one of its fields, or
 # that an empty parameter counts as absent (README, "Every error is JSON").
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-120}; shift || true
 databases=("$@")
 [ ${#databases[@]} -gt 0 ] || databases=(demo/combined.sqlite demo/liechtenstein.sqlite)

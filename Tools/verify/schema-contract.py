@@ -4,7 +4,7 @@ nothing but Python's standard library: it checks the schema version, runs every 
 doc as written, answers a radius search, category totals, every place's address, one geometry blob and
 timezone lookups by the doc's rules, and checks the doc's own worked examples (a geometry blob, Helsinki's grid cells).
 
-    python3 Tools/schema-contract.py DB [--doc docs/SCHEMA.md] [--points FILE]
+    python3 Tools/verify/schema-contract.py DB [--doc docs/SCHEMA.md] [--points FILE]
 
 Prints one JSON object (keys: examples, radius, cafes_500m, category_counts, geometry, addresses, and timezones
 when the database has them). Any contract violation: a one-line error on stderr, exit status 1.

@@ -6,7 +6,7 @@ shifted by k times a per-type offset above the input's largest id of that type, 
 shifted by whole tile widths/heights, so the copies never collide. Copy 0 is the input unchanged.
 
 Needs the osmium CLI (Debian package osmium-tool). Example:
-    python3 Tools/tile-osm.py Helsinki.osm.pbf --factor 20 --output /tmp/helsinki-x20.osm.pbf
+    python3 Tools/data/tile-osm.py Helsinki.osm.pbf --factor 20 --output /tmp/helsinki-x20.osm.pbf
 """
 import argparse
 import json

@@ -3,11 +3,11 @@
 probe): each at a size n and 10 n, so that linear work shows as ~10x and quadratic as ~100x. Inputs are
 made here by rule, not read from outside the repository.
 
-    python3 Tools/bench_reliability.py --geodb .build/release/geodb [--baseline OLD_GEODB] [--update docs/BENCHMARKS.md]
+    python3 Tools/bench/bench_reliability.py --geodb .build/release/geodb [--baseline OLD_GEODB] [--update docs/BENCHMARKS.md]
 
 With --baseline the same inputs run on an older build too (each run capped at --cap seconds). With
 --update the "## Reliability" section of that file is replaced (or appended); otherwise it is printed.
-Tools/bench.py writes the same section in its full report.
+Tools/bench/bench.py writes the same section in its full report.
 """
 import argparse
 import json
@@ -158,7 +158,7 @@ def section(geodb, baseline=None, cap=CAP_SECONDS):
                 rows.append(row)
     header = ["input", "n"] + (["before"] if baseline else []) + ["now", "10 n / n", "answer"]
     lines = ["## Reliability", "",
-             "Crafted inputs whose work once grew with the square of their size (`Tools/bench_reliability.py`): "
+             "Crafted inputs whose work once grew with the square of their size (`Tools/bench/bench_reliability.py`): "
              "each at n and 10 n, so linear work is about 10× and quadratic 100×"
              + (f"; \"before\" is `{baseline}`, each run stopped after {cap:.0f} s" if baseline else "") + ".", "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -5,7 +5,7 @@ reverse, nearby, timezone) and for a search/reverse mix; the mix through HAProxy
 processes (Tools/serve-cluster.sh); the server's resident memory over a 60 s run. The requests are built
 by rule from the database itself (names, their prefixes, points near places), with a fixed seed.
 
-Run by Tools/bench.py (bench.sh) for docs/BENCHMARKS.md; alone: python3 Tools/bench_server.py DB TZDB.
+Run by Tools/bench/bench.py (bench.sh) for docs/BENCHMARKS.md; alone: python3 Tools/bench/bench_server.py DB TZDB.
 wrk runs on the same 2 cores as the server: the numbers are what one machine does serving itself."""
 import json
 import os
@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GEODB = os.path.join(ROOT, ".build/release/geodb")
 LUA = """
 local paths = {}

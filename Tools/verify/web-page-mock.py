@@ -4,8 +4,8 @@
 Serves Sources/GeoDBServer/Web/index.html at / (read on each request, so edits show on reload) and the /v1
 endpoints the page calls, with the JSON shapes of the real API. Stdlib only.
 
-    Tools/web-page-mock.py --port 8765            # then open http://127.0.0.1:8765/
-    Tools/test-web-page.py --url http://127.0.0.1:8765 --screenshot /tmp/page.png
+    Tools/verify/web-page-mock.py --port 8765            # then open http://127.0.0.1:8765/
+    Tools/verify/test-web-page.py --url http://127.0.0.1:8765 --screenshot /tmp/page.png
 
 With --api http://127.0.0.1:8080 it forwards /v1 to a running `geodb serve` instead of the canned answers: the
 page as it is on disk, on real data, without rebuilding the binary that embeds it.
@@ -20,7 +20,7 @@ from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlparse, parse_qs
 
-PAGE = Path(__file__).resolve().parent.parent / "Sources" / "GeoDBServer" / "Web" / "index.html"
+PAGE = Path(__file__).resolve().parents[2] / "Sources" / "GeoDBServer" / "Web" / "index.html"
 
 
 def place(id, source_id, kind, name, display_name, lat, lon, category_id=None, category=None, address=None,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""geodb benchmark driver (run through Tools/bench.sh, which builds and installs peers first).
+"""geodb benchmark driver (run through Tools/bench/bench.sh, which builds and installs peers first).
 
 Runs every measurement several times, interleaving geodb and its peers on the same inputs so that
 noise on this shared machine hits them alike, and reports medians with the min-max spread and ratios
@@ -18,15 +18,18 @@ import subprocess
 import sys
 import time
 
-import bench_server   # Tools/bench_server.py: geodb serve under wrk
-import bench_reliability   # Tools/bench_reliability.py: crafted inputs at n and 10 n
+import bench_server   # Tools/bench/bench_server.py: geodb serve under wrk
+import bench_reliability   # Tools/bench/bench_reliability.py: crafted inputs at n and 10 n
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))   # Tools/bench: bench_server, bench_reliability and the peers
+ROOT = os.path.dirname(os.path.dirname(HERE))
 WORK = os.path.join(ROOT, "bench-work")
 GEODB = os.path.join(ROOT, ".build", "release", "geodb")
 GEODB_BENCH = os.path.join(ROOT, ".build", "release", "geodb-bench")
 HELSINKI = os.path.join(ROOT, "SampleData", "helsinki.osm.pbf")
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "data")
+# Inputs too large for the repository, from the project's shared folder beside it; GEODB_BENCH_DATA=DIR
+# reads them from DIR instead. A missing one is named at the start and its sections are skipped.
+SHARED = os.environ.get("GEODB_BENCH_DATA") or os.path.join(os.path.dirname(ROOT), "shared", "data")
 CITIES500 = os.path.join(SHARED, "cities500.txt")
 # Whole countries with their boundaries, as users download them: the address hierarchy's real work.
 COUNTRIES = [("Liechtenstein", os.path.join(SHARED, "liechtenstein.osm.pbf")), ("Monaco", os.path.join(SHARED, "monaco.osm.pbf"))]
@@ -83,7 +86,7 @@ def prepare_tiles(factors, source=HELSINKI, stem="helsinki"):
             continue
         out = os.path.join(WORK, f"{stem}-x{f}.osm.pbf")
         if not os.path.exists(out):
-            run([sys.executable, os.path.join(ROOT, "Tools", "tile-osm.py"), source, "--factor", str(f), "--output", out])
+            run([sys.executable, os.path.join(ROOT, "Tools", "data", "tile-osm.py"), source, "--factor", str(f), "--output", out])
         files[f] = out
     return files
 
@@ -263,7 +266,7 @@ def peer_python():
 
 def bench_geonames(runs):
     """geodb import of cities500.txt: rows/s, wall time, peak RSS, output size; and SQLite's own share of
-    the same tables (Tools/sqlite-floor.py), run as often in the same run."""
+    the same tables (Tools/bench/sqlite-floor.py), run as often in the same run."""
     if not os.path.exists(CITIES500):
         return None
     out = os.path.join(WORK, "cities500.sqlite")
@@ -274,7 +277,7 @@ def bench_geonames(runs):
         rss.append(timing.rss)
     rows = sum(1 for _ in open(CITIES500, encoding="utf-8"))
     # SQLite's own share of the same tables, in the same run: a floor no importer built on it can beat.
-    floors = [json.loads(run([sys.executable, os.path.join(ROOT, "Tools", "sqlite-floor.py"), out]).stdout)
+    floors = [json.loads(run([sys.executable, os.path.join(HERE, "sqlite-floor.py"), out]).stdout)
               for _ in range(runs)]
     floor = min(floors, key=lambda f: f["wall"])
     return dict(rows=rows, walls=walls, rss=rss, size=os.path.getsize(out), db=out, floor=floor,
@@ -309,7 +312,7 @@ def bench_timezones(runs, python):
         result[label] = dict(walls=walls, size=os.path.getsize(path), lookups=lookups, answers=answers)
     if python and "simplified" in result:
         compare = [arg for label, r in result.items() for arg in ("--compare", f"{label}={r['answers']}")]
-        peers = run([python, os.path.join(ROOT, "Tools", "bench-timezone-peers.py"), CITIES500, "--rounds", "3"] + compare)
+        peers = run([python, os.path.join(HERE, "bench-timezone-peers.py"), CITIES500, "--rounds", "3"] + compare)
         result["peers"] = json.loads(peers.stdout)
     return result
 
@@ -338,7 +341,7 @@ def bench_nearest(cities_db, python, count):
     answer_files = {"geodb": geodb_answers}
     if python:
         peer_answers = os.path.join(WORK, "nearest-rg.tsv")
-        result["reverse_geocoder"] = json.loads(run([python, os.path.join(ROOT, "Tools", "bench-reverse-peers.py"),
+        result["reverse_geocoder"] = json.loads(run([python, os.path.join(HERE, "bench-reverse-peers.py"),
                                                      places_file, points_file, "--answers", peer_answers]).stdout)
         answer_files["reverse_geocoder"] = peer_answers
         truth = json.loads(run([python, "-c", EXACT_NEAREST, places_file, points_file]).stdout)
@@ -473,6 +476,10 @@ def main():
     files = prepare_tiles(factors)
     env = machine()
     print(f"machine: {env['cpu']}, {env['cores']} cores, {env['mem']}; load {env['load']:.1f}", file=sys.stderr)
+    for path in [CITIES500, TIMEZONES] + [path for _, path in COUNTRIES]:
+        if not os.path.exists(path):
+            print(f"note: {path} is missing, so its sections are skipped (GEODB_BENCH_DATA=DIR reads the inputs from DIR)",
+                  file=sys.stderr)
 
     rows = bench_import(files, runs)
     country_rows = [row for name, path in COUNTRIES if os.path.exists(path)
@@ -515,7 +522,7 @@ def main():
     report = [
         "# geodb benchmarks",
         "",
-        "Written by `Tools/bench.sh` — do not edit by hand; rerun it. Medians of "
+        "Written by `Tools/bench/bench.sh` — do not edit by hand; rerun it. Medians of "
         f"{runs} runs, (min–max) in brackets; geodb and its peers ran interleaved in the same run.",
         "",
         f"- Machine: {env['cpu']}, {env['cores']} cores, {env['mem']}, {env['os']}; load average at start {env['load']:.1f}",
@@ -527,7 +534,7 @@ def main():
         "`geodb import X.osm.pbf --output X.sqlite` (PBF in, finished database out: places, names, FTS5,",
         "R*Trees, indexes, ANALYZE, FTS optimize) against `osmium fileinfo -e` (osmium's pure read rate, no",
         "output) and `ogr2ogr -f SQLite` (GDAL's OSM driver writing SQLite). Tiled inputs are",
-        "`Tools/tile-osm.py`'s copies of Helsinki side by side with shifted ids. objects = nodes + ways + relations.",
+        "`Tools/data/tile-osm.py`'s copies of Helsinki side by side with shifted ids. objects = nodes + ways + relations.",
         "",
         import_table(rows),
         "",
@@ -579,7 +586,7 @@ def main():
                    f"peak RSS {statistics.median(geonames['rss']) / 1024:.0f} MiB, output {geonames['size'] / 1e6:.0f} MB. "
                    "Most of the time is SQLite building the full-text index of 1.2 M names (alternate names "
                    "included) with prefix indexes, and the trigram vocabulary for typo tolerance.", "",
-                   f"SQLite's own share, measured in the same run by `Tools/sqlite-floor.py`: the same tables built again "
+                   f"SQLite's own share, measured in the same run by `Tools/bench/sqlite-floor.py`: the same tables built again "
                    f"from the rows geodb wrote, by SQLite's C code alone (no parsing, no geodb code), one connection: "
                    f"{fmt_s(geonames['floor_walls'])}, of which the full-text chain (name index, optimize, vocabulary, "
                    f"trigram index: each step needs the one before) {fmt_s(geonames['fts_chain_walls'])}. "
@@ -630,7 +637,7 @@ def main():
     if server:
         report += ["", "## geodb serve under load", "",
                    "`wrk` against `geodb serve` on Helsinki + cities500 with the simplified timezone database as a second "
-                   "file (`Tools/bench_server.py`): requests built by rule from the database (place names, their prefixes, "
+                   "file (`Tools/bench/bench_server.py`): requests built by rule from the database (place names, their prefixes, "
                    f"points within ~100 m of places), {3 if args.quick else 10}-second runs after a warm-up, wrk on the same "
                    f"{env['cores']} cores. In-process p50 of the same kinds on the same database, from the table above: "
                    + ", ".join(f"{k} {v:.0f} µs" for k, v in server_in_process.items()) + ".", "",
@@ -738,7 +745,7 @@ def update_readme(table, env, quick):
         return
     with open(path) as f:
         readme = f.read()
-    block = ("<!-- bench:start (written by Tools/bench.sh) -->\n"
+    block = ("<!-- bench:start (written by Tools/bench/bench.sh) -->\n"
              f"{env['cpu']} ({env['cores']} cores), {env['date']}, commit {env['commit']}"
              + (" (quick run)" if quick else "") + "; details in docs/BENCHMARKS.md. Import:\n\n" + table
              + "\n<!-- bench:end -->")

@@ -3,7 +3,7 @@
 `geodb-bench timezone`, for a side-by-side comparison in one run. Prints JSON.
 
     python3 -m venv /tmp/tzpeers && /tmp/tzpeers/bin/pip install timezonefinder tzfpy
-    /tmp/tzpeers/bin/python Tools/bench-timezone-peers.py ../shared/data/cities500.txt \
+    /tmp/tzpeers/bin/python Tools/bench/bench-timezone-peers.py ../shared/data/cities500.txt \
         [--rounds 3] [--answers-dir DIR] [--compare geodb=answers.txt ...]
 
 POINTS is a GeoNames dump (tab-separated; latitude, longitude, timezone in columns 5, 6 and 18), read

@@ -3,7 +3,7 @@
 same arguments over a few hundred generated queries of each kind on one or more databases and compares
 their exit status, standard output and standard error byte for byte.
 
-    python3 Tools/compare-answers.py OLD_BIN NEW_BIN DB [DB ...] [--per-kind N] [--seed S]
+    python3 Tools/verify/compare-answers.py OLD_BIN NEW_BIN DB [DB ...] [--per-kind N] [--seed S]
                                      [--jobs J] [--show K] [--json-out FILE] [--ids-only]
 
 A change of schema version needs a database per binary: give DB as OLD_DB=NEW_DB (the queries are drawn

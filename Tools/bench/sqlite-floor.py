@@ -13,7 +13,7 @@ Prints JSON: each step's wall and CPU seconds, their sums, and the full-text cha
 vocabulary → trigram index), whose steps each need the one before and so run one after the other.
 Python's sqlite3 module here links the system libsqlite3, the library geodb uses.
 
-    python3 Tools/sqlite-floor.py bench-work/cities500.sqlite
+    python3 Tools/bench/sqlite-floor.py bench-work/cities500.sqlite
 """
 import json
 import os

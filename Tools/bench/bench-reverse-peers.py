@@ -2,7 +2,7 @@
 """The Python package reverse_geocoder on the same places and points as `geodb-bench nearest`, for a
 side-by-side comparison in one run. Prints JSON; --answers writes the found place per point.
 
-    venv/bin/python Tools/bench-reverse-peers.py PLACES.tsv POINTS.tsv [--answers FILE]
+    venv/bin/python Tools/bench/bench-reverse-peers.py PLACES.tsv POINTS.tsv [--answers FILE]
 
 PLACES.tsv: lat<TAB>lon<TAB>name<TAB>country_code (the places geodb searches, exported from its database);
 POINTS.tsv: lat<TAB>lon per line.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds geodb's libFuzzer targets (Fuzz/, swiftc -sanitize=fuzzer) and runs one for SECONDS:
-#   [SANITIZE=address] Tools/fuzz.sh TARGET SECONDS [libFuzzer options…]
+#   [SANITIZE=address] Tools/verify/fuzz.sh TARGET SECONDS [libFuzzer options…]
 # TARGET: pbf, xml, geojson, geonames, csv (input files imported whole, seeded with files of that format),
 # query (search texts on a small database), database (geodb database files with bytes changed).
 # The corpus and any crashing input go to fuzz-work/TARGET/; a crash reproduces with
@@ -9,11 +9,11 @@
 # fuzz-work/TARGET/crashes/slow-unit-… and the run then exits 1 listing them (quadratic work on a few KB
 # is how the 2026-11-25 hangs looked); one over 20 s stops the run as a timeout.
 set -euo pipefail
-usage="usage: Tools/fuzz.sh pbf|xml|geojson|geonames|csv|query|database SECONDS [libFuzzer options…]"
+usage="usage: Tools/verify/fuzz.sh pbf|xml|geojson|geonames|csv|query|database SECONDS [libFuzzer options…]"
 target=${1:?$usage}
 seconds=${2:?$usage}
 shift 2
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 fixtures="$root/Tests/Fixtures"
 work="$root/fuzz-work/$target"
 mkdir -p "$work/corpus" "$work/crashes"

@@ -4,8 +4,8 @@
 Needs Debian's chromium, chromium-driver and python3-selenium (Tools/install-deps.sh chromium chromium-driver
 python3-selenium); run with /usr/bin/python3, which has Debian's selenium. Against the mock:
 
-    Tools/web-page-mock.py --port 8765 &
-    Tools/test-web-page.py --url http://127.0.0.1:8765 --screenshot /tmp/page.png
+    Tools/verify/web-page-mock.py --port 8765 &
+    Tools/verify/test-web-page.py --url http://127.0.0.1:8765 --screenshot /tmp/page.png
 
 Steps: the map draws; typing a prefix suggests the expected name with a bold highlight; picking it shows its
 details and draws it (.selected) on the map; a click on the map says what is there; a category's Nearby lists

@@ -4,7 +4,7 @@ built with (see the docstring of ../shared/tools/score-countries.py), so search 
 measured on other extracts, tiled files and seeds. Deterministic for a given extract and seed; each kind
 draws from its own random stream, so changing one kind's sampling leaves the others' queries alone.
 
-    python3 Tools/make-country-queries.py EXTRACT.osm.pbf --country NAME [--seed S] [--per-kind N] --output OUT.jsonl
+    python3 Tools/data/make-country-queries.py EXTRACT.osm.pbf --country NAME [--seed S] [--per-kind N] --output OUT.jsonl
     python3 ../shared/tools/score-countries.py --queries OUT.jsonl --data DIR --country NAME --geodb BIN
         (DIR must hold NAME.osm.pbf, the same extract: the scorer imports it)
 
