@@ -249,7 +249,7 @@ import TestSupport
 
 /// The simplified world file (SampleData/timezones.geojson, not kept in the repository), when present.
 @Suite(.enabled(if: TimeZoneTestData.hasWorldFile,
-                "needs SampleData/timezones.geojson (copy ../shared/data/timezones.geojson there; it is 6 MB, kept out of the repository)"))
+                "needs SampleData/timezones.geojson (the world timezone file, 6 MB)"))
 struct WorldTimeZoneTests {
     func lookup() throws -> TimeZoneLookup {
         try TimeZoneLookup(path: try TimeZoneTestData.database(TimeZoneTestData.worldFile), loading: .eager)
