@@ -247,7 +247,7 @@ import TestSupport
     }
 }
 
-/// The simplified world file (SampleData/timezones.geojson, not kept in the repository), when present.
+/// The simplified world file (SampleData/timezones.geojson), when present.
 @Suite(.enabled(if: TimeZoneTestData.hasWorldFile,
                 "needs SampleData/timezones.geojson (the world timezone file, 6 MB)"))
 struct WorldTimeZoneTests {

@@ -7,8 +7,8 @@ import GeoDBSQLite
 import TestSupport
 
 enum TimeZoneTestData {
-    /// The simplified world file: 6 MB, too large to keep in the repository, so it is read from SampleData when
-    /// someone has copied it there (git ignores it); tests that need it are skipped when it is missing.
+    /// The simplified world file (6 MB, in SampleData); tests that need it are skipped, saying so, where it is
+    /// missing.
     static let worldFile = TestPaths.root.appendingPathComponent("SampleData/timezones.geojson").path
     static var hasWorldFile: Bool { FileManager.default.fileExists(atPath: worldFile) }
 
