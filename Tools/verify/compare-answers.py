@@ -62,7 +62,7 @@ class Query:
 
 @dataclasses.dataclass(frozen=True)
 class Run:
-    args: tuple
+    args: tuple = dataclasses.field(compare=False)   # OLD reads OLD_DB where NEW reads NEW_DB: not an answer
     exit_code: object           # int, or "timeout"
     stdout: bytes
     stderr: bytes
@@ -549,12 +549,16 @@ def run_once(binary, args):
 
 
 def run_query(binary, query, db=None):
-    """Runs the query, on `db` instead of the database it was drawn from when given."""
+    """Runs the query, on `db` instead of the database it was drawn from when given (what it prints of
+    that file's path is then written as the query's own, so that only answers differ)."""
     args = tuple(db if db and arg == query.db else arg for arg in query.args)
     runs = [run_once(binary, args)]
     cursor = next_cursor(runs[0]) if query.next_page else None
     if cursor:
         runs.append(run_once(binary, args + ("--after", cursor)))
+    if db:
+        path, own = db.encode(), query.db.encode()
+        runs = [dataclasses.replace(r, stdout=r.stdout.replace(path, own), stderr=r.stderr.replace(path, own)) for r in runs]
     return runs
 
 
