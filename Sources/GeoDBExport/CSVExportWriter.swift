@@ -26,8 +26,8 @@ struct CSVExportWriter: ExportWriter {
         var row = [String](repeating: "", count: columns.count)
         let values = Dictionary(ExportField.values(place), uniquingKeysWith: { a, _ in a })
         for (index, field) in Self.fields.enumerated() { row[index] = values[field] ?? "" }
-        row[Self.latColumn] = DecimalText.degrees(place.lat)
-        row[Self.lonColumn] = DecimalText.degrees(place.lon)
+        row[Self.latColumn] = DegreesText.decimal(place.lat)
+        row[Self.lonColumn] = DegreesText.decimal(place.lon)
         for (key, value) in place.tags { if let index = tagColumns[key] { row[index] = value } }
         try out.write(row.map(CSVText.quoted).joined(separator: ",") + "\r\n")
     }

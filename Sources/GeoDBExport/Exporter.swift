@@ -159,18 +159,6 @@ enum ExportField {
     static let addressKeys = ["housenumber", "street", "postcode", "city", "state", "country", "country_code"]
 }
 
-/// Coordinates as decimal text with at most 7 decimals (the database's precision), no exponent.
-enum DecimalText {
-    static func degrees(_ value: Double) -> String {
-        let units = Int64((value * 1e7).rounded())
-        let whole = String(units.magnitude / 10_000_000)
-        var fraction = String(units.magnitude % 10_000_000)
-        fraction = String(repeating: "0", count: 7 - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return (units < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
-    }
-}
-
 /// Buffered writes to a file descriptor.
 final class ByteOutput {
     private let descriptor: Int32

@@ -20,7 +20,7 @@ struct GeoJSONWriter: ExportWriter {
         var feature = newlineDelimited || first ? "" : ",\n"
         first = false
         feature += "{\"type\":\"Feature\",\"id\":\(place.id),\"geometry\":"
-        feature += geometry.map(Self.geometry) ?? "{\"type\":\"Point\",\"coordinates\":[\(DecimalText.degrees(place.lon)),\(DecimalText.degrees(place.lat))]}"
+        feature += geometry.map(Self.geometry) ?? "{\"type\":\"Point\",\"coordinates\":[\(DegreesText.decimal(place.lon)),\(DegreesText.decimal(place.lat))]}"
         feature += ",\"properties\":{"
         feature += ExportField.values(place).map { key, value in
             JSONText.quoted(key) + ":" + (key == "id" || key == "population" ? value : JSONText.quoted(value))
@@ -38,32 +38,21 @@ struct GeoJSONWriter: ExportWriter {
         try out.flush()
     }
 
-    /// A LineString/MultiLineString or Polygon/MultiPolygon; rings closed by repeating their first point
-    /// and turned by RFC 7946's right-hand rule (outer rings counterclockwise, holes clockwise): the
-    /// database keeps rings as the source drew them.
+    /// The geometry as GeoJSON (`GeoJSONGeometry`: rings closed and wound by RFC 7946's rule).
     static func geometry(_ geometry: Geometry) -> String {
         func position(_ p: Point7) -> String {
             let c = p.coordinate
-            return "[" + DecimalText.degrees(c.lon) + "," + DecimalText.degrees(c.lat) + "]"
+            return "[" + DegreesText.decimal(c.lon) + "," + DegreesText.decimal(c.lat) + "]"
         }
         func line(_ points: [Point7]) -> String { "[" + points.map(position).joined(separator: ",") + "]" }
-        func ring(_ points: [Point7], outer: Bool) -> String {
-            let counterclockwise = PolygonMath.doubleSignedArea(points) > 0
-            let turned = counterclockwise == outer ? points : points.reversed()
-            return line(turned + turned.prefix(1))
+        func polygon(_ rings: [[Point7]]) -> String { "[" + rings.map(line).joined(separator: ",") + "]" }
+        let geoJSON = GeoJSONGeometry(geometry)
+        let coordinates = switch geoJSON.coordinates {
+        case .line(let points): line(points)
+        case .lines(let lines): "[" + lines.map(line).joined(separator: ",") + "]"
+        case .polygon(let rings): polygon(rings)
+        case .polygons(let polygons): "[" + polygons.map(polygon).joined(separator: ",") + "]"
         }
-        func polygon(_ rings: [[Point7]]) -> String {
-            "[" + rings.enumerated().map { ring($1, outer: $0 == 0) }.joined(separator: ",") + "]"
-        }
-        switch geometry {
-        case .lineStrings(let lines) where lines.count == 1:
-            return "{\"type\":\"LineString\",\"coordinates\":" + line(lines[0]) + "}"
-        case .lineStrings(let lines):
-            return "{\"type\":\"MultiLineString\",\"coordinates\":[" + lines.map(line).joined(separator: ",") + "]}"
-        case .polygons(let polygons) where polygons.count == 1:
-            return "{\"type\":\"Polygon\",\"coordinates\":" + polygon(polygons[0]) + "}"
-        case .polygons(let polygons):
-            return "{\"type\":\"MultiPolygon\",\"coordinates\":[" + polygons.map(polygon).joined(separator: ",") + "]}"
-        }
+        return "{\"type\":\"" + geoJSON.type + "\",\"coordinates\":" + coordinates + "}"
     }
 }

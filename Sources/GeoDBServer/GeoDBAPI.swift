@@ -60,10 +60,10 @@ struct GeoDBAPI: Sendable {
         options.near = try parameters.coordinate()
         options.bbox = try parameters.box("bbox", cornersInAnyOrder: false)
         if let country = parameters.string("country") {
-            guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            guard let code = CountryCode.parse(country) else {
                 throw .badParameter("country", "'\(country.prefix(40))' is not a two-letter country code")
             }
-            options.countryCode = country.uppercased()
+            options.countryCode = code
         }
         options.kinds = try parameters.list("kinds").map { name throws(APIError) -> PlaceKind in
             guard let kind = PlaceKind(rawValue: name) else { throw .badParameter("kinds", "unknown kind '\(name.prefix(40))'") }

@@ -22,24 +22,23 @@ enum JSON: Sendable {
         .object(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
     }
 
-    /// A GeoJSON geometry: the point, or the place's lines and polygons.
+    /// A GeoJSON geometry: the point, or the place's lines and polygons (`GeoJSONGeometry`: rings closed and
+    /// wound by RFC 7946's rule, as `geodb export` writes them).
     static func geometry(_ geometry: Geometry?, point: Coordinate) -> JSON {
-        func position(_ p: Point7) -> JSON { .array([.number(Double(p.lon) / 1e7), .number(Double(p.lat) / 1e7)]) }
-        func ring(_ points: [Point7]) -> JSON {   // GeoJSON rings repeat their first point at the end
-            .array((points + (points.first.map { [$0] } ?? [])).map(position))
-        }
-        switch geometry {
-        case .lineStrings(let lines)?:
-            return lines.count == 1
-                ? .object([("type", .string("LineString")), ("coordinates", .array(lines[0].map(position)))])
-                : .object([("type", .string("MultiLineString")), ("coordinates", .array(lines.map { .array($0.map(position)) }))])
-        case .polygons(let polygons)?:
-            return polygons.count == 1
-                ? .object([("type", .string("Polygon")), ("coordinates", .array(polygons[0].map(ring)))])
-                : .object([("type", .string("MultiPolygon")), ("coordinates", .array(polygons.map { .array($0.map(ring)) }))])
-        case nil:
+        guard let geometry else {
             return .object([("type", .string("Point")), ("coordinates", .array([.number(point.lon), .number(point.lat)]))])
         }
+        func position(_ p: Point7) -> JSON { .array([.number(Double(p.lon) / 1e7), .number(Double(p.lat) / 1e7)]) }
+        func line(_ points: [Point7]) -> JSON { .array(points.map(position)) }
+        func polygon(_ rings: [[Point7]]) -> JSON { .array(rings.map(line)) }
+        let geoJSON = GeoJSONGeometry(geometry)
+        let coordinates: JSON = switch geoJSON.coordinates {
+        case .line(let points): line(points)
+        case .lines(let lines): .array(lines.map(line))
+        case .polygon(let rings): polygon(rings)
+        case .polygons(let polygons): .array(polygons.map(polygon))
+        }
+        return .object([("type", .string(geoJSON.type)), ("coordinates", coordinates)])
     }
 
     /// The compact text as UTF-8, or nil as soon as it grows past `limit` bytes or `stop()` is true (asked

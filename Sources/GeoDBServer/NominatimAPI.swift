@@ -79,9 +79,7 @@ struct NominatimAPI: Sendable {
     /// state) and `postalcode` is geodb's structured search; `amenity` and bare areas are searched as text.
     private func structuredSearch(_ parameters: QueryParameters, options: SearchOptions) async throws -> (String, [ShardPlace]) {
         var options = options
-        if let country = parameters.string("country"), country.count == 2, country.allSatisfy(\.isLetter) {
-            options.countryCode = country.uppercased()
-        }
+        if let country = parameters.string("country").flatMap(CountryCode.parse) { options.countryCode = country }
         let town = parameters.string("city") ?? parameters.string("county") ?? parameters.string("state")
         let areas = ["city", "county", "state", "country", "postalcode"].compactMap(parameters.string)
         if let street = parameters.string("street"), parameters.string("amenity") == nil {
@@ -135,10 +133,10 @@ struct NominatimAPI: Sendable {
 
     private func countryCodes(_ parameters: QueryParameters) throws(APIError) -> [String] {
         try parameters.list("countrycodes").map { code throws(APIError) -> String in
-            guard code.count == 2, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            guard let parsed = CountryCode.parse(code) else {
                 throw .badParameter("countrycodes", "'\(code.prefix(40))' is not a two-letter country code")
             }
-            return code.uppercased()
+            return parsed
         }
     }
 
@@ -263,7 +261,7 @@ struct NominatimAPI: Sendable {
         return .fields([
             ("place_id", .int(found.globalID)), ("licence", .string(Self.licence([place]))),
             ("osm_type", fields.osm.map { .string($0.type) }), ("osm_id", fields.osm.map { .int($0.id) }),
-            ("lat", .string(Self.degrees(place.lat))), ("lon", .string(Self.degrees(place.lon))),
+            ("lat", .string(DegreesText.decimal(place.lat))), ("lon", .string(DegreesText.decimal(place.lon))),
             (details.format == .jsonv2 ? "category" : "class", .string(tag.key)), ("type", .string(tag.value)),
             ("place_rank", .int(Int64(place.kind.rank))), ("importance", .number(place.kind.baseImportance)),
             ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
@@ -271,7 +269,7 @@ struct NominatimAPI: Sendable {
             ("address", details.address ? .object(fields.nominatimAddress.map { ($0.0, .string($0.1)) }) : nil),
             ("extratags", details.extraTags ? .strings(place.tags) : nil),
             ("namedetails", names.map(Self.nameDetails)),
-            ("boundingbox", .array([box.minLat, box.maxLat, box.minLon, box.maxLon].map { .string(Self.degrees($0)) })),
+            ("boundingbox", .array([box.minLat, box.maxLat, box.minLon, box.maxLon].map { .string(DegreesText.decimal($0)) })),
             ("geojson", details.polygon ? JSON.geometry(geometry, point: place.coordinate) : nil),
         ])
     }
@@ -341,11 +339,4 @@ struct NominatimAPI: Sendable {
         return parts.joined(separator: "; ")
     }
 
-    /// Degrees as Nominatim writes them: 7 decimals, trailing zeros dropped.
-    static func degrees(_ value: Double) -> String {
-        var text = String(format: "%.7f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
 }

@@ -27,6 +27,28 @@ import TestSupport
         #expect(address["country_code"] == "li" && address["postcode"] == "9490")
     }
 
+    /// One polygon, one GeoJSON: Vaduz's boundary from `geodb export --geometry full` and from Nominatim's
+    /// `polygon_geojson=1` has the same rings, wound by RFC 7946's rule (the server wrote them as stored).
+    @Test func theSamePolygonFromExportAndFromTheServer() throws {
+        let served = try Self.server().get("/search", [("q", "Vaduz"), ("format", "json"), ("polygon_geojson", "1"), ("limit", "1")]).array()
+        let fromServer = try #require((served.first as? [String: Any])?["geojson"] as? [String: Any])
+        let export = try runGeodb(["export", try TestDatabases.liechtenstein(), "--geometry", "full", "--kind", "town"])
+        #expect(export.status == 0)
+        let features = try #require((try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])?["features"] as? [[String: Any]])
+        let vaduz = try #require(features.first { ($0["properties"] as? [String: Any])?["source_id"] as? String == "n1932181216" })
+        let fromExport = try #require(vaduz["geometry"] as? [String: Any])
+        #expect(fromServer["type"] as? String == "MultiPolygon" && fromExport["type"] as? String == "MultiPolygon")
+        let serverRings = try #require(fromServer["coordinates"] as? [[[[Double]]]])
+        let exportRings = try #require(fromExport["coordinates"] as? [[[[Double]]]])
+        #expect(serverRings == exportRings)
+        // Outer rings counterclockwise: a positive signed area (x = lon, y = lat).
+        for polygon in serverRings {
+            let ring = polygon[0]
+            let area = zip(ring, ring.dropFirst()).reduce(0.0) { $0 + $1.0[0] * $1.1[1] - $1.1[0] * $1.0[1] }
+            #expect(area > 0 && ring.first == ring.last)
+        }
+    }
+
     @Test func nominatimStructuredSearchAndFormats() throws {
         let server = try Self.server()
         let structured = try server.get("/search", [("street", "9 Austrasse"), ("city", "Vaduz"), ("format", "json")]).array()

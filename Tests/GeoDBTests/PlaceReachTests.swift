@@ -25,3 +25,33 @@ import Testing
         #expect(SamePlace.nameKey("Sankt Gallen") != SamePlace.nameKey("St. Gallen"))
     }
 }
+
+/// The other rules every layer shares: what a country code is, how degrees are written.
+@Suite struct SharedRuleTests {
+    @Test func countryCodesAreTwoASCIILetters() {
+        #expect(CountryCode.parse("fi") == "FI" && CountryCode.parse("Li") == "LI")
+        // Two letters of another script were a code to Nominatim's structured search.
+        for text in ["éé", "ФИ", "FIN", "F1", "", "f"] { #expect(CountryCode.parse(text) == nil, "\(text)") }
+    }
+
+    @Test func degreesAreSevenDecimalsAtMostWithoutAMinusZero() {
+        #expect(DegreesText.decimal(9.5212345678) == "9.5212346")
+        #expect(DegreesText.decimal(-47) == "-47" && DegreesText.decimal(24.9400) == "24.94")
+        // %.7f with its zeros trimmed wrote "-0" for a value that rounds to zero.
+        #expect(DegreesText.decimal(-0.00000001) == "0")
+    }
+
+    /// A square drawn clockwise with a hole drawn counterclockwise: RFC 7946 wants the opposite, closed.
+    @Test func geoJSONPolygonsAreClosedAndWoundByTheRightHandRule() {
+        let p = { (lat: Int32, lon: Int32) in Point7(lat: lat, lon: lon) }
+        let outer = [p(0, 0), p(10, 0), p(10, 10), p(0, 10)]   // (lat, lon): north, then east: clockwise
+        let hole = [p(2, 2), p(2, 4), p(4, 4), p(4, 2)]         // east, then north: counterclockwise
+        guard case .polygon(let rings) = GeoJSONGeometry(.polygons([[outer, hole]])).coordinates else {
+            Issue.record("not a polygon")
+            return
+        }
+        #expect(rings[0] == Array(outer.reversed()) + [outer.last!])
+        #expect(rings[1] == Array(hole.reversed()) + [hole.last!])
+        #expect(GeoJSONGeometry(.polygons([[outer], [hole]])).type == "MultiPolygon")
+    }
+}

@@ -65,7 +65,7 @@ public enum QueryValidation {
     /// try QueryValidation.countryCode("fi")   // fine
     /// ```
     public static func countryCode(_ code: String, option: String = "countryCode") throws {
-        guard code.utf8.count == 2, code.utf8.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }) else {
+        guard CountryCode.parse(code) != nil else {
             throw GeoDBError(.invalidArgument, "`\(option)` '\(code)' is not a two-letter ISO 3166-1 country code", option: option)
         }
     }

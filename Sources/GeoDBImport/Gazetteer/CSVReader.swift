@@ -349,13 +349,13 @@ public final class CSVReader {
         if let value = field(.kind, of: columns), let named = PlaceKind(rawValue: value.lowercased()), named != .coordinate { kind = named }
         var address = Address(housenumber: housenumber, street: field(.street, of: columns),
                               postcode: field(.postcode, of: columns), city: field(.city, of: columns),
-                              countryCode: field(.countryCode, of: columns)?.uppercased(), state: field(.state, of: columns))
-        if let country = field(.country, of: columns) {
-            // A two-letter country is a code ("FI"), anything else a name ("Finland").
-            if country.utf8.count == 2 && country.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7a }) {
-                address.countryCode = address.countryCode ?? country.uppercased()
+                              state: field(.state, of: columns))
+        // A two-letter country is a code ("FI"), anything else a name ("Finland"), in either column.
+        for value in [field(.countryCode, of: columns), field(.country, of: columns)].compactMap({ $0 }) {
+            if let code = CountryCode.parse(value) {
+                address.countryCode = address.countryCode ?? code
             } else {
-                address.country = country
+                address.country = address.country ?? value
             }
         }
         if address.country == nil, let code = address.countryCode { address.country = lookups.countries[code] }

@@ -20,11 +20,11 @@ public struct GazetteerLookups: Sendable {
         try ChunkedFileReader(path: path).readLines { line, number in
             guard !line.isEmpty, line[0] != UInt8(ascii: "#") else { return }
             splitFields(line, separator: 0x09, into: &fields)
-            guard fields.count >= 5, fields[0].count == 2, !fields[4].isEmpty else {
+            guard fields.count >= 5, let code = CountryCode.parse(line.string(fields[0])), !fields[4].isEmpty else {
                 throw GeoDBError.badInput(file: path, at: .line(number),
                                           "not a country table row (ISO code, ISO3, numeric, fips, name, … separated by tabs)")
             }
-            countries[line.string(fields[0])] = line.string(fields[4])
+            countries[code] = line.string(fields[4])
         }
     }
 
