@@ -42,12 +42,10 @@ extension Importer {
     static func importGazetteer(_ input: String, format: InputFormat, db: Connection, writer: PlaceWriter,
                                 lookups: GazetteerLookups, options: ImportOptions,
                                 progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
-        let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
-        let name = (input as NSString).lastPathComponent
+        let source = try SourceRow.insert(db, path: input, format: format)
+        let (name, size) = (source.name, source.sizeBytes)
         let placesBefore = writer.written, linkedBefore = writer.linked
-        try db.prepare("INSERT INTO source(name, format, size_bytes, imported_at) VALUES (?, ?, ?, ?)")
-            .run([.text(name), .text(format.rawValue), .integer(Int64(size)), .text(ISO8601.now())])
-        writer.sourceID = db.lastInsertRowID
+        writer.sourceID = source.id
         let pipeline = PipelinedPlaceSink(target: writer)
         var throttle = ProgressThrottle()
         let report = { (stats: RecordStats) in
@@ -74,10 +72,8 @@ extension Importer {
         }
         try pipeline.drain()
         let places = writer.written - placesBefore, linked = writer.linked - linkedBefore
-        try db.prepare("UPDATE source SET place_count = ?, linked_count = ?, data_timestamp = ? WHERE id = ?")
-            .run([.integer(Int64(places)), .integer(Int64(linked)),
-                  stats.newestModification.map { .text($0) } ?? .null, .integer(writer.sourceID)])
-        return ImportedSource(id: writer.sourceID, name: name, format: format, sizeBytes: size, places: places, read: OSMReadStats(),
+        try source.record(SourceRow.Outcome(places: places, linked: linked, dataTimestamp: stats.newestModification), in: db)
+        return ImportedSource(id: source.id, name: name, format: format, sizeBytes: size, places: places, read: OSMReadStats(),
                               build: OSMBuildStats(), header: OSMHeader(), records: stats, linked: linked)
     }
 }

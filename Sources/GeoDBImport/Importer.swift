@@ -207,10 +207,9 @@ public enum Importer {
 
     private static func importOSM(_ input: String, format: InputFormat, db: Connection, writer: PlaceWriter,
                                   temporary: TemporaryOutput, progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
-        let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
+        let source = try SourceRow.insert(db, path: input, format: format)
+        let (name, size, sourceID) = (source.name, source.sizeBytes, source.id)
         let placesBefore = writer.written
-        let name = (input as NSString).lastPathComponent
-        let sourceID = try insertSource(db: db, name: name, format: format, size: size)
         writer.sourceID = sourceID
         let scratch = (temporary.path as NSString).deletingLastPathComponent
         let pipeline = PipelinedPlaceSink(target: writer)
@@ -240,13 +239,10 @@ public enum Importer {
         try pipeline.drain()
         let places = writer.written - placesBefore
         let header = builder.fileHeader
-        try db.prepare("""
-            UPDATE source SET place_count = ?, data_timestamp = ?, replication_sequence = ?, replication_url = ?,
-                              writing_program = ? WHERE id = ?
-            """).run([.integer(Int64(places)), (header.replicationTimestamp ?? read.newestTimestamp).map { .text(ISO8601.string($0)) } ?? .null,
-                      header.replicationSequence.map { .integer($0) } ?? .null,
-                      header.replicationURL.map { .text($0) } ?? .null,
-                      header.writingProgram.map { .text($0) } ?? .null, .integer(sourceID)])
+        try source.record(SourceRow.Outcome(
+            places: places, dataTimestamp: (header.replicationTimestamp ?? read.newestTimestamp).map(ISO8601.string),
+            replicationSequence: header.replicationSequence, replicationURL: header.replicationURL,
+            writingProgram: header.writingProgram), in: db)
         return ImportedSource(id: sourceID, name: name, format: format, sizeBytes: size, places: places, read: read,
                               build: builder.stats, header: header)
     }
@@ -267,12 +263,6 @@ public enum Importer {
         case .geonames, .csv, .countryTable, .admin1Table, .timezoneGeoJSON:
             throw GeoDBError(.invalidArgument, "\(input) is not an OSM file")
         }
-    }
-
-    private static func insertSource(db: Connection, name: String, format: InputFormat, size: Int) throws -> Int64 {
-        try db.prepare("INSERT INTO source(name, format, size_bytes, imported_at) VALUES (?, ?, ?, ?)")
-            .run([.text(name), .text(format.rawValue), .integer(Int64(size)), .text(ISO8601.now())])
-        return db.lastInsertRowID
     }
 
     private static func writeMeta(db: Connection, writer: PlaceWriter, appending: Bool) throws {

@@ -594,8 +594,7 @@ final class HierarchyBuilder {
                 address: Address(postcode: key.code, city: use.city, countryCode: key.countryCode)))
             added.append((id, point, key.countryCode))
         }
-        try writer.db.prepare("UPDATE source SET place_count = place_count + ?1 WHERE id = ?2")
-            .run([.integer(Int64(added.count)), .integer(source)])
+        try SourceRow.countPlaces(added.count, ofSource: source, in: writer.db)
         return added
     }
 

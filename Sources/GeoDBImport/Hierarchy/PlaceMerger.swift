@@ -72,7 +72,7 @@ final class PlaceMerger {
                 """)
             moveLinks = try db.prepare("UPDATE place_link SET place_id = ?1 WHERE place_id = ?2")
             insertLink = try db.prepare("INSERT INTO place_link(place_id, source_id, source_ref, distance_m) VALUES (?, ?, ?, ?)")
-            countLink = try db.prepare("UPDATE source SET place_count = place_count - 1, linked_count = linked_count + 1 WHERE id = ?")
+            countLink = try SourceRow.linkOnePlace(db)
         }
     }
 

@@ -41,17 +41,14 @@ final class TimeZoneImporter {
 
     func run(_ path: String, gridLevel: Int = TimeZoneImporter.gridLevel,
              progress: ((_ bytesRead: Int, _ features: Int) -> Void)? = nil) throws -> TimeZoneImportStats {
-        let name = (path as NSString).lastPathComponent
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard try db.scalarInt("SELECT count(*) FROM timezone") == 0 else {
-            throw GeoDBError(.invalidArgument, "\(name): the database already has timezones",
+            throw GeoDBError(.invalidArgument, "\((path as NSString).lastPathComponent): the database already has timezones",
                              remedy: "import one timezone boundary file per database")
         }
-        var stats = TimeZoneImportStats(name: name, sizeBytes: size)
+        let source = try SourceRow.insert(db, path: path, format: .timezoneGeoJSON)
+        let (name, sourceID) = (source.name, source.id)
+        var stats = TimeZoneImportStats(name: name, sizeBytes: source.sizeBytes)
         stats.gridLevel = gridLevel
-        try db.prepare("INSERT INTO source(name, format, size_bytes, imported_at) VALUES (?, ?, ?, ?)")
-            .run([.text(name), .text(InputFormat.timezoneGeoJSON.rawValue), .integer(Int64(size)), .text(ISO8601.now())])
-        let sourceID = db.lastInsertRowID
 
         var start = Date()
         let insertZone = try db.prepare("INSERT INTO timezone(id, tzid, source_id) VALUES (?, ?, ?)")
