@@ -41,7 +41,7 @@ struct GeoDBAPI: Sendable {
         options.autocomplete = autocomplete
         let limit = try parameters.int("limit", in: 1...SearchOptions.maxLimit) ?? 10
         let page = try MergedPageCursor(parameters, maxDepth: 500)
-        let found = try await served.search(q, options: options, offset: page.offset, limit: limit)
+        let found = try await served.files.search(q, options: options, offset: page.offset, limit: limit)
         return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
     }
 
@@ -50,7 +50,7 @@ struct GeoDBAPI: Sendable {
         guard street != nil || city != nil || postcode != nil else { throw APIError.missing("street") }
         var options = try searchOptions(parameters)
         options.limit = try parameters.int("limit", in: 1...SearchOptions.maxLimit) ?? 10
-        let found = try await served.structuredSearch(street: street, housenumber: parameters.string("housenumber"), city: city,
+        let found = try await served.files.structuredSearch(street: street, housenumber: parameters.string("housenumber"), city: city,
                                                       postcode: postcode, options: options)
         return .json(.object([("results", .array(found.map { Self.place($0.place, id: $0.globalID) }))]))
     }
@@ -89,9 +89,9 @@ struct GeoDBAPI: Sendable {
         options.radius = try parameters.double("radius", in: 1...2_000_000)
         options.limit = try parameters.int("limit", in: 1...100) ?? 1
         options.includeTimeZone = try parameters.bool("timezone") ?? true
-        let found = try await served.reverse(at: point, options: options)
+        let found = try await served.files.reverse(at: point, options: options)
         return .json(.object([("results", .array(found.map { shard, result in
-            .fields([("place", Self.place(result.place, id: ServedDatabases.globalID(shard: shard.index, id: result.place.id))),
+            .fields([("place", Self.place(result.place, id: GeoDatabaseSet.globalID(member: shard.index, id: result.place.id))),
                      ("hierarchy_source", .string(result.hierarchySource.rawValue)), ("timezone", result.timezone.map(JSON.string)),
                      ("water", result.water.map(JSON.string)), ("areas_of_interest", .array(result.areasOfInterest.map(JSON.string)))])
         }))]))
@@ -104,8 +104,8 @@ struct GeoDBAPI: Sendable {
         let radius = try parameters.double("radius", in: 1...100_000) ?? 500
         let limit = try parameters.int("limit", in: 1...100) ?? 10
         let filter = try Self.filter(parameters.list("category"), parameter: "category")
-        let page = try MergedPageCursor(parameters, maxDepth: ServedDatabases.maxNearbyDepth)
-        let found = try await served.nearby(center: center, radius: radius, box: box, filter: filter, name: parameters.string("name"),
+        let page = try MergedPageCursor(parameters, maxDepth: GeoDatabaseSet.maxNearbyDepth)
+        let found = try await served.files.nearby(center: center, radius: radius, box: box, filter: filter, name: parameters.string("name"),
                                             offset: page.offset, limit: limit)
         return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
     }
@@ -121,7 +121,7 @@ struct GeoDBAPI: Sendable {
             }
             date = parsed
         }
-        guard let zone = try await served.timeZone(at: point, date: date) else {
+        guard let zone = try await served.files.timeZone(at: point, date: date) else {
             throw APIError(status: .notFound, message: "no database served has timezones (import a timezone GeoJSON)")
         }
         let iso = ISO8601DateFormatter()
@@ -139,7 +139,7 @@ struct GeoDBAPI: Sendable {
     // MARK: categories, places, maps
 
     func categories() async throws -> Answer {
-        .json(.object([("categories", .array(try await served.categories().map { category in
+        .json(.object([("categories", .array(try await served.files.categories().map { category in
             .fields([("id", .string(category.id)), ("parent", category.parent.map(JSON.string) ?? .null),
                      ("label", .string(category.label)), ("depth", .int(Int64(category.depth))),
                      ("synonyms", .array(category.synonyms.map(JSON.string))), ("osm_tags", .array(category.osmTags.map(JSON.string))),
@@ -153,7 +153,7 @@ struct GeoDBAPI: Sendable {
         let (shard, details) = try await served.lookup(reference)
         let geometry = try await shard.database.geometry(ofPlace: details.place.id)
         return .json(.object([
-            ("place", Self.place(details.place, id: ServedDatabases.globalID(shard: shard.index, id: details.place.id))),
+            ("place", Self.place(details.place, id: GeoDatabaseSet.globalID(member: shard.index, id: details.place.id))),
             ("names", .array(details.names.map { .fields([("name", .string($0.name)), ("type", .string($0.type)),
                                                           ("lang", $0.lang.map(JSON.string))]) })),
             ("source", .string(details.source)),
@@ -165,13 +165,13 @@ struct GeoDBAPI: Sendable {
     func map(_ parameters: QueryParameters) async throws -> Answer {
         guard let box = try parameters.box("bbox", cornersInAnyOrder: false) else { throw APIError.missing("bbox") }
         let limit = try parameters.int("limit", in: 1...10_000) ?? 2_000
-        let features = try await served.mapFeatures(in: box, limit: limit)
+        let features = try await served.files.mapFeatures(in: box, limit: limit)
         // `truncated`: the box holds more than `limit` places to draw (a foreign member, as GeoJSON allows).
         return .json(.object([("type", .string("FeatureCollection")), ("truncated", .bool(features.count >= limit)),
                               ("features", .array(features.map { shard, feature in
             .object([("type", .string("Feature")),
                      ("geometry", JSON.geometry(feature.geometry, point: feature.coordinate)),
-                     ("properties", .fields([("id", .int(ServedDatabases.globalID(shard: shard.index, id: feature.id))),
+                     ("properties", .fields([("id", .int(GeoDatabaseSet.globalID(member: shard.index, id: feature.id))),
                                              ("kind", .string(feature.kind.rawValue)), ("name", feature.name.map(JSON.string)),
                                              ("category_id", feature.categoryID.map(JSON.string))]))])
         }))]), geo: true)
@@ -204,7 +204,7 @@ struct GeoDBAPI: Sendable {
     }
 
     /// A served file in /status: its name, places, extent and sources.
-    static func describe(_ shard: Shard) -> JSON {
+    static func describe(_ shard: GeoDatabaseSet.Member) -> JSON {
         let info = shard.info
         return .fields([
             ("file", .string(shard.name)), ("places", .int(info.placeCount)), ("timezones", .bool(shard.hasTimeZones)),

@@ -54,14 +54,14 @@ struct NominatimAPI: Sendable {
         options.limit = filtered ? SearchOptions.maxLimit : max(limit, 1)
 
         let structured = ["street", "city", "county", "state", "country", "postalcode", "amenity"].filter { parameters.string($0) != nil }
-        var found: [ShardPlace]
+        var found: [GeoDatabaseSet.MemberPlace]
         let query: String
         if let q = parameters.string("q") {
             guard structured.isEmpty else {
                 throw APIError.badParameter(structured[0], "structured parameters cannot be combined with 'q'")
             }
             query = q
-            found = try await served.search(q, options: options, offset: 0, limit: options.limit).places
+            found = try await served.files.search(q, options: options, offset: 0, limit: options.limit).places
         } else {
             guard !structured.isEmpty else { throw APIError.missing("q") }
             (query, found) = try await structuredSearch(parameters, options: options)
@@ -77,7 +77,7 @@ struct NominatimAPI: Sendable {
 
     /// Nominatim's structured search: `street` ("9 Austrasse" or "Austrasse 9") with `city` (or the county or
     /// state) and `postalcode` is geodb's structured search; `amenity` and bare areas are searched as text.
-    private func structuredSearch(_ parameters: QueryParameters, options: SearchOptions) async throws -> (String, [ShardPlace]) {
+    private func structuredSearch(_ parameters: QueryParameters, options: SearchOptions) async throws -> (String, [GeoDatabaseSet.MemberPlace]) {
         var options = options
         if let country = parameters.string("country").flatMap(CountryCode.parse) { options.countryCode = country }
         let town = parameters.string("city") ?? parameters.string("county") ?? parameters.string("state")
@@ -87,12 +87,12 @@ struct NominatimAPI: Sendable {
             var number: String?
             if let last = words.last, words.count > 1, last.first?.isNumber == true { number = words.removeLast() }
             else if let first = words.first, words.count > 1, first.first?.isNumber == true { number = words.removeFirst() }
-            let found = try await served.structuredSearch(street: words.joined(separator: " "), housenumber: number, city: town,
+            let found = try await served.files.structuredSearch(street: words.joined(separator: " "), housenumber: number, city: town,
                                                           postcode: parameters.string("postalcode"), options: options)
             return (([street] + areas).joined(separator: ", "), found)
         }
         let text = ([parameters.string("amenity"), parameters.string("street")].compactMap { $0 } + areas).joined(separator: ", ")
-        return (text, try await served.search(text, options: options, offset: 0, limit: options.limit).places)
+        return (text, try await served.files.search(text, options: options, offset: 0, limit: options.limit).places)
     }
 
     /// The search options the parameters name: language, viewbox (a filter with `bounded=1`, else a bias
@@ -168,12 +168,12 @@ struct NominatimAPI: Sendable {
             default: throw APIError.badParameter("layer", "layer '\(layer.prefix(40))' is not one geodb's reverse has (address, poi)")
             }
         }
-        let found = try await served.reverse(at: point, options: options)
+        let found = try await served.files.reverse(at: point, options: options)
         guard let first = found.first else {
             // Nominatim answers 200 with this body when nothing is there.
             return .json(.object([("error", .string("Unable to geocode"))]))
         }
-        return try await answer([ShardPlace(shard: first.shard, place: first.result.place)], details: details, single: true)
+        return try await answer([GeoDatabaseSet.MemberPlace(member: first.member, place: first.result.place)], details: details, single: true)
     }
 
     // MARK: /lookup
@@ -183,13 +183,13 @@ struct NominatimAPI: Sendable {
         let ids = parameters.list("osm_ids")
         guard !ids.isEmpty else { throw APIError.missing("osm_ids") }
         guard ids.count <= 50 else { throw APIError.badParameter("osm_ids", "at most 50 ids at a time, not \(ids.count)") }
-        var found: [ShardPlace] = []
+        var found: [GeoDatabaseSet.MemberPlace] = []
         for id in ids {
             guard let type = id.first.map({ $0.lowercased() }), "nwr".contains(type), id.count > 1, Int64(id.dropFirst()) != nil else {
                 throw APIError.badParameter("osm_ids", "'\(id.prefix(40))' is not an OSM id such as N123, W45 or R6")
             }
             if let (shard, place) = try? await served.lookup(type + id.dropFirst()) {
-                found.append(ShardPlace(shard: shard, place: place.place))
+                found.append(GeoDatabaseSet.MemberPlace(member: shard, place: place.place))
             }
         }
         return try await answer(found, details: details)
@@ -228,12 +228,12 @@ struct NominatimAPI: Sendable {
     }
 
     /// The places in the requested format; `single` for /reverse, which answers one object, not a list.
-    private func answer(_ places: [ShardPlace], details: Details, single: Bool = false) async throws -> Answer {
-        var described: [(ShardPlace, Geometry?, [PlaceDetails.Name]?)] = []
+    private func answer(_ places: [GeoDatabaseSet.MemberPlace], details: Details, single: Bool = false) async throws -> Answer {
+        var described: [(GeoDatabaseSet.MemberPlace, Geometry?, [PlaceDetails.Name]?)] = []
         for place in places {
             let fields = PlaceFields(place: place.place)
-            let geometry = fields.mayHaveGeometry ? try await place.shard.database.geometry(ofPlace: place.place.id) : nil
-            let names = details.names ? try await place.shard.database.lookup(String(place.place.id)).names : nil
+            let geometry = fields.mayHaveGeometry ? try await place.member.database.geometry(ofPlace: place.place.id) : nil
+            let names = details.names ? try await place.member.database.lookup(String(place.place.id)).names : nil
             described.append((place, geometry, names))
         }
         switch details.format {
@@ -256,7 +256,7 @@ struct NominatimAPI: Sendable {
     }
 
     /// A place as Nominatim's json / jsonv2 write it.
-    private func object(_ found: ShardPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
+    private func object(_ found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
         let place = found.place, fields = PlaceFields(place: place), box = fields.boundingBox(geometry: geometry), tag = fields.osmTag
         return .fields([
             ("place_id", .int(found.globalID)), ("licence", .string(Self.licence([place]))),
@@ -275,7 +275,7 @@ struct NominatimAPI: Sendable {
     }
 
     /// A place as a feature of Nominatim's geojson format.
-    private func feature(_ found: ShardPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
+    private func feature(_ found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
         let place = found.place, fields = PlaceFields(place: place), box = fields.boundingBox(geometry: geometry), tag = fields.osmTag
         return .object([
             ("type", .string("Feature")),
@@ -294,7 +294,7 @@ struct NominatimAPI: Sendable {
     }
 
     /// A place as a feature of GeocodeJSON (the spec Nominatim's geocodejson follows).
-    private func geocodeJSON(_ found: ShardPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
+    private func geocodeJSON(_ found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
         let place = found.place, fields = PlaceFields(place: place), tag = fields.osmTag, address = place.address
         var admin: [(String, JSON)] = []
         for (level, key) in [(2, "country"), (4, "state"), (6, "county")] {

@@ -26,7 +26,7 @@ struct PhotonAPI: Sendable {
         options.kinds = try Self.kinds(layers: parameters.all("layer"))
         let tags = try TagFilter(parameters.all("osm_tag"))
         options.limit = tags.isEmpty ? limit : SearchOptions.maxLimit
-        let found = try await served.search(q, options: options, offset: 0, limit: options.limit).places
+        let found = try await served.files.search(q, options: options, offset: 0, limit: options.limit).places
         return try await Self.collection(found.filter { tags.allows($0.place) }.prefix(limit))
     }
 
@@ -42,8 +42,8 @@ struct PhotonAPI: Sendable {
         else if layers.contains("state") { options.level = .state } else if layers.contains("country") { options.level = .country }
         let tags = try TagFilter(parameters.all("osm_tag"))
         _ = try Self.kinds(layers: layers)   // checks the names
-        let found = try await served.reverse(at: point, options: options)
-        return try await Self.collection(found.map { ShardPlace(shard: $0.shard, place: $0.result.place) }.filter { tags.allows($0.place) })
+        let found = try await served.files.reverse(at: point, options: options)
+        return try await Self.collection(found.map { GeoDatabaseSet.MemberPlace(member: $0.member, place: $0.result.place) }.filter { tags.allows($0.place) })
     }
 
     /// The kinds of Photon's layers.
@@ -68,10 +68,10 @@ struct PhotonAPI: Sendable {
     }
 
     /// The places as a FeatureCollection, each with the `extent` of its line or polygon when it has one.
-    private static func collection(_ places: some Sequence<ShardPlace>) async throws -> Answer {
+    private static func collection(_ places: some Sequence<GeoDatabaseSet.MemberPlace>) async throws -> Answer {
         var features: [JSON] = []
         for found in places {
-            let geometry = PlaceFields(place: found.place).mayHaveGeometry ? try await found.shard.database.geometry(ofPlace: found.place.id) : nil
+            let geometry = PlaceFields(place: found.place).mayHaveGeometry ? try await found.member.database.geometry(ofPlace: found.place.id) : nil
             features.append(feature(found.place, extent: geometry?.boundingBox))
         }
         return .json(.object([("type", .string("FeatureCollection")), ("features", .array(features))]), geo: true)

@@ -7,15 +7,7 @@ struct PlaceFields {
     let place: PlaceResult
 
     /// `node`/`way`/`relation` and the OSM id, for places from OSM (`n123`); nil for GeoNames and CSV.
-    var osm: (type: String, id: Int64)? {
-        guard let letter = place.sourceRef.first, let id = Int64(place.sourceRef.dropFirst()) else { return nil }
-        switch letter {
-        case "n": return ("node", id)
-        case "w": return ("way", id)
-        case "r": return ("relation", id)
-        default: return nil
-        }
-    }
+    var osm: (type: String, id: Int64)? { place.osmObject }
 
     /// The OSM key and value (`amenity`, `cafe`): the place's own tag when its category is one, else what
     /// its kind is in OSM (`place=city`, `highway=road`).

@@ -53,6 +53,18 @@ public struct PlaceResult: Codable, Sendable, Equatable {
 
     /// The position as a `Coordinate`.
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
+
+    /// `node`/`way`/`relation` and the OSM id of a place from OSM (source id `n123`, `w45`, `r6`); nil for
+    /// GeoNames and CSV places (`geonames:…`, `csv:…`).
+    public var osmObject: (type: String, id: Int64)? {
+        guard let letter = sourceRef.first, let id = Int64(sourceRef.dropFirst()) else { return nil }
+        switch letter {
+        case "n": return ("node", id)
+        case "w": return ("way", id)
+        case "r": return ("relation", id)
+        default: return nil
+        }
+    }
 }
 
 /// A part of a text: `start` and `end` (exclusive) count Characters (what a user sees as letters) from 0.

@@ -1,0 +1,287 @@
+// Several database files answered as one: a country extract with a world gazetteer, region files imported
+// in parallel. Forward search asks every file with places and merges by score; reverse, nearby and maps ask
+// the files whose extent holds the point or box and merge by distance; timezones come from the file that
+// has them; a place two files share is shown once (`SamePlace`). The CLI and `geodb serve` both answer
+// through it.
+import Foundation
+
+/// Files opened together, each with its index (its place in the list the set was opened with).
+///
+/// ```swift
+/// let world = try GeoDatabaseSet(paths: ["liechtenstein.sqlite", "cities15000.sqlite"])
+/// let found = try await world.search("Vaduz", options: SearchOptions(), offset: 0, limit: 5).places
+/// print(found.map { "\($0.place.name ?? "") from \($0.member.name)" })
+/// ```
+public struct GeoDatabaseSet: Sendable {
+    /// One file of the set.
+    public struct Member: Sendable {
+        /// Its place in the list the set was opened with: the high bits of `MemberPlace.globalID`.
+        public let index: Int
+        public let path: String
+        public let database: GeoDatabase
+        /// Read once when opened: its extent picks the files a point needs.
+        public let info: DatabaseInfo
+        public let hasTimeZones: Bool
+        /// The file as opened: another identity at the path means it was replaced or written over.
+        package let identity: FileIdentity?
+
+        /// Opens the file at `path` as member `index`.
+        public static func open(index: Int, path: String) throws -> Member {
+            let identity = FileIdentity(path: path)
+            let database = try GeoDatabase(path: path)
+            return Member(index: index, path: path, database: database, info: try database.info(topCategories: 0),
+                          hasTimeZones: database.hasTimeZones, identity: identity)
+        }
+
+        /// The file's name without its directory.
+        public var name: String { URL(fileURLWithPath: path).lastPathComponent }
+
+        /// Whether another file is at the path now than when this one was opened (a new import renamed over
+        /// it, or a copy written over it in place).
+        public var isReplaced: Bool { FileIdentity(path: path) != identity }
+
+        /// Whether the file's places come near `point`: within `margin` degrees of their extent.
+        public func covers(_ point: Coordinate, margin: Double = 0) -> Bool {
+            guard let box = info.boundingBox else { return false }
+            return point.lat >= box.minLat - margin && point.lat <= box.maxLat + margin
+                && point.lon >= box.minLon - margin && point.lon <= box.maxLon + margin
+        }
+
+        /// Whether the file's extent meets `other`.
+        public func meets(_ other: BoundingBox) -> Bool {
+            guard let box = info.boundingBox else { return false }
+            let lonMeets = other.minLon <= other.maxLon ? other.minLon <= box.maxLon && other.maxLon >= box.minLon : true
+            return lonMeets && other.minLat <= box.maxLat && other.maxLat >= box.minLat
+        }
+    }
+
+    /// A place found in one of the files.
+    public struct MemberPlace: Sendable {
+        public let member: Member
+        public var place: PlaceResult
+
+        public init(member: Member, place: PlaceResult) {
+            self.member = member
+            self.place = place
+        }
+
+        /// The place's id across the set (`GeoDatabaseSet.globalID`).
+        public var globalID: Int64 { GeoDatabaseSet.globalID(member: member.index, id: place.id) }
+    }
+
+    public let members: [Member]
+
+    /// Opens every file; throws the first error.
+    public init(paths: [String]) throws {
+        members = try paths.enumerated().map { try Member.open(index: $0.offset, path: $0.element) }
+    }
+
+    /// A set of members already open (the same member index never twice).
+    public init(members: [Member]) {
+        self.members = members
+    }
+
+    /// The set with `member` in place of the member of its index.
+    public func replacing(_ member: Member) -> GeoDatabaseSet {
+        GeoDatabaseSet(members: members.map { $0.index == member.index ? member : $0 })
+    }
+
+    /// The files with places (not a file of timezones only): what search asks.
+    public var withPlaces: [Member] { members.filter { $0.info.placeCount > 0 } }
+
+    /// How deep nearby pages go: the most places one nearby call returns.
+    public static let maxNearbyDepth = 1_000
+
+    // MARK: ids across files
+
+    /// Ids below 2^40 are the first file's own; the file's index is in the bits above.
+    private static let idBits: Int64 = 40
+
+    /// The id of place `id` of member `member` across the set: one file's ids are its own.
+    public static func globalID(member: Int, id: Int64) -> Int64 { Int64(member) << idBits | id }
+
+    /// The member and its own id of a global id, nil when no member has that index.
+    public func place(globalID: Int64) -> (member: Member, id: Int64)? {
+        guard globalID >= 0 else { return nil }
+        let index = Int(globalID >> Self.idBits)
+        guard let member = members.first(where: { $0.index == index }) else { return nil }
+        return (member, globalID & ((1 << Self.idBits) - 1))
+    }
+
+    // MARK: merged queries
+
+    /// The results `offset ..< offset + limit` of searching every file, merged by score (each file's own
+    /// order kept; equal scores: the earlier file first), and whether more follow.
+    public func search(_ text: String, options: SearchOptions, offset: Int, limit: Int) async throws -> (places: [MemberPlace], more: Bool) {
+        let depth = offset + limit + 1
+        let perMember = try await eachMember(withPlaces) { member in
+            var options = options, found: [PlaceResult] = [], cursor: String?
+            options.limit = min(depth, SearchOptions.maxLimit)
+            repeat {
+                let page = try await member.database.searchPage(text, options: options, after: cursor)
+                found += page.places
+                cursor = page.nextCursor
+            } while found.count < depth && cursor != nil
+            return found.map { MemberPlace(member: member, place: $0) }
+        }
+        let merged = Self.distinct(Self.merge(perMember, limit: depth) { ($0.place.score ?? .infinity) > ($1.place.score ?? .infinity) })
+        return (Array(merged.dropFirst(offset).prefix(limit)), merged.count > offset + limit)
+    }
+
+    /// Structured search in every file, merged by score.
+    public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
+                                 options: SearchOptions) async throws -> [MemberPlace] {
+        let perMember = try await eachMember(withPlaces) { member in
+            try await member.database.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode,
+                                                       options: options).map { MemberPlace(member: member, place: $0) }
+        }
+        return Self.distinct(Self.merge(perMember, limit: options.limit) { ($0.place.score ?? 0) > ($1.place.score ?? 0) })
+    }
+
+    /// Reverse in the files whose places come within the search radius of `point` (every file when none
+    /// does: a database of towns answers the nearest town however far), nearest first.
+    public func reverse(at point: Coordinate, options: ReverseOptions) async throws -> [(member: Member, result: ReverseResult)] {
+        let all = withPlaces
+        let margin = (options.radius ?? options.level.defaultRadius) / 111_000
+        let near = all.filter { $0.covers(point, margin: margin) }
+        let perMember = try await eachMember(near.isEmpty ? all : near) { member in
+            try await member.database.reverse(at: point, options: options).map { (member: member, result: $0) }
+        }
+        return Self.merge(perMember, limit: options.limit) { ($0.result.place.distanceM ?? 0) < ($1.result.place.distanceM ?? 0) }
+    }
+
+    /// Places of a category near a point or in a box from the files that reach there: the slice
+    /// `offset ..< offset + limit` nearest first, and whether more follow.
+    public func nearby(center: Coordinate?, radius: Double, box: BoundingBox?, filter: CategoryFilter, name: String?,
+                       offset: Int, limit: Int) async throws -> (places: [MemberPlace], more: Bool) {
+        let depth = min(offset + limit + 1, Self.maxNearbyDepth)
+        let reaching = members.filter { member in
+            if let box { return member.meets(box) }
+            return center.map { member.covers($0, margin: radius / 111_000) } ?? false
+        }
+        let perMember = try await eachMember(reaching) { member in
+            let page = if let box {
+                try await member.database.places(in: box, near: center, filter: filter, name: name, limit: depth)
+            } else if let center {
+                try await member.database.places(near: center, radius: radius, filter: filter, name: name, limit: depth)
+            } else {
+                PlacePage(places: [], nextCursor: nil)
+            }
+            return page.places.map { MemberPlace(member: member, place: $0) }
+        }
+        let merged = Self.distinct(Self.merge(perMember, limit: depth) { ($0.place.distanceM ?? 0) < ($1.place.distanceM ?? 0) })
+        return (Array(merged.dropFirst(offset).prefix(limit)), merged.count > offset + limit)
+    }
+
+    /// The zone at a point from the first file with timezones whose polygons hold it (or, when none does,
+    /// the first answer: the nearest zone or the ocean's); nil when no file has timezones.
+    public func timeZone(at point: Coordinate, date: Date) async throws -> TimeZoneAnswer? {
+        var first: TimeZoneAnswer?
+        for member in members where member.hasTimeZones {
+            let answer = try await member.database.timeZone(at: point, date: date)
+            if answer.source == .polygon { return answer }
+            first = first ?? answer
+        }
+        return first
+    }
+
+    /// The taxonomy (every file has the same) with the places of all files counted.
+    public func categories() async throws -> [CategoryCount] {
+        let perMember = try await eachMember(withPlaces) { try await $0.database.categories() }
+        guard var merged = perMember.first else { return [] }
+        for other in perMember.dropFirst() {
+            let counts = Dictionary(other.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for index in merged.indices {
+                merged[index].places += counts[merged[index].id]?.places ?? 0
+                merged[index].placesWithChildren += counts[merged[index].id]?.placesWithChildren ?? 0
+            }
+        }
+        return merged
+    }
+
+    /// A place by global id, or by a source id (`n123`, `geonames:658225`) in the first file that has it;
+    /// nil when none has it.
+    public func lookup(_ reference: String) async throws -> (member: Member, details: PlaceDetails)? {
+        if let global = Int64(reference) {
+            guard let (member, id) = place(globalID: global) else { return nil }
+            do {
+                return (member, try await member.database.lookup(String(id)))
+            } catch let error as GeoDBError where error.code == .invalidArgument {
+                return nil
+            }
+        }
+        for member in members {
+            do {
+                return (member, try await member.database.lookup(reference))
+            } catch let error as GeoDBError where error.code == .invalidArgument || error.code == .fileNotFound {
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// What a map of `box` shows, from every file that reaches it, most important first per file.
+    public func mapFeatures(in box: BoundingBox, limit: Int) async throws -> [(member: Member, feature: MapFeature)] {
+        let perMember = try await eachMember(members.filter { $0.meets(box) }) { member in
+            try await member.database.mapFeatures(in: box, limit: limit).map { (member: member, feature: $0) }
+        }
+        return Array(perMember.joined().prefix(limit))
+    }
+
+    // MARK: helpers
+
+    /// `body` for each file at once, the answers in file order.
+    private func eachMember<T: Sendable>(_ members: [Member], _ body: @escaping @Sendable (Member) async throws -> T) async throws -> [T] {
+        if members.count == 1 { return [try await body(members[0])] }
+        return try await withThrowingTaskGroup(of: (Int, T).self) { group in
+            for (position, member) in members.enumerated() { group.addTask { (position, try await body(member)) } }
+            var answers = [T?](repeating: nil, count: members.count)
+            for try await (position, answer) in group { answers[position] = answer }
+            return answers.compactMap { $0 }
+        }
+    }
+
+    /// `places` with each place that another file gave already left out: files served together overlap (a
+    /// world gazetteer and a country extract both have Vaduz; two neighbouring extracts share the border's
+    /// streets). The same place is the same OSM object, or by the importer's rule for two sources
+    /// (`SamePlace`: one name once folded, kinds that can be one place, within the smaller one's reach). Of
+    /// the two, the one from OSM stays, at the place of the one ranked first: it has the address, the
+    /// geometry and the OSM id clients ask for.
+    static func distinct(_ places: [MemberPlace]) -> [MemberPlace] {
+        guard Set(places.map(\.member.index)).count > 1 else { return places }
+        func isOSM(_ place: PlaceResult) -> Bool { place.osmObject != nil }
+        func same(_ a: PlaceResult, _ b: PlaceResult) -> Bool {
+            if isOSM(a) && isOSM(b) { return a.sourceRef == b.sourceRef }
+            guard let nameA = a.name, let nameB = b.name, SamePlace.nameKey(nameA) == SamePlace.nameKey(nameB),
+                  let reach = SamePlace.maxDistance(a.kind, b.kind) else { return false }
+            return a.coordinate.distance(to: b.coordinate) <= reach
+        }
+        var kept: [MemberPlace] = []
+        for place in places {
+            if let twin = kept.firstIndex(where: { $0.member.index != place.member.index && same($0.place, place.place) }) {
+                if isOSM(place.place) && !isOSM(kept[twin].place) { kept[twin] = place }
+            } else {
+                kept.append(place)
+            }
+        }
+        return kept
+    }
+
+    /// The lists merged into one of at most `limit`, each list's order kept: the next item is the first
+    /// of the list heads that no other head comes before (ties go to the earlier list).
+    private static func merge<T>(_ lists: [[T]], limit: Int, _ before: (T, T) -> Bool) -> [T] {
+        if lists.count == 1 { return Array(lists[0].prefix(limit)) }
+        var heads = [Int](repeating: 0, count: lists.count), merged: [T] = []
+        while merged.count < limit {
+            var best: Int?
+            for (list, head) in heads.enumerated() where head < lists[list].count {
+                if let current = best, !before(lists[list][head], lists[current][heads[current]]) { continue }
+                best = list
+            }
+            guard let best else { break }
+            merged.append(lists[best][heads[best]])
+            heads[best] += 1
+        }
+        return merged
+    }
+}

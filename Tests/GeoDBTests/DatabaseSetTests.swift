@@ -1,0 +1,63 @@
+// Several files as one in the library (GeoDatabaseSet): a country extract and a world gazetteer searched,
+// reversed and looked up together, a place both have shown once.
+import Foundation
+@testable import GeoDB
+import Testing
+import TestSupport
+
+@Suite struct DatabaseSetTests {
+    static func liechtensteinAndCities() throws -> GeoDatabaseSet {
+        try GeoDatabaseSet(paths: [try TestDatabases.liechtenstein(), try TestDatabases.cities()])
+    }
+
+    /// Vaduz is in both files: once, from OSM (it has the address and the geometry).
+    @Test func aPlaceBothFilesHaveIsShownOnce() async throws {
+        let set = try Self.liechtensteinAndCities()
+        let found = try await set.search("Vaduz", options: SearchOptions(), offset: 0, limit: 10).places
+        // The town (the extract's place node n1932181216) once; GeoNames' Vaduz (geonameid 3042030) not beside it.
+        #expect(found.filter { $0.place.sourceRef == "n1932181216" }.count == 1)
+        #expect(!found.contains { $0.place.sourceRef == "geonames:3042030" }, "\(found.map { ($0.place.name ?? "", $0.place.sourceRef) })")
+        #expect(found.first?.place.sourceRef == "n1932181216" && found.first?.member.index == 0)
+        // The gazetteer alone answers its own Vaduz.
+        #expect(try await set.members[1].database.search("Vaduz").first?.sourceRef == "geonames:3042030")
+    }
+
+    /// Results of both files in one list, by score, each file's own order kept.
+    @Test func searchIsMergedInScoreOrder() async throws {
+        let set = try Self.liechtensteinAndCities()
+        let found = try await set.search("Schaan", options: SearchOptions(), offset: 0, limit: 10).places
+        let scores = found.map { $0.place.score ?? 0 }
+        #expect(scores == scores.sorted(by: >))
+        // Zürich is only in the gazetteer, Schaan's streets only in the extract: one search finds both files' places.
+        let zurich = try await set.search("Zürich", options: SearchOptions(), offset: 0, limit: 3).places
+        #expect(zurich.first?.member.index == 1 && zurich.first?.place.name == "Zürich")
+        #expect(found.contains { $0.member.index == 0 })
+        // A page after the first continues the same list.
+        let first = try await set.search("Schaan", options: SearchOptions(), offset: 0, limit: 3)
+        let second = try await set.search("Schaan", options: SearchOptions(), offset: 3, limit: 3)
+        #expect((first.places + second.places).map(\.globalID) == Array(found.prefix(6)).map(\.globalID))
+        #expect(first.more)
+    }
+
+    /// Reverse asks the file whose extent holds the point: in Vaduz the extract (streets, addresses), in
+    /// Tokyo the gazetteer.
+    @Test func reverseAsksTheFileThatCoversThePoint() async throws {
+        let set = try Self.liechtensteinAndCities()
+        let vaduz = try await set.reverse(at: Coordinate(lat: 47.13168, lon: 9.52287), options: ReverseOptions())
+        #expect(vaduz.first?.member.index == 0 && vaduz.first?.result.place.address["country_code"] == "LI")
+        let tokyo = try await set.reverse(at: Coordinate(lat: 35.6895, lon: 139.6917), options: ReverseOptions())
+        #expect(tokyo.first?.member.index == 1 && tokyo.first?.result.place.address["country_code"] == "JP")
+    }
+
+    /// Ids across the set lead back to their file; a source id is found in the file that has it.
+    @Test func lookupByGlobalIDAndSourceID() async throws {
+        let set = try Self.liechtensteinAndCities()
+        let zurich = try #require(try await set.search("Zürich", options: SearchOptions(), offset: 0, limit: 1).places.first)
+        #expect(zurich.globalID >> 40 == 1)
+        let byID = try #require(try await set.lookup(String(zurich.globalID)))
+        #expect(byID.member.index == 1 && byID.details.place.name == "Zürich")
+        let bySource = try #require(try await set.lookup("n1932181216"))
+        #expect(bySource.member.index == 0 && bySource.details.place.name == "Vaduz")
+        #expect(try await set.lookup("n1") == nil)
+    }
+}
