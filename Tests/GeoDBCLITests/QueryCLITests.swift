@@ -18,6 +18,39 @@ import TestSupport
         try #require(try json("search", arguments) as? [[String: Any]])
     }
 
+    /// Two files as one: search, reverse, nearby, lookup and timezone take several databases before their
+    /// text or point, and show ids across the files (the file's index in the bits above 2^40).
+    @Test func severalDatabasesAnswerAsOne() throws {
+        let country = try TestDatabases.liechtenstein(), world = try TestDatabases.cities()
+        func json(_ arguments: [String]) throws -> Any {
+            let run = try runGeodb(arguments + ["--json"])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+        }
+        let vaduz = try #require(try json(["search", country, world, "Vaduz", "--limit", "20"]) as? [[String: Any]])
+        #expect(vaduz.first?["source_id"] as? String == "n1932181216")
+        #expect(!vaduz.contains { $0["source_id"] as? String == "geonames:3042030" })   // the same town, once
+        let zurich = try #require((try json(["search", country, world, "Zürich", "--limit", "1"]) as? [[String: Any]])?.first)
+        let zurichID = try #require(zurich["id"] as? Int)
+        #expect(zurichID >> 40 == 1)
+        let looked = try #require(try json(["lookup", country, world, String(zurichID)]) as? [String: Any])
+        #expect((looked["place"] as? [String: Any])?["source_id"] as? String == "geonames:2657896")
+        let tokyo = try #require((try json(["reverse", country, world, "35.6895", "139.6917"]) as? [[String: Any]])?.first)
+        #expect((tokyo["place"] as? [String: Any])?["source_id"] as? String == "geonames:1850147")
+        let cafes = try #require((try json(["nearby", country, world, "47.14", "9.52", "--category", "cafe"]) as? [String: Any])?["places"] as? [[String: Any]])
+        #expect(!cafes.isEmpty && cafes.allSatisfy { ($0["id"] as? Int ?? -1) >> 40 == 0 })
+        // README's example, as printed.
+        let readme = try String(contentsOfFile: TestPaths.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        for (arguments, shown) in [(["search", country, world, "Zürich", "--limit", "2"], "$ geodb search liechtenstein.sqlite cities15000.sqlite Zürich --limit 2\n"),
+                                   (["reverse", country, world, "35.6895", "139.6917"], "$ geodb reverse liechtenstein.sqlite cities15000.sqlite 35.6895 139.6917\n")] {
+            let run = try runGeodb(arguments)
+            #expect(readme.contains(shown + run.stdout), "\(run.stdout)")
+        }
+        // What one file's paging cursor cannot do across files is refused, naming what to do instead.
+        let paged = try runGeodb(["search", country, world, "Vaduz", "--after", "x"])
+        #expect(paged.status == 64 && paged.stderr.contains("--after pages a search of one database; with several, raise --limit"))
+    }
+
     @Test func freeTextAndAutocomplete() throws {
         let address = try Self.results(["Aleksanterinkatu 52", "--limit", "3"])
         #expect(address.count == 3)

@@ -67,6 +67,14 @@ public struct GeoDatabaseSet: Sendable {
 
         /// The place's id across the set (`GeoDatabaseSet.globalID`).
         public var globalID: Int64 { GeoDatabaseSet.globalID(member: member.index, id: place.id) }
+
+        /// The place with its id across the set in place of its file's own: what a list of several files'
+        /// places shows, and what `lookup` takes back.
+        public var placeWithGlobalID: PlaceResult {
+            var copy = place
+            copy.id = globalID
+            return copy
+        }
     }
 
     public let members: [Member]

@@ -12,6 +12,11 @@ public struct PlacePage: Codable, Sendable {
     public var places: [PlaceResult]
     /// Pass as `after` to get the next page; nil on the last page.
     public var nextCursor: String?
+
+    public init(places: [PlaceResult], nextCursor: String?) {
+        self.places = places
+        self.nextCursor = nextCursor
+    }
 }
 
 /// Where a page continues: after the place at this distance and id (keyset paging: no repeats, no gaps).

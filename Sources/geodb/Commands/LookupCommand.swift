@@ -4,19 +4,45 @@ import Foundation
 import GeoDB
 
 extension GeoDBCommand {
-    struct Lookup: ParsableCommand {
+    struct Lookup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Everything about one place: names, address, category, tags, geometry, source.")
+            abstract: "Everything about one place: names, address, category, tags, geometry, source.",
+            discussion: "Several databases answer as one: an id across them (as their search prints it), or a source id "
+                + "from the first file that has it.")
 
         @OptionGroup var database: DatabaseArgument
 
-        @Argument(help: "The place: its id (42) or its source id (n123, w45, r6, geonames:658225, csv:stores.csv:17).")
-        var place: String
+        @Argument(help: ArgumentHelp("More databases, then the place: its id (42) or its source id (n123, w45, r6, "
+                                     + "geonames:658225, csv:stores.csv:17).", valueName: "database… place"))
+        var words: [String] = []
+
+        /// The databases after the first, and the place asked for.
+        var parts: (more: [String], place: String) {
+            get throws {
+                let (more, rest) = MoreDatabases.split(words)
+                guard rest.count == 1 else {
+                    throw ValidationError(rest.isEmpty ? "missing the place: geodb lookup DB ID" : "give one place, got \(rest.joined(separator: " "))")
+                }
+                return (more, rest[0])
+            }
+        }
 
         @OptionGroup var output: JSONOption
 
-        func run() throws {
-            let details = try database.open().lookup(place)
+        func validate() throws { _ = try parts }
+
+        func run() async throws {
+            let (more, place) = try parts
+            var details: PlaceDetails
+            if more.isEmpty {
+                details = try await database.open().lookup(place)
+            } else {
+                guard let found = try await database.open(with: more).lookup(place) else {
+                    throw GeoDBError(.invalidArgument, "no place '\(place)' in these databases")
+                }
+                details = found.details
+                details.place.id = GeoDatabaseSet.globalID(member: found.member.index, id: details.place.id)
+            }
             if output.json {
                 print(try Format.json(details))
                 return

@@ -4,21 +4,22 @@ import Foundation
 import GeoDB
 
 extension GeoDBCommand {
-    struct Nearby: ParsableCommand {
+    struct Nearby: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Places of a category around a point (--radius) or in a box (--bbox), nearest first, paged.",
             discussion: """
                 Categories: a taxonomy id (cafe), a parent (food_and_drink: all its children), a synonym (coffee) \
                 or a raw OSM tag (amenity=cafe). Several, comma-separated, are an OR. Without --category: every \
                 named POI. Distances are great-circle metres. --limit is at most 1000; --after takes the cursor \
-                a previous page printed.
+                a previous page printed. Several databases answer as one (geodb nearby a.sqlite b.sqlite LAT LON): the \
+                files that reach the point, nearest first, ids across the files (pages: raise --limit).
                 """)
 
         @OptionGroup var database: DatabaseArgument
 
         @Argument(parsing: .allUnrecognized,
-                  help: ArgumentHelp("Latitude and longitude of the centre (negative values as written: -44.0 -176.5).",
-                                     valueName: "lat lon"))
+                  help: ArgumentHelp("More databases, then latitude and longitude of the centre (negative values as "
+                                     + "written: -44.0 -176.5).", valueName: "database… lat lon"))
         var position: [String] = []
 
         @Option(help: "Categories, comma-separated.")
@@ -45,24 +46,30 @@ extension GeoDBCommand {
         @OptionGroup var output: JSONOption
 
         func validate() throws {
+            let (more, rest) = MoreDatabases.split(position)
             if bbox == nil {
-                _ = try PointArgument.parse(position, command: "nearby")
-            } else if !position.isEmpty {
+                _ = try PointArgument.parse(rest, command: "nearby")
+            } else if !rest.isEmpty {
                 throw ValidationError("give either LAT LON or --bbox, not both")
             }
+            if !more.isEmpty && after != nil { throw ValidationError("--after pages nearby in one database; with several, raise --limit") }
         }
 
-        func run() throws {
-            let db = try database.open()
+        func run() async throws {
+            let (more, rest) = MoreDatabases.split(position)
             let filter = try CategoryFilter.resolve(category.map(CommaList.items) ?? [])
+            let box = try bbox.map { try BoxArgument.parse($0) }
+            let center = box == nil ? try PointArgument.parse(rest, command: "nearby") : try near.map { try NearArgument.parse($0) }
             let page: PlacePage
-            if let bbox {
-                let box = try BoxArgument.parse(bbox)
-                let center = try near.map { try NearArgument.parse($0) }
-                page = try db.places(in: box, near: center, filter: filter, name: name, limit: limit, after: after)
+            if !more.isEmpty {
+                let found = try await database.open(with: more).nearby(center: center, radius: radius, box: box, filter: filter,
+                                                                         name: name, offset: 0, limit: limit)
+                page = PlacePage(places: found.places.map(\.placeWithGlobalID), nextCursor: nil)
+            } else if let box {
+                page = try await database.open().places(in: box, near: center, filter: filter, name: name, limit: limit, after: after)
             } else {
-                page = try db.places(near: try PointArgument.parse(position, command: "nearby"), radius: radius,
-                                     filter: filter, name: name, limit: limit, after: after)
+                page = try await database.open().places(near: center!, radius: radius, filter: filter, name: name, limit: limit,
+                                                        after: after)
             }
             if output.json {
                 print(try Format.json(page))

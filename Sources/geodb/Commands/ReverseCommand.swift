@@ -4,14 +4,16 @@ import Foundation
 import GeoDB
 
 extension GeoDBCommand {
-    struct Reverse: ParsableCommand {
+    struct Reverse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "What is at a point: the nearest address, else street, else POI or place, with its hierarchy.")
+            abstract: "What is at a point: the nearest address, else street, else POI or place, with its hierarchy.",
+            discussion: "Several databases answer as one (geodb reverse country.sqlite world.sqlite 47.14 9.52): the files "
+                + "whose places reach the point are asked, nearest answers first, ids across the files.")
 
         @OptionGroup var database: DatabaseArgument
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Latitude and longitude (negative values as written).",
-                                                                valueName: "lat lon"))
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("More databases, then latitude and longitude (negative values as written).",
+                                                                valueName: "database… lat lon"))
         var position: [String] = []
 
         @Option(help: "Granularity: address, street, poi, suburb, city, state, country.")
@@ -26,17 +28,23 @@ extension GeoDBCommand {
         @OptionGroup var output: JSONOption
 
         func validate() throws {
-            _ = try PointArgument.parse(position, command: "reverse")
+            _ = try PointArgument.parse(MoreDatabases.split(position).rest, command: "reverse")
         }
 
-        func run() throws {
-            let point = try PointArgument.parse(position, command: "reverse")
+        func run() async throws {
+            let (more, rest) = MoreDatabases.split(position)
+            let point = try PointArgument.parse(rest, command: "reverse")
             var options = ReverseOptions()
             options.level = kind
             options.radius = radius
             options.limit = limit
             options.includeTimeZone = true
-            let results = try database.open().reverse(at: point, options: options)
+            let results = more.isEmpty ? try await database.open().reverse(at: point, options: options)
+                : try await database.open(with: more).reverse(at: point, options: options).map { found in
+                    var result = found.result
+                    result.place = GeoDatabaseSet.MemberPlace(member: found.member, place: result.place).placeWithGlobalID
+                    return result
+                }
             if output.json {
                 print(try Format.json(results))
                 return

@@ -4,7 +4,7 @@ import Foundation
 import GeoDB
 
 extension GeoDBCommand {
-    struct Search: ParsableCommand {
+    struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Find places by name or address: free text, as-you-type, structured or town → street → number.",
             discussion: """
@@ -13,12 +13,25 @@ extension GeoDBCommand {
                 Structured: --street, --housenumber, --city, --postcode. Hierarchical: --town alone lists towns;
                 with --street, streets in the town; with --housenumber too, the numbers on that street.
                 --street with --crossing lists the streets crossing it.
+                Several databases answer as one (geodb search country.sqlite world.sqlite Vaduz): results merged by \
+                score, a place two files share shown once, ids across the files.
                 """)
 
         @OptionGroup var database: DatabaseArgument
 
-        @Argument(help: "What to look for.")
-        var text: String?
+        @Argument(help: ArgumentHelp("More databases, then what to look for.", valueName: "database… text"))
+        var words: [String] = []
+
+        /// The databases after the first, and the text.
+        var parts: (more: [String], text: String?) {
+            get throws {
+                let (more, rest) = MoreDatabases.split(words)
+                guard rest.count <= 1 else {
+                    throw ValidationError("give the text as one argument (in quotes): geodb search DB \"\(rest.joined(separator: " "))\"")
+                }
+                return (more, rest.first)
+            }
+        }
 
         @Flag(help: "The last word is a prefix (as-you-type).")
         var autocomplete = false
@@ -71,6 +84,7 @@ extension GeoDBCommand {
         var geojson = false
 
         func validate() throws {
+            let (more, text) = try parts
             let structured = street != nil || housenumber != nil || city != nil || postcode != nil || town != nil
             if text == nil && !structured {
                 // A text starting with '-' is taken for an option: the usual `--` makes it a text.
@@ -81,10 +95,14 @@ extension GeoDBCommand {
             if output.json && geojson { throw ValidationError("give either --json or --geojson, not both") }
             if after != nil && text == nil { throw ValidationError("--after pages a free-text search: give the text too") }
             _ = try KindList.parse(kind)
+            if !more.isEmpty {
+                if town != nil || crossing { throw ValidationError("--town and --crossing search one database") }
+                if after != nil { throw ValidationError("--after pages a search of one database; with several, raise --limit") }
+            }
         }
 
-        func run() throws {
-            let db = try database.open()
+        func run() async throws {
+            let (more, text) = try parts
             var options = SearchOptions()
             options.limit = limit
             options.autocomplete = autocomplete
@@ -96,16 +114,25 @@ extension GeoDBCommand {
             options.language = lang
             let results: [PlaceResult]
             var next: String?
-            if let text {
-                let page = try db.searchPage(text, options: options, after: after)
+            if !more.isEmpty {
+                let files = try database.open(with: more)
+                let found = if let text {
+                    try await files.search(text, options: options, offset: 0, limit: limit).places
+                } else {
+                    try await files.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode,
+                                                     options: options)
+                }
+                results = found.map(\.placeWithGlobalID)
+            } else if let text {
+                let page = try await database.open().searchPage(text, options: options, after: after)
                 (results, next) = (page.places, page.nextCursor)
             } else if crossing, let street {
-                results = try db.crossings(of: street, town: town, options: options)
+                results = try await database.open().crossings(of: street, town: town, options: options)
             } else if let town {
-                results = try db.hierarchical(town: town, street: street, housenumber: housenumber, options: options)
+                results = try await database.open().hierarchical(town: town, street: street, housenumber: housenumber, options: options)
             } else {
-                results = try db.structuredSearch(street: street, housenumber: housenumber, city: city,
-                                                  postcode: postcode, options: options)
+                results = try await database.open().structuredSearch(street: street, housenumber: housenumber, city: city,
+                                                               postcode: postcode, options: options)
             }
             if output.json || geojson {
                 print(output.json ? try Format.json(results) : try GeoJSONOutput.featureCollection(results))

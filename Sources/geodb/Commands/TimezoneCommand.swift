@@ -6,7 +6,7 @@ import GeoDB
 import GeoDBImport
 
 extension GeoDBCommand {
-    struct Timezone: ParsableCommand {
+    struct Timezone: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "timezone",
             abstract: "The timezone at a point: IANA id, UTC offset, daylight saving time, local time.",
@@ -16,12 +16,14 @@ extension GeoDBCommand {
                 Where no polygon contains the point, the nearest zone within 12 nautical miles answers, else \
                 the nautical zone of the longitude (Etc/GMT±N). Where zones overlap, the smallest polygon wins.
                 --batch reads CSV with lat and lon columns (a header naming them, or the first two columns) \
-                and writes one CSV row per point.
+                and writes one CSV row per point. Several databases: the zone from the file with timezones whose \
+                polygons hold the point (--batch: the first file with timezones).
                 """)
 
         @OptionGroup var database: DatabaseArgument
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Latitude and longitude in degrees.", valueName: "lat lon"))
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("More databases, then latitude and longitude in degrees.",
+                                                                valueName: "database… lat lon"))
         var position: [String] = []
 
         @Option(help: "The instant for offset and local time, ISO 8601 (2026-07-01T12:00:00Z, …+03:00, or 2026-07-01 for midnight UTC); default now.")
@@ -36,10 +38,11 @@ extension GeoDBCommand {
         var batch: String?
 
         func validate() throws {
+            let rest = MoreDatabases.split(position).rest
             if batch != nil {
-                guard position.isEmpty else { throw ValidationError("give either --batch FILE or lat lon, not both") }
+                guard rest.isEmpty else { throw ValidationError("give either --batch FILE or lat lon, not both") }
             } else {
-                _ = try PointArgument.parse(position, command: "timezone")
+                _ = try PointArgument.parse(rest, command: "timezone")
             }
             _ = try instant()
         }
@@ -57,14 +60,27 @@ extension GeoDBCommand {
             return date
         }
 
-        func run() throws {
+        func run() async throws {
             let date = try instant()
+            let (more, rest) = MoreDatabases.split(position)
             if let batch {
-                try runBatch(batch, date: date)
+                // The first of the files that has timezones (a file without them says so, as alone).
+                let paths = [database.path] + more
+                let withZones = try paths.first { try GeoDatabase(path: $0).hasTimeZones } ?? database.path
+                try runBatch(batch, database: withZones, date: date)
                 return
             }
-            let coordinate = try PointArgument.parse(position, command: "timezone")
-            let answer = try TimeZoneLookup(path: database.path).timeZone(at: coordinate, date: date)
+            let coordinate = try PointArgument.parse(rest, command: "timezone")
+            let answer: TimeZoneAnswer
+            if more.isEmpty {
+                answer = try TimeZoneLookup(path: database.path).timeZone(at: coordinate, date: date)
+            } else {
+                guard let found = try await database.open(with: more).timeZone(at: coordinate, date: date) else {
+                    throw GeoDBError(.invalidArgument, "none of these databases has timezones",
+                                     remedy: "import timezone boundaries: geodb import timezones.geojson -o tz.sqlite")
+                }
+                answer = found
+            }
             if output.json {
                 print(try Format.json(TimeZoneReport(coordinate: coordinate, answer: answer)))
             } else {
@@ -75,8 +91,8 @@ extension GeoDBCommand {
         /// Reads points from CSV and writes a CSV row per point, in order. A row that is not a point gets a
         /// row of its own with source `error` (the output stays row for row with the input) and a warning;
         /// the command then fails with the count.
-        private func runBatch(_ path: String, date: Date) throws {
-            let lookup = try TimeZoneLookup(path: database.path, loading: .eager)
+        private func runBatch(_ path: String, database: String, date: Date) throws {
+            let lookup = try TimeZoneLookup(path: database, loading: .eager)
             var out = OutputBuffer()
             var badRows = 0
             out.write("lat,lon,tzid,utc_offset_seconds,dst,abbreviation,local_time,source\n")

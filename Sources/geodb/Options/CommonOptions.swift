@@ -1,5 +1,6 @@
 // Options every query command shares, declared once: the database argument and the JSON switch.
 import ArgumentParser
+import Foundation
 import GeoDB
 
 /// The database file a command reads.
@@ -9,6 +10,20 @@ struct DatabaseArgument: ParsableArguments {
 
     /// The database, opened for queries.
     func open() throws -> GeoDatabase { try GeoDatabase(path: path) }
+
+    /// This database and `more` answering as one (ids shown are ids across the files).
+    func open(with more: [String]) throws -> GeoDatabaseSet { try GeoDatabaseSet(paths: [path] + more) }
+}
+
+/// The databases after the first of a command that answers from several files as one (`geodb search
+/// a.sqlite b.sqlite Vaduz`, `geodb reverse a.sqlite b.sqlite 47.14 9.52`): the leading positional
+/// arguments that name existing files; the rest are the command's own (a text, a point, an id).
+enum MoreDatabases {
+    static func split(_ arguments: [String]) -> (paths: [String], rest: [String]) {
+        var isDirectory: ObjCBool = false
+        let count = arguments.prefix { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }.count
+        return (Array(arguments.prefix(count)), Array(arguments.dropFirst(count)))
+    }
 }
 
 /// `--json`: print what the command found as JSON instead of a table.
