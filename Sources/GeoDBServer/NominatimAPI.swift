@@ -229,12 +229,10 @@ struct NominatimAPI: Sendable {
 
     /// The places in the requested format; `single` for /reverse, which answers one object, not a list.
     private func answer(_ places: [GeoDatabaseSet.MemberPlace], details: Details, single: Bool = false) async throws -> Answer {
-        var described: [(GeoDatabaseSet.MemberPlace, Geometry?, [PlaceDetails.Name]?)] = []
-        for place in places {
-            let fields = PlaceFields(place: place.place)
-            let geometry = fields.mayHaveGeometry ? try await place.member.database.geometry(ofPlace: place.place.id) : nil
-            let names = details.names ? try await place.member.database.lookup(String(place.place.id)).names : nil
-            described.append((place, geometry, names))
+        let read = try await GeoDatabaseSet.details(of: places, geometries: places.contains { PlaceFields(place: $0.place).mayHaveGeometry },
+                                                 names: details.names)
+        let described = zip(places, read).map { place, read in
+            (place, PlaceFields(place: place.place).mayHaveGeometry ? read.geometry : nil, read.names)
         }
         switch details.format {
         case .json, .jsonv2:

@@ -69,10 +69,11 @@ struct PhotonAPI: Sendable {
 
     /// The places as a FeatureCollection, each with the `extent` of its line or polygon when it has one.
     private static func collection(_ places: some Sequence<GeoDatabaseSet.MemberPlace>) async throws -> Answer {
-        var features: [JSON] = []
-        for found in places {
-            let geometry = PlaceFields(place: found.place).mayHaveGeometry ? try await found.member.database.geometry(ofPlace: found.place.id) : nil
-            features.append(feature(found.place, extent: geometry?.boundingBox))
+        let places = Array(places)
+        let read = try await GeoDatabaseSet.details(of: places, geometries: places.contains { PlaceFields(place: $0.place).mayHaveGeometry },
+                                                    names: false)
+        let features = zip(places, read).map { found, read in
+            feature(found.place, extent: PlaceFields(place: found.place).mayHaveGeometry ? read.geometry?.boundingBox : nil)
         }
         return .json(.object([("type", .string("FeatureCollection")), ("features", .array(features))]), geo: true)
     }

@@ -49,6 +49,20 @@ import TestSupport
         #expect(tokyo.first?.member.index == 1 && tokyo.first?.result.place.address["country_code"] == "JP")
     }
 
+    /// The geometries and names of a whole answer, read once per file, are each place's own.
+    @Test func detailsOfManyPlacesInOneReadPerFile() async throws {
+        let set = try Self.liechtensteinAndCities()
+        let found = try await set.search("Vaduz", options: SearchOptions(), offset: 0, limit: 10).places
+            + (try await set.search("Zürich", options: SearchOptions(), offset: 0, limit: 3).places)
+        let details = try await GeoDatabaseSet.details(of: found, geometries: true, names: true)
+        #expect(details.count == found.count && details.contains { $0.geometry != nil })
+        for (place, read) in zip(found, details) {
+            #expect(read.geometry == (try await place.member.database.geometry(ofPlace: place.place.id)))
+            let names = try await place.member.database.lookup(String(place.place.id)).names
+            #expect(read.names?.map(\.name) == names.map(\.name) && read.names?.map(\.type) == names.map(\.type))
+        }
+    }
+
     /// Ids across the set lead back to their file; a source id is found in the file that has it.
     @Test func lookupByGlobalIDAndSourceID() async throws {
         let set = try Self.liechtensteinAndCities()

@@ -65,6 +65,16 @@ public final class GeoDatabase: Sendable {
         }
     }
 
+    /// `withSession` for async code: one session for several calls (a server's answer needs the geometry
+    /// and names of all its places: one borrow, not two per place), on the query threads.
+    ///
+    /// ```swift
+    /// let shapes = try await db.read { try $0.geometries(ofPlaces: found.map(\.id)) }
+    /// ```
+    public func read<T: Sendable>(_ body: @escaping @Sendable (QuerySession) throws -> T) async throws -> T {
+        try await run(body)
+    }
+
     /// Runs `body` with a session on the query threads, never on the caller's (a query blocks its thread,
     /// and Swift's cooperative pool has one per core), and stops it when the calling task is cancelled, as
     /// Apple's `cancelGeocode` does: SQLite's running statement ends at once and the call throws `.interrupted`.

@@ -122,7 +122,7 @@ public struct GeoDatabaseSet: Sendable {
     /// order kept; equal scores: the earlier file first), and whether more follow.
     public func search(_ text: String, options: SearchOptions, offset: Int, limit: Int) async throws -> (places: [MemberPlace], more: Bool) {
         let depth = offset + limit + 1
-        let perMember = try await eachMember(withPlaces) { member in
+        let perMember = try await Self.eachMember(withPlaces) { member in
             var options = options, found: [PlaceResult] = [], cursor: String?
             options.limit = min(depth, SearchOptions.maxLimit)
             repeat {
@@ -139,7 +139,7 @@ public struct GeoDatabaseSet: Sendable {
     /// Structured search in every file, merged by score.
     public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                                  options: SearchOptions) async throws -> [MemberPlace] {
-        let perMember = try await eachMember(withPlaces) { member in
+        let perMember = try await Self.eachMember(withPlaces) { member in
             try await member.database.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode,
                                                        options: options).map { MemberPlace(member: member, place: $0) }
         }
@@ -152,7 +152,7 @@ public struct GeoDatabaseSet: Sendable {
         let all = withPlaces
         let margin = (options.radius ?? options.level.defaultRadius) / 111_000
         let near = all.filter { $0.covers(point, margin: margin) }
-        let perMember = try await eachMember(near.isEmpty ? all : near) { member in
+        let perMember = try await Self.eachMember(near.isEmpty ? all : near) { member in
             try await member.database.reverse(at: point, options: options).map { (member: member, result: $0) }
         }
         return Self.merge(perMember, limit: options.limit) { ($0.result.place.distanceM ?? 0) < ($1.result.place.distanceM ?? 0) }
@@ -167,7 +167,7 @@ public struct GeoDatabaseSet: Sendable {
             if let box { return member.meets(box) }
             return center.map { member.covers($0, margin: radius / 111_000) } ?? false
         }
-        let perMember = try await eachMember(reaching) { member in
+        let perMember = try await Self.eachMember(reaching) { member in
             let page = if let box {
                 try await member.database.places(in: box, near: center, filter: filter, name: name, limit: depth)
             } else if let center {
@@ -195,7 +195,7 @@ public struct GeoDatabaseSet: Sendable {
 
     /// The taxonomy (every file has the same) with the places of all files counted.
     public func categories() async throws -> [CategoryCount] {
-        let perMember = try await eachMember(withPlaces) { try await $0.database.categories() }
+        let perMember = try await Self.eachMember(withPlaces) { try await $0.database.categories() }
         guard var merged = perMember.first else { return [] }
         for other in perMember.dropFirst() {
             let counts = Dictionary(other.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -228,9 +228,29 @@ public struct GeoDatabaseSet: Sendable {
         return nil
     }
 
+    /// The line or polygon geometry (with `geometries`) and every name (with `names`) of each of `places`, in
+    /// their order: one read per file, not a call per place and kind of detail (an answer of ten places
+    /// with their names borrowed 21 sessions). The places may come from an earlier set of the same files.
+    public static func details(of places: [MemberPlace], geometries: Bool, names: Bool) async throws
+        -> [(geometry: Geometry?, names: [PlaceDetails.Name]?)] {
+        guard geometries || names else { return places.map { _ in (nil, nil) } }
+        let files = Dictionary(grouping: places, by: \.member.index)
+        let read = try await Self.eachMember(files.values.compactMap(\.first?.member)) { member in
+            let ids = files[member.index, default: []].map(\.place.id)
+            return try await member.database.read { session in
+                (member.index, geometries ? try session.geometries(ofPlaces: ids) : [:], names ? try session.names(ofPlaces: ids) : [:])
+            }
+        }
+        let byFile = Dictionary(read.map { ($0.0, (geometries: $0.1, names: $0.2)) }, uniquingKeysWith: { a, _ in a })
+        return places.map { found in
+            let file = byFile[found.member.index]
+            return (file?.geometries[found.place.id], names ? file?.names[found.place.id] ?? [] : nil)
+        }
+    }
+
     /// What a map of `box` shows, from every file that reaches it, most important first per file.
     public func mapFeatures(in box: BoundingBox, limit: Int) async throws -> [(member: Member, feature: MapFeature)] {
-        let perMember = try await eachMember(members.filter { $0.meets(box) }) { member in
+        let perMember = try await Self.eachMember(members.filter { $0.meets(box) }) { member in
             try await member.database.mapFeatures(in: box, limit: limit).map { (member: member, feature: $0) }
         }
         return Array(perMember.joined().prefix(limit))
@@ -239,7 +259,7 @@ public struct GeoDatabaseSet: Sendable {
     // MARK: helpers
 
     /// `body` for each file at once, the answers in file order.
-    private func eachMember<T: Sendable>(_ members: [Member], _ body: @escaping @Sendable (Member) async throws -> T) async throws -> [T] {
+    private static func eachMember<T: Sendable>(_ members: [Member], _ body: @escaping @Sendable (Member) async throws -> T) async throws -> [T] {
         if members.count == 1 { return [try await body(members[0])] }
         return try await withThrowingTaskGroup(of: (Int, T).self) { group in
             for (position, member) in members.enumerated() { group.addTask { (position, try await body(member)) } }

@@ -147,6 +147,16 @@ public final class QuerySession {
         try places.geometry(of: id)
     }
 
+    /// The line or polygon geometries of several places in one read, by id (points are left out).
+    public func geometries(ofPlaces ids: [Int64]) throws -> [Int64: Geometry] {
+        try places.geometries(of: ids)
+    }
+
+    /// Every name of several places in one read, by id, each place's own names first (as `lookup` lists them).
+    public func names(ofPlaces ids: [Int64]) throws -> [Int64: [PlaceDetails.Name]] {
+        try placeLookup.names(of: ids)
+    }
+
     // MARK: maps (Map/)
 
     /// Up to `limit` (at most 10,000) places to draw on a map of `box`, most important first, with their

@@ -72,8 +72,7 @@ final class PlaceLookup {
             throw GeoDBError(.invalidArgument, "no place '\(reference.prefix(200))' in \(db.path)",
                              remedy: "give a place id or a source id such as n123, geonames:658225 or csv:stores.csv:17")
         }
-        let names = try db.rows("names of a place", "SELECT name, type, lang FROM place_name WHERE place_id = ?1 ORDER BY rowid",
-                                [.integer(id)]) { PlaceDetails.Name(name: $0.text(0) ?? "", type: $0.text(1) ?? "", lang: $0.text(2)) }
+        let names = try self.names(of: [id])[id] ?? []
         let source = try db.first("source of a place", "SELECT s.name FROM place p JOIN source s ON s.id = p.source_id WHERE p.id = ?1",
                                   [.integer(id)]) { $0.text(0) ?? "" } ?? ""
         let summary = try places.geometry(of: id).map { geometry -> String in
@@ -84,5 +83,17 @@ final class PlaceLookup {
             }
         }
         return PlaceDetails(place: place, names: names, source: source, geometry: summary)
+    }
+
+    /// Every name of the places of `ids` in one statement, by id, each place's in `place_name` order (its
+    /// own names first).
+    func names(of ids: [Int64]) throws -> [Int64: [PlaceDetails.Name]] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try db.rows("names of places", """
+            SELECT place_id, name, type, lang FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) ORDER BY place_id, rowid
+            """, [.text(JSONText.array(ids))]) { row in
+            (row.int(0), PlaceDetails.Name(name: row.text(1) ?? "", type: row.text(2) ?? "", lang: row.text(3)))
+        }
+        return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
     }
 }

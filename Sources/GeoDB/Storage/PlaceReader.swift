@@ -94,6 +94,15 @@ final class PlaceReader {
         } ?? nil
     }
 
+    /// The geometries of the places of `ids` that have one, in one statement.
+    func geometries(of ids: [Int64]) throws -> [Int64: Geometry] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try db.rows("read geometries", """
+            SELECT place_id, geometry FROM place_geometry WHERE place_id IN (SELECT value FROM json_each(?1))
+            """, [.text(JSONText.array(ids))]) { row in (row.int(0), row.blob(1).flatMap(Geometry.init(encoded:))) }
+        return Dictionary(rows.compactMap { id, geometry in geometry.map { (id, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+
     /// `results` with each name shown in `language` where the place has a name in it (`name:xx`).
     func localized(_ results: [PlaceResult], language: String?) throws -> [PlaceResult] {
         guard let language else { return results }
