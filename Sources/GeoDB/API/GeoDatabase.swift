@@ -26,7 +26,8 @@ public final class GeoDatabase: Sendable {
 
     /// Opens `path` read-only; checks that it is a geodb database of this schema version. Its sessions
     /// keep SQLite's shared lock while open (see `QuerySession.init`). `immutable: true` promises the file
-    /// never changes while open (no locking at all); only for files nobody writes, e.g. in an app bundle.
+    /// never changes while open (no locking at all, and the file is memory-mapped: a file written over in
+    /// place while mapped would kill the process); only for files nobody writes, e.g. in an app bundle.
     ///
     /// ```swift
     /// let db = try GeoDatabase(path: "world.sqlite", immutable: true)
