@@ -41,8 +41,32 @@ struct GeoDBAPI: Sendable {
         options.autocomplete = autocomplete
         let limit = try parameters.int("limit", in: 1...SearchOptions.maxLimit) ?? 10
         let page = try MergedPageCursor(parameters, maxDepth: 500)
-        let found = try await served.files.search(q, options: options, offset: page.offset, limit: limit)
-        return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
+        let files = served.files
+        let found = try await files.search(q, options: options, offset: page.offset, limit: limit)
+        var explain: [JSON]?
+        if try parameters.bool("explain") == true {
+            let asked = options
+            explain = []
+            for member in files.withPlaces {
+                let why = try await member.database.read { try $0.explainSearch(q, options: asked) }.explanation
+                explain?.append(Self.explanation(why, file: member))
+            }
+        }
+        return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit, explain: explain)
+    }
+
+    /// One file's `SearchExplanation`, its result ids made unique across the served files.
+    static func explanation(_ why: SearchExplanation, file: GeoDatabaseSet.Member) -> JSON {
+        .fields([
+            ("file", .string(file.name)),
+            ("attempts", .array(why.attempts.map { .object([("reading", .string($0.reading.rawValue)), ("candidates", .int(Int64($0.candidates)))]) })),
+            ("results", .array(why.results.map { result in
+                .fields([("id", .int(GeoDatabaseSet.globalID(member: file.index, id: result.id))), ("name", .string(result.name)),
+                         ("reading", .string(result.reading.rawValue)), ("match", result.match.map { .string($0.rawValue) }),
+                         ("score", result.score.map(JSON.number)), ("name_score", result.nameScore.map(JSON.number)),
+                         ("place_score", result.placeScore.map(JSON.number))])
+            })),
+        ])
     }
 
     func structured(_ parameters: QueryParameters) async throws -> Answer {
@@ -239,10 +263,11 @@ struct MergedPageCursor {
         self.offset = offset
     }
 
-    /// `{"results": […], "next": cursor or null}`.
-    func answer(_ results: [JSON], more: Bool, limit: Int) -> Answer {
+    /// `{"results": […], "next": cursor or null}`, and `explain` when asked for.
+    func answer(_ results: [JSON], more: Bool, limit: Int, explain: [JSON]? = nil) -> Answer {
         let next = offset + limit
-        return .json(.object([("results", .array(results)),
-                              ("next", more ? .string("\(next).\(String(fingerprint, radix: 16))") : .null)]))
+        return .json(.fields([("results", .array(results)),
+                              ("next", more ? .string("\(next).\(String(fingerprint, radix: 16))") : .null),
+                              ("explain", explain.map(JSON.array))]))
     }
 }

@@ -713,6 +713,15 @@ start();
        "type": "string"
       },
       "description": "The `next` of the previous page."
+     },
+     {
+      "name": "explain",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "type": "boolean"
+      },
+      "description": "Also answer `explain`: per file with places, the readings of the text tried (name, what_where, postcode, street_number, fuzzy, …) with their candidates, and each result's reading and score parts."
      }
     ],
     "responses": {
@@ -1567,6 +1576,85 @@ start();
      "next": {
       "type": "string",
       "nullable": true
+     },
+     "explain": {
+      "type": "array",
+      "description": "With explain=1: why, per file with places.",
+      "items": {
+       "type": "object",
+       "properties": {
+        "file": {
+         "type": "string"
+        },
+        "attempts": {
+         "type": "array",
+         "items": {
+          "type": "object",
+          "properties": {
+           "reading": {
+            "type": "string",
+            "enum": [
+             "coordinates",
+             "category",
+             "name",
+             "postcode",
+             "what_where",
+             "street_number",
+             "fuzzy",
+             "category_suggestion"
+            ]
+           },
+           "candidates": {
+            "type": "integer"
+           }
+          }
+         }
+        },
+        "results": {
+         "type": "array",
+         "items": {
+          "type": "object",
+          "properties": {
+           "id": {
+            "type": "integer"
+           },
+           "name": {
+            "type": "string"
+           },
+           "reading": {
+            "type": "string",
+            "enum": [
+             "coordinates",
+             "category",
+             "name",
+             "postcode",
+             "what_where",
+             "street_number",
+             "fuzzy",
+             "category_suggestion"
+            ]
+           },
+           "match": {
+            "type": "string",
+            "nullable": true
+           },
+           "score": {
+            "type": "number",
+            "nullable": true
+           },
+           "name_score": {
+            "type": "number",
+            "nullable": true
+           },
+           "place_score": {
+            "type": "number",
+            "nullable": true
+           }
+          }
+         }
+        }
+       }
+      }
      }
     }
    },

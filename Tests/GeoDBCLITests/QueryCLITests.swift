@@ -51,6 +51,30 @@ import TestSupport
         #expect(paged.status == 64 && paged.stderr.contains("--after pages a search of one database; with several, raise --limit"))
     }
 
+    /// `--explain` shows the readings tried and why each result ranks: "Austrasse, Triesen" is won by its
+    /// "what, where" reading (the street in Triesen), its name points and its place's shown apart.
+    @Test func explainShowsTheWinningReading() throws {
+        let country = try TestDatabases.liechtenstein()
+        let run = try runGeodb(["search", country, "Austrasse, Triesen", "--explain", "--limit", "3", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let why = try #require(output["explanation"] as? [String: Any])
+        let attempts = try #require(why["attempts"] as? [[String: Any]])
+        #expect(attempts.map { $0["reading"] as? String } == ["name", "what_where"])
+        let first = try #require((why["results"] as? [[String: Any]])?.first)
+        #expect(first["reading"] as? String == "what_where" && first["name"] as? String == "Austrasse")
+        let (score, name, place) = (first["score"] as? Double ?? 0, first["name_score"] as? Double ?? 0, first["place_score"] as? Double ?? 0)
+        #expect(name > 0 && place > 0 && abs(score - name - place) < 0.002)
+        let places = try #require(output["places"] as? [[String: Any]])
+        #expect((places.first?["address"] as? [String: String])?["city"] == "Triesen")
+        // As a table, the same, for a person.
+        let table = try runGeodb(["search", country, "Austrasse, Triesen", "--explain", "--limit", "3"])
+        #expect(table.stdout.contains("readings tried:") && table.stdout.range(of: #"1  Austrasse +what_where +exact +36\.500 +31\.500 +5\.000"#, options: .regularExpression) != nil)
+        // A coordinate is its own reading.
+        let point = try runGeodb(["search", country, "47.14, 9.52", "--explain", "--json"])
+        #expect(point.stdout.contains("\"coordinates\""))
+    }
+
     @Test func freeTextAndAutocomplete() throws {
         let address = try Self.results(["Aleksanterinkatu 52", "--limit", "3"])
         #expect(address.count == 3)

@@ -49,6 +49,17 @@ import TestSupport
         }
     }
 
+    /// /v1/search?explain=1 answers why, per file: the readings tried and each result's reading.
+    @Test func searchExplainsItself() throws {
+        let answer = try Self.server().get("/v1/search", [("q", "Austrasse, Triesen"), ("limit", "3"), ("explain", "1")]).object()
+        let explain = try #require((answer["explain"] as? [[String: Any]])?.first)
+        #expect(explain["file"] as? String != nil && (explain["attempts"] as? [[String: Any]])?.count == 2)
+        let first = try #require((explain["results"] as? [[String: Any]])?.first)
+        #expect(first["reading"] as? String == "what_where")
+        #expect(first["id"] as? Int == (answer["results"] as? [[String: Any]])?.first?["id"] as? Int)
+        #expect(try Self.server().get("/v1/search", [("q", "Vaduz")]).object()["explain"] == nil)
+    }
+
     @Test func nominatimStructuredSearchAndFormats() throws {
         let server = try Self.server()
         let structured = try server.get("/search", [("street", "9 Austrasse"), ("city", "Vaduz"), ("format", "json")]).array()

@@ -89,6 +89,18 @@ public final class QuerySession {
         try forward.search(text, options: options)
     }
 
+    /// `search`, with why: the readings of the text tried (plain name, "what, where", postcode, street and
+    /// number, typos, …), the candidates each gave, and each result's reading and score parts.
+    ///
+    /// ```swift
+    /// let (places, why) = try session.explainSearch("Café, Vaduz")
+    /// print(why.results.map { "\($0.name ?? "") by \($0.reading)" })
+    /// ```
+    public func explainSearch(_ text: String, options: SearchOptions = SearchOptions()) throws
+        -> (places: [PlaceResult], explanation: SearchExplanation) {
+        try forward.explain(text, options: options)
+    }
+
     /// `search` a page at a time: the first `options.limit` results, then with each page's `nextCursor` as
     /// `after` the next (up to 500 results in all).
     ///

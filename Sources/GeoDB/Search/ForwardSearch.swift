@@ -24,6 +24,14 @@ final class ForwardSearch {
         return try results(text, options: options)
     }
 
+    /// `search`, with the readings it tried and why each result ranks where it does.
+    func explain(_ text: String, options: SearchOptions) throws -> (places: [PlaceResult], explanation: SearchExplanation) {
+        try options.validate()
+        var explanation: SearchExplanation? = SearchExplanation()
+        let places = try results(text, options: options, explanation: &explanation)
+        return (places, explanation ?? SearchExplanation())
+    }
+
     /// A page of the places matching `text`: the first `options.limit`, or those after `cursor` (the
     /// `nextCursor` of the page before), up to `SearchCursor.maxDepth` results in all.
     func searchPage(_ text: String, options: SearchOptions, after cursor: String?) throws -> PlacePage {
@@ -43,27 +51,51 @@ final class ForwardSearch {
         return PlacePage(places: Array(found.dropFirst(offset).prefix(depth - offset)), nextCursor: next)
     }
 
-    /// `search` without the options' checks (a page asks for more than `SearchOptions.maxLimit`).
+    /// `search` without the options' checks (a page asks for more than `SearchOptions.maxLimit`). With
+    /// `explanation`, each reading tried and each result's reading and score parts are written there.
     private func results(_ text: String, options: SearchOptions) throws -> [PlaceResult] {
+        var none: SearchExplanation?
+        return try results(text, options: options, explanation: &none)
+    }
+
+    private func results(_ text: String, options: SearchOptions, explanation: inout SearchExplanation?) throws -> [PlaceResult] {
         areaSetsNamed.removeAll(keepingCapacity: true)
         let text = String(text.prefix(256))
-        if let point = CoordinateParser.parse(text) { return try coordinateResult(point, options: options) }
-        if let category = try categoryPlaces(text, options: options) { return category }
+        /// Notes a reading and what it found, when explaining.
+        func tried(_ reading: SearchReading, _ candidates: Int) {
+            explanation?.attempts.append(SearchExplanation.Attempt(reading: reading, candidates: candidates))
+        }
+        /// `found` from `reading`: noted, and each marked with it.
+        func from(_ reading: SearchReading, _ found: [RankedCandidate]) -> [RankedCandidate] {
+            tried(reading, found.count)
+            return reading == .name ? found : found.map { var marked = $0; marked.reading = reading; return marked }
+        }
+        func explained(_ places: [PlaceResult], _ reading: SearchReading) -> [PlaceResult] {
+            tried(reading, places.count)
+            explanation?.results = places.map {
+                SearchExplanation.Result(id: $0.id, name: $0.name ?? $0.displayName, reading: reading, match: $0.match, score: $0.score)
+            }
+            return places
+        }
+        if let point = CoordinateParser.parse(text) { return explained(try coordinateResult(point, options: options), .coordinates) }
+        if let category = try categoryPlaces(text, options: options) { return explained(category, .category) }
         let query = ParsedQuery(text)
         guard !query.words.isEmpty || !query.numbers.isEmpty else { return [] }
 
-        var ranked = try rankedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil)
+        var ranked = from(.name, try rankedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil))
         // A postcode, or its beginning ("949" lists 9490–9498): the postcode places, before the places there.
         if query.words.isEmpty, query.numbers.count == 1, let code = query.numberText {
-            Self.merge(try postcodeCandidates(code, options: options), into: &ranked)
+            Self.merge(from(.postcode, try postcodeCandidates(code, options: options)), into: &ranked)
         }
         // "Name, Town": words naming where a place is match the areas it lies in, the others the place.
-        Self.merge(try placedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil), into: &ranked)
+        Self.merge(from(.whatWhere, try placedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil)),
+                   into: &ranked)
         // A house number the street does not have ("Austrasse 10", "Austrasse 10, Vaduz"): the street there
         // (or an interpolated position), marked; other streets' 10s are not what was meant, nor typos.
         var fallback: [PlaceResult] = []
         if !query.numbers.isEmpty && !ranked.contains(where: { $0.match == .exact && $0.kind != .street }) {
             fallback = try numberFallback(query, options: options)
+            tried(.streetNumber, fallback.count)
         }
         // Typos: when exact and prefix matching find too little, let long words match words 1–2 edits away.
         // While the user is typing, prefix matches are enough to show: only none at all suggests a typo. A
@@ -75,8 +107,8 @@ final class ForwardSearch {
                 try [word] + index.similarWords(to: word, typing: options.autocomplete && i == query.words.count - 1)
             }
             if fuzzyWords.contains(where: { $0.count > 1 }) {
-                var fuzzy = try rankedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy)
-                Self.merge(try placedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy), into: &fuzzy)
+                var fuzzy = from(.fuzzy, try rankedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy))
+                Self.merge(from(.fuzzy, try placedCandidates(query, words: fuzzyWords, options: options, forced: .fuzzy)), into: &fuzzy)
                 let seen = Set(ranked.map(\.id))
                 ranked += fuzzy.filter { !seen.contains($0.id) }
                 // "Austrase 10" where Austrasse has no 10: the street, spelt as its nearest indexed words.
@@ -84,6 +116,7 @@ final class ForwardSearch {
                     var corrected = query
                     corrected.words = fuzzyWords.map { $0.count > 1 ? $0[1] : $0[0] }
                     fallback = try numberFallback(corrected, options: options)
+                    tried(.streetNumber, fallback.count)
                 }
             }
         }
@@ -111,11 +144,26 @@ final class ForwardSearch {
             results[i].highlights = Highlighter.ranges(in: results[i].displayName, words: query.words, numbers: query.numbers,
                                                        lastIsPrefix: options.autocomplete)
         }
+        var offeredCategory = false
         if options.autocomplete, let offered = categorySuggestion(text, options: options) {
             // Second, so that the place the text most likely names stays first.
             results.insert(offered, at: min(1, results.count))
+            offeredCategory = true
         }
-        return Array(results.prefix(options.limit))
+        let answer = Array(results.prefix(options.limit))
+        if explanation != nil {
+            let byID = Dictionary(ranked.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            explanation?.results = answer.map { place in
+                let candidate = byID[place.id]
+                let reading: SearchReading = place.kind == .category && offeredCategory ? .categorySuggestion
+                    : candidate?.reading ?? .streetNumber
+                return SearchExplanation.Result(
+                    id: place.id, name: place.name ?? place.displayName, reading: reading, match: place.match, score: place.score,
+                    nameScore: candidate?.nameScore,
+                    placeScore: candidate?.nameScore.flatMap { name in place.score.map { (($0 - name) * 1000).rounded() / 1000 } })
+            }
+        }
+        return answer
     }
 
     /// While typing a category word ("coff", "pharm"): the category itself, as a result of kind `category`

@@ -17,6 +17,10 @@ struct RankedCandidate {
     var shownIn: (point: Coordinate, town: String)?
     /// One name of it holds every word of the query (they are its words, not typos of others').
     var nameHoldsWords = false
+    /// How the query was read to find it (`--explain`).
+    var reading = SearchReading.name
+    /// The points of its name, of `score` (the rest are its place's: importance, number, nearness).
+    var nameScore: Double?
 }
 
 /// The ranking rules of forward search.
@@ -183,7 +187,8 @@ enum SearchRanking {
         // No one name holding the words is weaker than a name that does, like an alternate.
         let value = named?.points(typing: typing) ?? weight(of: match) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
         return RankedCandidate(id: place.id, order: place.rowid, kind: place.kind, score: ((value + unnamed.value) * 1000).rounded() / 1000,
-                               match: match, distanceM: unnamed.distance, nameHoldsWords: forced == nil && named != nil)
+                               match: match, distanceM: unnamed.distance, nameHoldsWords: forced == nil && named != nil,
+                               nameScore: (value * 1000).rounded() / 1000)
     }
 
     /// The most a candidate can score through a name of `tier` or a lesser one, from what is known before

@@ -83,6 +83,9 @@ extension GeoDBCommand {
         @Flag(help: "Print a GeoJSON FeatureCollection.")
         var geojson = false
 
+        @Flag(help: "Free text: show the readings of the text tried and why each result ranks where it does.")
+        var explain = false
+
         func validate() throws {
             let (more, text) = try parts
             let structured = street != nil || housenumber != nil || city != nil || postcode != nil || town != nil
@@ -95,6 +98,9 @@ extension GeoDBCommand {
             if output.json && geojson { throw ValidationError("give either --json or --geojson, not both") }
             if after != nil && text == nil { throw ValidationError("--after pages a free-text search: give the text too") }
             _ = try KindList.parse(kind)
+            if explain && (text == nil || !more.isEmpty || geojson) {
+                throw ValidationError("--explain explains a free-text search of one database (with --json or a table)")
+            }
             if !more.isEmpty {
                 if town != nil || crossing { throw ValidationError("--town and --crossing search one database") }
                 if after != nil { throw ValidationError("--after pages a search of one database; with several, raise --limit") }
@@ -112,6 +118,17 @@ extension GeoDBCommand {
             options.kinds = try KindList.parse(kind)
             options.categories = try category.map { try CategoryFilter.resolve(CommaList.items($0)) }
             options.language = lang
+            if explain, let text {
+                let asked = options
+                let (places, why) = try await database.open().read { try $0.explainSearch(text, options: asked) }
+                if output.json {
+                    print(try Format.json(ExplainedSearch(places: places, explanation: why)))
+                } else {
+                    Terminal.show(places.isEmpty ? "no results" : ResultTable.render(places, showMatch: true))
+                    Terminal.show(ExplainedSearch.describe(why))
+                }
+                return
+            }
             let results: [PlaceResult]
             var next: String?
             if !more.isEmpty {
@@ -145,5 +162,24 @@ extension GeoDBCommand {
                 if let next { Terminal.show("more: --after \(next)") }
             }
         }
+    }
+}
+
+/// `search --explain --json`: the results and why.
+struct ExplainedSearch: Encodable {
+    var places: [PlaceResult]
+    var explanation: SearchExplanation
+
+    /// The readings tried, then each result's reading and score = name points + place points.
+    static func describe(_ why: SearchExplanation) -> String {
+        var rows = [["reading", "candidates"]] + why.attempts.map { [$0.reading.rawValue, Format.count($0.candidates)] }
+        var lines = ["readings tried:", Format.table(rows)]
+        rows = [["#", "name", "reading", "match", "score", "= name", "+ place"]]
+        for (i, r) in why.results.enumerated() {
+            let points = [r.score, r.nameScore, r.placeScore].map { $0.map { String(format: "%.3f", $0) } ?? "" }
+            rows.append([String(i + 1), r.name ?? "", r.reading.rawValue, r.match?.rawValue ?? ""] + points)
+        }
+        lines += ["results:", Format.table(rows)]
+        return lines.joined(separator: "\n")
     }
 }
