@@ -3,6 +3,7 @@
 // and time.
 import CZlib
 import Foundation
+import GeoDB
 import Hummingbird
 
 /// An endpoint's answer before it becomes an HTTP response.

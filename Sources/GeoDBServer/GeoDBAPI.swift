@@ -49,24 +49,10 @@ struct GeoDBAPI: Sendable {
             explain = []
             for member in files.withPlaces {
                 let why = try await member.database.read { try $0.explainSearch(q, options: asked) }.explanation
-                explain?.append(Self.explanation(why, file: member))
+                explain?.append(ResultJSON.explanation(why, file: member.name) { GeoDatabaseSet.globalID(member: member.index, id: $0) })
             }
         }
-        return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit, explain: explain)
-    }
-
-    /// One file's `SearchExplanation`, its result ids made unique across the served files.
-    static func explanation(_ why: SearchExplanation, file: GeoDatabaseSet.Member) -> JSON {
-        .fields([
-            ("file", .string(file.name)),
-            ("attempts", .array(why.attempts.map { .object([("reading", .string($0.reading.rawValue)), ("candidates", .int(Int64($0.candidates)))]) })),
-            ("results", .array(why.results.map { result in
-                .fields([("id", .int(GeoDatabaseSet.globalID(member: file.index, id: result.id))), ("name", .string(result.name)),
-                         ("reading", .string(result.reading.rawValue)), ("match", result.match.map { .string($0.rawValue) }),
-                         ("score", result.score.map(JSON.number)), ("name_score", result.nameScore.map(JSON.number)),
-                         ("place_score", result.placeScore.map(JSON.number))])
-            })),
-        ])
+        return page.answer(found.places.map { ResultJSON.place($0.place, id: $0.globalID) }, more: found.more, limit: limit, explain: explain)
     }
 
     func structured(_ parameters: QueryParameters) async throws -> Answer {
@@ -76,7 +62,7 @@ struct GeoDBAPI: Sendable {
         options.limit = try parameters.int("limit", in: 1...SearchOptions.maxLimit) ?? 10
         let found = try await served.files.structuredSearch(street: street, housenumber: parameters.string("housenumber"), city: city,
                                                       postcode: postcode, options: options)
-        return .json(.object([("results", .array(found.map { Self.place($0.place, id: $0.globalID) }))]))
+        return .json(.object([("results", .array(found.map { ResultJSON.place($0.place, id: $0.globalID) }))]))
     }
 
     private func searchOptions(_ parameters: QueryParameters) throws(APIError) -> SearchOptions {
@@ -114,10 +100,8 @@ struct GeoDBAPI: Sendable {
         options.limit = try parameters.int("limit", in: 1...100) ?? 1
         options.includeTimeZone = try parameters.bool("timezone") ?? true
         let found = try await served.files.reverse(at: point, options: options)
-        return .json(.object([("results", .array(found.map { shard, result in
-            .fields([("place", Self.place(result.place, id: GeoDatabaseSet.globalID(member: shard.index, id: result.place.id))),
-                     ("hierarchy_source", .string(result.hierarchySource.rawValue)), ("timezone", result.timezone.map(JSON.string)),
-                     ("water", result.water.map(JSON.string)), ("areas_of_interest", .array(result.areasOfInterest.map(JSON.string)))])
+        return .json(.object([("results", .array(found.map { member, result in
+            ResultJSON.reverse(result, id: GeoDatabaseSet.globalID(member: member.index, id: result.place.id))
         }))]))
     }
 
@@ -131,7 +115,7 @@ struct GeoDBAPI: Sendable {
         let page = try MergedPageCursor(parameters, maxDepth: GeoDatabaseSet.maxNearbyDepth)
         let found = try await served.files.nearby(center: center, radius: radius, box: box, filter: filter, name: parameters.string("name"),
                                             offset: page.offset, limit: limit)
-        return page.answer(found.places.map { Self.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
+        return page.answer(found.places.map { ResultJSON.place($0.place, id: $0.globalID) }, more: found.more, limit: limit)
     }
 
     func timeZone(_ parameters: QueryParameters) async throws -> Answer {
@@ -148,27 +132,13 @@ struct GeoDBAPI: Sendable {
         guard let zone = try await served.files.timeZone(at: point, date: date) else {
             throw APIError(status: .notFound, message: "no database served has timezones (import a timezone GeoJSON)")
         }
-        let iso = ISO8601DateFormatter()
-        return .json(.fields([
-            ("tzid", .string(zone.tzid)), ("source", .string(zone.source.rawValue)),
-            ("candidates", zone.candidates.count > 1 ? .array(zone.candidates.map(JSON.string)) : nil),
-            ("distance_m", zone.distanceMeters.map(JSON.number)), ("at", .string(iso.string(from: zone.date))),
-            ("utc_offset_seconds", zone.utcOffsetSeconds.map { .int(Int64($0)) }), ("is_dst", zone.isDST.map(JSON.bool)),
-            ("abbreviation", zone.abbreviation.map(JSON.string)), ("local_time", zone.localTime.map(JSON.string)),
-            ("next_transition", zone.nextTransition.map { .string(iso.string(from: $0)) }),
-            ("next_utc_offset_seconds", zone.nextUTCOffsetSeconds.map { .int(Int64($0)) }),
-        ]))
+        return .json(ResultJSON.timeZone(zone))
     }
 
     // MARK: categories, places, maps
 
     func categories() async throws -> Answer {
-        .json(.object([("categories", .array(try await served.files.categories().map { category in
-            .fields([("id", .string(category.id)), ("parent", category.parent.map(JSON.string) ?? .null),
-                     ("label", .string(category.label)), ("depth", .int(Int64(category.depth))),
-                     ("synonyms", .array(category.synonyms.map(JSON.string))), ("osm_tags", .array(category.osmTags.map(JSON.string))),
-                     ("places", .int(category.places)), ("places_with_children", .int(category.placesWithChildren))])
-        }))]))
+        .json(ResultJSON.categories(try await served.files.categories()))
     }
 
     /// Everything about one place, with its geometry as GeoJSON.
@@ -176,13 +146,7 @@ struct GeoDBAPI: Sendable {
         let reference = try parameters.required("ref")
         let (shard, details) = try await served.lookup(reference)
         let geometry = try await shard.database.geometry(ofPlace: details.place.id)
-        return .json(.object([
-            ("place", Self.place(details.place, id: GeoDatabaseSet.globalID(member: shard.index, id: details.place.id))),
-            ("names", .array(details.names.map { .fields([("name", .string($0.name)), ("type", .string($0.type)),
-                                                          ("lang", $0.lang.map(JSON.string))]) })),
-            ("source", .string(details.source)),
-            ("geometry", geometry == nil ? .null : JSON.geometry(geometry, point: details.place.coordinate)),
-        ]))
+        return .json(ResultJSON.details(details, id: GeoDatabaseSet.globalID(member: shard.index, id: details.place.id), geometry: geometry))
     }
 
     /// The places to draw on a map of `bbox` as GeoJSON.
@@ -211,20 +175,6 @@ struct GeoDBAPI: Sendable {
         } catch {
             throw .badParameter(parameter, "\(error)")
         }
-    }
-
-    /// A place with the keys of `geodb search --json` (its id made unique across the served files).
-    static func place(_ place: PlaceResult, id: Int64) -> JSON {
-        .fields([
-            ("id", .int(id)), ("source_id", .string(place.sourceRef)), ("kind", .string(place.kind.rawValue)),
-            ("category", place.category.map(JSON.string)), ("category_id", place.categoryID.map(JSON.string)),
-            ("name", place.name.map(JSON.string)), ("display_name", .string(place.displayName)),
-            ("lat", .number(place.lat)), ("lon", .number(place.lon)), ("distance_m", place.distanceM.map(JSON.number)),
-            ("address", .strings(place.address)), ("tags", .strings(place.tags)), ("timezone", place.timezone.map(JSON.string)),
-            ("population", place.population.map(JSON.int)), ("score", place.score.map(JSON.number)),
-            ("match", place.match.map { .string($0.rawValue) }),
-            ("highlights", place.highlights.map { .array($0.map { .object([("start", .int(Int64($0.start))), ("end", .int(Int64($0.end)))]) }) }),
-        ])
     }
 
     /// A served file in /status: its name, places, extent and sources.
@@ -263,11 +213,8 @@ struct MergedPageCursor {
         self.offset = offset
     }
 
-    /// `{"results": […], "next": cursor or null}`, and `explain` when asked for.
+    /// `{"results": […], "next": cursor or null}` (`ResultJSON.page`), and `explain` when asked for.
     func answer(_ results: [JSON], more: Bool, limit: Int, explain: [JSON]? = nil) -> Answer {
-        let next = offset + limit
-        return .json(.fields([("results", .array(results)),
-                              ("next", more ? .string("\(next).\(String(fingerprint, radix: 16))") : .null),
-                              ("explain", explain.map(JSON.array))]))
+        .json(ResultJSON.page(results, next: more ? "\(offset + limit).\(String(fingerprint, radix: 16))" : nil, explain: explain))
     }
 }

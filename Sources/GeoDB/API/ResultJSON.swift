@@ -1,0 +1,85 @@
+// Every result as JSON, once: `geodb serve`'s /v1 answers and the CLI's `--json` print the same objects in
+// the same envelopes, so a script written against one reads the other. (The CLI encoded results with
+// their Codable keys, a list where /v1 answers {"results": …}, and reverse and nearby in shapes of their own.)
+import Foundation
+
+/// The JSON of each kind of answer: /v1's shape, documented in `Sources/GeoDBServer/Web/openapi.json` and
+/// `docs/OUTPUT.md`.
+package enum ResultJSON {
+    /// A place; `id` is the one to show (an id across several files when they answer as one).
+    package static func place(_ place: PlaceResult, id: Int64? = nil) -> JSON {
+        .fields([
+            ("id", .int(id ?? place.id)), ("source_id", .string(place.sourceRef)), ("kind", .string(place.kind.rawValue)),
+            ("category", place.category.map(JSON.string)), ("category_id", place.categoryID.map(JSON.string)),
+            ("name", place.name.map(JSON.string)), ("display_name", .string(place.displayName)),
+            ("lat", .number(place.lat)), ("lon", .number(place.lon)), ("distance_m", place.distanceM.map(JSON.number)),
+            ("address", .strings(place.address)), ("tags", .strings(place.tags)), ("timezone", place.timezone.map(JSON.string)),
+            ("population", place.population.map(JSON.int)), ("score", place.score.map(JSON.number)),
+            ("match", place.match.map { .string($0.rawValue) }),
+            ("highlights", place.highlights.map { .array($0.map { .object([("start", .int(Int64($0.start))), ("end", .int(Int64($0.end)))]) }) }),
+        ])
+    }
+
+    /// A page of results: `{"results": […], "next": the cursor of the next page or null}`, with `explain`
+    /// when asked for.
+    package static func page(_ results: [JSON], next: String?, explain: [JSON]? = nil) -> JSON {
+        .fields([("results", .array(results)), ("next", next.map(JSON.string) ?? .null), ("explain", explain.map(JSON.array))])
+    }
+
+    /// A reverse answer: the place, where its hierarchy came from, the point's timezone, water and areas.
+    package static func reverse(_ result: ReverseResult, id: Int64? = nil) -> JSON {
+        .fields([("place", place(result.place, id: id)), ("hierarchy_source", .string(result.hierarchySource.rawValue)),
+                 ("timezone", result.timezone.map(JSON.string)), ("water", result.water.map(JSON.string)),
+                 ("areas_of_interest", .array(result.areasOfInterest.map(JSON.string)))])
+    }
+
+    /// Everything about one place: the place, its names, its source file's name, its geometry as GeoJSON
+    /// (null for a point).
+    package static func details(_ details: PlaceDetails, id: Int64? = nil, geometry: Geometry?) -> JSON {
+        .object([
+            ("place", place(details.place, id: id)),
+            ("names", .array(details.names.map { .fields([("name", .string($0.name)), ("type", .string($0.type)),
+                                                          ("lang", $0.lang.map(JSON.string))]) })),
+            ("source", .string(details.source)),
+            ("geometry", geometry == nil ? .null : JSON.geometry(geometry, point: details.place.coordinate)),
+        ])
+    }
+
+    /// The zone at a point and its clock at the answer's date.
+    package static func timeZone(_ zone: TimeZoneAnswer) -> JSON {
+        let iso = ISO8601DateFormatter()
+        return .fields([
+            ("tzid", .string(zone.tzid)), ("source", .string(zone.source.rawValue)),
+            ("candidates", zone.candidates.count > 1 ? .array(zone.candidates.map(JSON.string)) : nil),
+            ("distance_m", zone.distanceMeters.map(JSON.number)), ("at", .string(iso.string(from: zone.date))),
+            ("utc_offset_seconds", zone.utcOffsetSeconds.map { .int(Int64($0)) }), ("is_dst", zone.isDST.map(JSON.bool)),
+            ("abbreviation", zone.abbreviation.map(JSON.string)), ("local_time", zone.localTime.map(JSON.string)),
+            ("next_transition", zone.nextTransition.map { .string(iso.string(from: $0)) }),
+            ("next_utc_offset_seconds", zone.nextUTCOffsetSeconds.map { .int(Int64($0)) }),
+        ])
+    }
+
+    /// The taxonomy with the places of each category.
+    package static func categories(_ categories: [CategoryCount]) -> JSON {
+        .object([("categories", .array(categories.map { category in
+            .fields([("id", .string(category.id)), ("parent", category.parent.map(JSON.string) ?? .null),
+                     ("label", .string(category.label)), ("depth", .int(Int64(category.depth))),
+                     ("synonyms", .array(category.synonyms.map(JSON.string))), ("osm_tags", .array(category.osmTags.map(JSON.string))),
+                     ("places", .int(category.places)), ("places_with_children", .int(category.placesWithChildren))])
+        }))])
+    }
+
+    /// Why a search of one file answered as it did; `id` maps its places' ids to those shown.
+    package static func explanation(_ why: SearchExplanation, file: String, id: (Int64) -> Int64 = { $0 }) -> JSON {
+        .fields([
+            ("file", .string(file)),
+            ("attempts", .array(why.attempts.map { .object([("reading", .string($0.reading.rawValue)), ("candidates", .int(Int64($0.candidates)))]) })),
+            ("results", .array(why.results.map { result in
+                .fields([("id", .int(id(result.id))), ("name", .string(result.name)),
+                         ("reading", .string(result.reading.rawValue)), ("match", result.match.map { .string($0.rawValue) }),
+                         ("score", result.score.map(JSON.number)), ("name_score", result.nameScore.map(JSON.number)),
+                         ("place_score", result.placeScore.map(JSON.number))])
+            })),
+        ])
+    }
+}
