@@ -227,7 +227,7 @@ import TestSupport
         #expect(lookup.stdout.hasPrefix(#"Evil\u{1B}]0;pwned\u{7}Cafe  (poi, cafe)"#))
         #expect(!lookup.stdout.contains("\u{1B}"))
         let json = try runGeodb(["search", db, "Evil", "--json"])
-        #expect(json.stdout.contains(#""name" : "Evil\u001b]0;pwned\u0007Cafe""#))
+        #expect(json.stdout.contains(#""name": "Evil\u001b]0;pwned\u0007Cafe""#))
     }
 
     /// A search text that starts with '-' goes after `--`; without it the error says so.
@@ -251,7 +251,7 @@ import TestSupport
         #expect(south.status == 0 && south.stdout == "nothing within 500 m\n", "\(south.stderr)")
         let json = try runGeodb(["nearby", db, "--bbox", "24.93,60.16,24.95,60.17", "--category", "pharmacy", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((object["places"] as? [[String: Any]])?.first?["category_id"] as? String == "pharmacy")
+        #expect((object["results"] as? [[String: Any]])?.first?["category_id"] as? String == "pharmacy")
         let unknown = try runGeodb(["nearby", db, "60.1699", "24.9384", "--category", "cofee"])
         #expect(unknown.status != 0 && unknown.stderr.contains("did you mean: cafe"))
         let categories = try runGeodb(["categories", db])

@@ -14,8 +14,9 @@ import TestSupport
         return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
     }
 
+    /// The `results` of a search's JSON (the envelope /v1/search answers too).
     static func results(_ arguments: [String]) throws -> [[String: Any]] {
-        try #require(try json("search", arguments) as? [[String: Any]])
+        try #require((try json("search", arguments) as? [String: Any])?["results"] as? [[String: Any]])
     }
 
     /// Two files as one: search, reverse, nearby, lookup and timezone take several databases before their
@@ -27,17 +28,17 @@ import TestSupport
             #expect(run.status == 0, "\(arguments): \(run.stderr)")
             return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
         }
-        let vaduz = try #require(try json(["search", country, world, "Vaduz", "--limit", "20"]) as? [[String: Any]])
+        let vaduz = try #require((try json(["search", country, world, "Vaduz", "--limit", "20"]) as? [String: Any])?["results"] as? [[String: Any]])
         #expect(vaduz.first?["source_id"] as? String == "n1932181216")
         #expect(!vaduz.contains { $0["source_id"] as? String == "geonames:3042030" })   // the same town, once
-        let zurich = try #require((try json(["search", country, world, "Zürich", "--limit", "1"]) as? [[String: Any]])?.first)
+        let zurich = try #require(((try json(["search", country, world, "Zürich", "--limit", "1"]) as? [String: Any])?["results"] as? [[String: Any]])?.first)
         let zurichID = try #require(zurich["id"] as? Int)
         #expect(zurichID >> 40 == 1)
         let looked = try #require(try json(["lookup", country, world, String(zurichID)]) as? [String: Any])
         #expect((looked["place"] as? [String: Any])?["source_id"] as? String == "geonames:2657896")
-        let tokyo = try #require((try json(["reverse", country, world, "35.6895", "139.6917"]) as? [[String: Any]])?.first)
+        let tokyo = try #require(((try json(["reverse", country, world, "35.6895", "139.6917"]) as? [String: Any])?["results"] as? [[String: Any]])?.first)
         #expect((tokyo["place"] as? [String: Any])?["source_id"] as? String == "geonames:1850147")
-        let cafes = try #require((try json(["nearby", country, world, "47.14", "9.52", "--category", "cafe"]) as? [String: Any])?["places"] as? [[String: Any]])
+        let cafes = try #require((try json(["nearby", country, world, "47.14", "9.52", "--category", "cafe"]) as? [String: Any])?["results"] as? [[String: Any]])
         #expect(!cafes.isEmpty && cafes.allSatisfy { ($0["id"] as? Int ?? -1) >> 40 == 0 })
         // README's example, as printed.
         let readme = try String(contentsOfFile: TestPaths.root.appendingPathComponent("README.md").path, encoding: .utf8)
@@ -58,14 +59,14 @@ import TestSupport
         let run = try runGeodb(["search", country, "Austrasse, Triesen", "--explain", "--limit", "3", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let output = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        let why = try #require(output["explanation"] as? [String: Any])
+        let why = try #require((output["explain"] as? [[String: Any]])?.first)
         let attempts = try #require(why["attempts"] as? [[String: Any]])
         #expect(attempts.map { $0["reading"] as? String } == ["name", "what_where"])
         let first = try #require((why["results"] as? [[String: Any]])?.first)
         #expect(first["reading"] as? String == "what_where" && first["name"] as? String == "Austrasse")
         let (score, name, place) = (first["score"] as? Double ?? 0, first["name_score"] as? Double ?? 0, first["place_score"] as? Double ?? 0)
         #expect(name > 0 && place > 0 && abs(score - name - place) < 0.002)
-        let places = try #require(output["places"] as? [[String: Any]])
+        let places = try #require(output["results"] as? [[String: Any]])
         #expect((places.first?["address"] as? [String: String])?["city"] == "Triesen")
         // As a table, the same, for a person.
         let table = try runGeodb(["search", country, "Austrasse, Triesen", "--explain", "--limit", "3"])
@@ -99,7 +100,7 @@ import TestSupport
     }
 
     @Test func reverseAndLookup() throws {
-        let answers = try #require(try Self.json("reverse", ["60.16952", "24.93545"]) as? [[String: Any]])
+        let answers = try #require((try Self.json("reverse", ["60.16952", "24.93545"]) as? [String: Any])?["results"] as? [[String: Any]])
         let place = try #require(answers.first?["place"] as? [String: Any])
         #expect(place["name"] as? String == "Kampin kappeli" && place["kind"] as? String == "poi")
         #expect(answers.first?["hierarchy_source"] as? String == "nearest_place")
@@ -108,16 +109,17 @@ import TestSupport
         #expect((details["place"] as? [String: Any])?["name"] as? String == "Stockmann")
         #expect(details["source"] as? String == "helsinki.osm.pbf")
         #expect((details["names"] as? [[String: Any]])?.isEmpty == false)
+        #expect((details["geometry"] as? [String: Any])?["type"] as? String == "Polygon")   // GeoJSON, as /v1/place
     }
 
     /// Two pages of cafes: nearest first, every one a cafe, the second starting where the first ended.
     @Test func nearbyPages() throws {
         let arguments = ["60.1699", "24.9384", "--category", "cafe", "--radius", "500", "--limit", "5"]
         let first = try #require(try Self.json("nearby", arguments) as? [String: Any])
-        let places = try #require(first["places"] as? [[String: Any]])
-        let cursor = try #require(first["next_cursor"] as? String)
+        let places = try #require(first["results"] as? [[String: Any]])
+        let cursor = try #require(first["next"] as? String)
         let second = try #require(try Self.json("nearby", arguments + ["--after", cursor]) as? [String: Any])
-        let more = try #require(second["places"] as? [[String: Any]])
+        let more = try #require(second["results"] as? [[String: Any]])
         let distances = (places + more).compactMap { $0["distance_m"] as? Double }
         #expect(places.count == 5 && more.count == 5 && distances.count == 10)
         #expect(distances == distances.sorted())
@@ -125,8 +127,8 @@ import TestSupport
         #expect(Set((places + more).compactMap { $0["id"] as? Int }).count == 10)
     }
 
-    /// Free-text search pages: the JSON stays the results, the cursor is printed beside them; pages joined
-    /// are one deeper search; a cursor goes only with its own query.
+    /// Free-text search pages: the JSON's `next` is the cursor (the table prints it after the rows); pages
+    /// joined are one deeper search; a cursor goes only with its own query.
     @Test func searchPages() throws {
         let db = try Self.helsinki.get()
         let arguments = ["search", db, "Mannerheimintie", "--limit", "4", "--json"]
@@ -135,8 +137,9 @@ import TestSupport
         repeat {
             let run = try runGeodb(arguments + (cursor.map { ["--after", $0] } ?? []))
             #expect(run.status == 0, "\(run.stderr)")
-            pages.append(try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]))
-            cursor = run.stderr.split(separator: "\n").first { $0.hasPrefix("more: --after ") }.map { String($0.dropFirst(14)) }
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            pages.append(try #require(page["results"] as? [[String: Any]]))
+            cursor = page["next"] as? String
         } while cursor != nil && pages.count < 3
         let deep = try Self.results(["Mannerheimintie", "--limit", "12"])
         #expect(pages.count == 3 && pages.allSatisfy { $0.count == 4 })

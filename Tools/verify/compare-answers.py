@@ -564,7 +564,8 @@ def run_query(binary, query, db=None):
 
 def next_cursor(run):
     try:
-        return json.loads(run.stdout).get("next_cursor")
+        value = json.loads(run.stdout)
+        return value.get("next") or value.get("next_cursor")   # {results, next}; before 2026-11-26 {places, next_cursor}
     except (ValueError, AttributeError):
         return None
 
@@ -594,8 +595,9 @@ def result_count(run):
         return 0
     if isinstance(value, list):
         return len(value)
-    if isinstance(value, dict) and "places" in value:
-        return len(value["places"])
+    for key in ("results", "places"):   # a page: {results, next}; before 2026-11-26 {places, next_cursor}
+        if isinstance(value, dict) and key in value:
+            return len(value[key])
     return 1 if value else 0
 
 

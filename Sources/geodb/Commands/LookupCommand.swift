@@ -33,21 +33,26 @@ extension GeoDBCommand {
 
         func run() async throws {
             let (more, place) = try parts
-            var details: PlaceDetails
+            // The file that has the place, its details there, and the id shown (across the files, with several).
+            let file: GeoDatabase, details: PlaceDetails, shownID: Int64
             if more.isEmpty {
-                details = try await database.open().lookup(place)
+                file = try database.open()
+                details = try await file.lookup(place)
+                shownID = details.place.id
             } else {
                 guard let found = try await database.open(with: more).lookup(place) else {
                     throw GeoDBError(.invalidArgument, "no place '\(place)' in these databases")
                 }
-                details = found.details
-                details.place.id = GeoDatabaseSet.globalID(member: found.member.index, id: details.place.id)
+                (file, details) = (found.member.database, found.details)
+                shownID = GeoDatabaseSet.globalID(member: found.member.index, id: details.place.id)
             }
             if output.json {
-                print(try Format.json(details))
+                let geometry = try await file.geometry(ofPlace: details.place.id)
+                print(ResultJSON.details(details, id: shownID, geometry: geometry).indented())
                 return
             }
-            let p = details.place
+            var p = details.place
+            p.id = shownID
             var lines = ["\(p.name ?? p.displayName)  (\(p.kind.rawValue)\(p.categoryID.map { ", " + $0 } ?? ""))",
                          "  id \(p.id), source \(details.source) \(p.sourceRef), category \(p.category ?? "-")",
                          String(format: "  at %.7f, %.7f", p.lat, p.lon),

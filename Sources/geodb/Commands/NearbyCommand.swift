@@ -72,7 +72,7 @@ extension GeoDBCommand {
                                                         after: after)
             }
             if output.json {
-                print(try Format.json(page))
+                print(ResultJSON.page(page.places.map { ResultJSON.place($0) }, next: page.nextCursor).indented())
                 return
             }
             if page.places.isEmpty {

@@ -46,7 +46,7 @@ extension GeoDBCommand {
                     return result
                 }
             if output.json {
-                print(try Format.json(results))
+                print(JSON.object([("results", .array(results.map { ResultJSON.reverse($0) }))]).indented())
                 return
             }
             guard !results.isEmpty else {

@@ -122,7 +122,8 @@ extension GeoDBCommand {
                 let asked = options
                 let (places, why) = try await database.open().read { try $0.explainSearch(text, options: asked) }
                 if output.json {
-                    print(try Format.json(ExplainedSearch(places: places, explanation: why)))
+                    print(ResultJSON.page(places.map { ResultJSON.place($0) }, next: nil,
+                                          explain: [ResultJSON.explanation(why, file: URL(fileURLWithPath: database.path).lastPathComponent)]).indented())
                 } else {
                     Terminal.show(places.isEmpty ? "no results" : ResultTable.render(places, showMatch: true))
                     Terminal.show(ExplainedSearch.describe(why))
@@ -151,9 +152,11 @@ extension GeoDBCommand {
                 results = try await database.open().structuredSearch(street: street, housenumber: housenumber, city: city,
                                                                postcode: postcode, options: options)
             }
-            if output.json || geojson {
-                print(output.json ? try Format.json(results) : try GeoJSONOutput.featureCollection(results))
-                // The output stays the results alone; where the next page starts goes beside it.
+            if output.json {
+                print(ResultJSON.page(results.map { ResultJSON.place($0) }, next: next).indented())
+            } else if geojson {
+                print(try GeoJSONOutput.featureCollection(results))
+                // The output stays a FeatureCollection; where the next page starts goes beside it.
                 if let next { Terminal.status("more: --after \(next)\n") }
             } else if results.isEmpty {
                 Terminal.show("no results")
@@ -165,11 +168,8 @@ extension GeoDBCommand {
     }
 }
 
-/// `search --explain --json`: the results and why.
-struct ExplainedSearch: Encodable {
-    var places: [PlaceResult]
-    var explanation: SearchExplanation
-
+/// `search --explain` as text.
+enum ExplainedSearch {
     /// The readings tried, then each result's reading and score = name points + place points.
     static func describe(_ why: SearchExplanation) -> String {
         var rows = [["reading", "candidates"]] + why.attempts.map { [$0.reading.rawValue, Format.count($0.candidates)] }
