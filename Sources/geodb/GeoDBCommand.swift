@@ -16,8 +16,8 @@ struct GeoDBCommand: AsyncParsableCommand {
         GeoDatabase.disableSQLiteMemoryStatistics()   // before any database opens
         do {
             var command = try parseAsRoot()
-            if var server = command as? AsyncParsableCommand {
-                try await server.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
             } else {
                 try command.run()
             }
