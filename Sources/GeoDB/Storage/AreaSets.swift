@@ -66,7 +66,7 @@ final class AreaSets {
         guard let entry = try entry(id) else { return }
         for (level, name) in entry.names where address[level.rawValue] == nil { address[level.rawValue] = name }
         if address["postcode"] == nil, let postcode = entry.postcode { address["postcode"] = postcode }
-        // The country around it over its own addr:country (see HierarchyBuilder).
+        // The country around it over its own addr:country (see AreaSetAssigner).
         if let code = entry.countryCode { address["country_code"] = code }
     }
 }

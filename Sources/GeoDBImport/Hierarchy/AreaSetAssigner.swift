@@ -1,0 +1,109 @@
+// Which area set a place is given: the smallest areas of each level containing it and, for levels they
+// lack, the nearest stand-in place nodes; ordinary places in the same part of a cell share one answer.
+import Foundation
+import GeoDB
+
+/// The area set of each place, from the areas around it and the stand-in place nodes.
+final class AreaSetAssigner {
+    /// An `area_set` row a place is given, and its country.
+    struct AssignedSet {
+        var id: Int64
+        var countryCode: String?
+    }
+
+    /// Ordinary places (not areas, not place nodes) with the same own country code in the same part of a
+    /// cell (inside the same of its crossing polygons, bit i for `crossing[i]`) have the same area set.
+    private struct OrdinaryPosition: Hashable {
+        var cell: AreaIndex.CellKey
+        var inside: UInt64
+        var ownCountry: String?
+    }
+
+    private let areas: AreaIndex
+    /// Nil when the import has no OSM source, whose place nodes could stand in.
+    private let nodes: LevelNodes?
+    private let sets: AreaSetWriter
+    private var ordinarySets: [OrdinaryPosition: AssignedSet?] = [:]
+
+    init(areas: AreaIndex, nodes: LevelNodes?, sets: AreaSetWriter) {
+        self.areas = areas
+        self.nodes = nodes
+        self.sets = sets
+        areas.whenCellsForgotten = { [unowned self] in
+            self.ordinarySets.removeAll(keepingCapacity: true)
+            self.nodes?.forgetCells()
+        }
+    }
+
+    /// The area set of a place; nil when it lies in no area and no place node stands in for one.
+    func areaSet(of place: Int64, kind: PlaceKind, at point: Coordinate, ownCountry: String?) throws -> AssignedSet? {
+        func assign(_ key: AreaSetWriter.AreaSetKey?) -> AssignedSet? {
+            key.map { AssignedSet(id: sets.setID($0), countryCode: $0.countryCode) }
+        }
+        let ownLevels = areas.levels(ofPlace: place)
+        let cell = AreaIndex.CellKey(point)
+        let cellAreas = try areas.cellAreas(cell)
+        // Most places (addresses, POIs, streets) are ordinary: they share the set of their part of the cell.
+        guard ownLevels.isEmpty, kind.addressLevel == nil, cellAreas.crossing.count <= UInt64.bitWidth else {
+            return assign(computeAreaSet(of: place, kind: kind, at: point, ownCountry: ownCountry, ownLevels: ownLevels,
+                                         levels: try areas.containingAreas(point)))
+        }
+        let p = Point7(point)
+        var inside: UInt64 = 0
+        for (i, polygon) in cellAreas.crossing.enumerated() where polygon.contains(lon: p.lon, lat: p.lat) { inside |= 1 << i }
+        let position = OrdinaryPosition(cell: cell, inside: inside, ownCountry: ownCountry)
+        if let known = ordinarySets[position] { return known }
+        let levels = cellAreas.whole
+            ?? areas.smallest(cellAreas.around + cellAreas.crossing.indices.filter { inside & (1 << $0) != 0 }.map { cellAreas.crossing[$0].owner })
+        let set = assign(computeAreaSet(of: place, kind: kind, at: point, ownCountry: ownCountry, ownLevels: ownLevels, levels: levels))
+        ordinarySets[position] = .some(set)
+        return set
+    }
+
+    /// The areas around a place from the areas containing its point (`levels`) and, for levels they lack,
+    /// stand-in place nodes.
+    private func computeAreaSet(of place: Int64, kind: PlaceKind, at point: Coordinate, ownCountry: String?,
+                                ownLevels: [AddressLevel], levels: AreaIndex.Levels) -> AreaSetWriter.AreaSetKey? {
+        var levels = levels
+        func area(_ level: AddressLevel) -> AreaIndex.Area? { levels[level.ordinal] }
+        // An area lies in the areas above it, not in itself or its neighbours of the same level.
+        if let smallest = AddressLevel.nested.firstIndex(where: ownLevels.contains) {
+            for level in AddressLevel.nested[...smallest] { levels[level.ordinal] = nil }
+        }
+        if ownLevels.contains(.postcode) { levels[AddressLevel.postcode.ordinal] = nil }
+        // Nor in itself at a second level (a city-state is its country too).
+        for i in levels.indices where levels[i]?.placeID == place { levels[i] = nil }
+        var ids = AddressLevel.nested.map { area($0)?.placeID }
+        var fromNodes: [AddressLevel] = []
+        // The country around it over its own addr:country, which is wrong more often than a boundary (CH in Vaduz).
+        let countryCode = area(.country)?.countryCode ?? AddressLevel.nested.lazy.compactMap({ area($0)?.countryCode }).first ?? ownCountry
+        if let nodes, ownLevels.isEmpty {
+            // A place node stands in only for levels above its own: a suburb gets a city, a town none.
+            let rank = kind.addressLevel.flatMap { AddressLevel.nested.firstIndex(of: $0) } ?? -1
+            func wanted(_ level: AddressLevel) -> Bool {
+                let i = AddressLevel.nested.firstIndex(of: level)!
+                return ids[i] == nil && i > rank
+            }
+            func set(_ level: AddressLevel, _ node: Int64) {
+                ids[AddressLevel.nested.firstIndex(of: level)!] = node
+                fromNodes.append(level)
+            }
+            let cityArea = area(.city)?.placeID
+            if wanted(.city), let node = nodes.nearest(.city, to: point, except: place, country: countryCode) { set(.city, node) }
+            // Where no suburb is mapped, a village or town in the same municipality is the part of it a
+            // place lies in (Malbun and Steg in Triesenberg).
+            if wanted(.suburb), let node = nodes.nearest(.suburb, to: point, except: place, country: countryCode, city: cityArea)
+                ?? cityArea.flatMap({ nodes.nearest(.city, to: point, except: place, country: countryCode, city: $0, villages: true) }) {
+                set(.suburb, node)
+            }
+            if wanted(.neighbourhood),
+               let node = nodes.nearest(.neighbourhood, to: point, except: place, country: countryCode, city: cityArea) {
+                set(.neighbourhood, node)
+            }
+        }
+        // No area around it: its country code, if any, is its own (a gazetteer's place), no set needed.
+        guard ids.contains(where: { $0 != nil }) || area(.postcode) != nil else { return nil }
+        return AreaSetWriter.AreaSetKey(ids: ids, postcode: area(.postcode)?.postcode, countryCode: countryCode,
+                                        fromNodes: fromNodes.isEmpty ? nil : fromNodes.map(\.rawValue).joined(separator: ","))
+    }
+}
