@@ -135,16 +135,13 @@ import TestSupport
         // A test running beside this one may fork while the copy is still open for writing in this process:
         // the child holds it until its exec, and running the copy meanwhile fails with ETXTBSY ("Text file
         // busy"; seen once in CI). Such a run is tried again, a few times.
-        func run(_ arguments: [String]) throws -> ProcessResult {
-            for attempt in 1... {
-                do {
-                    return try runGeodb(arguments, binary: copy)
-                } catch let error as NSError where attempt < 20
-                            && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
+        func run(_ arguments: [String], attempt: Int = 1) throws -> ProcessResult {
+            do {
+                return try runGeodb(arguments, binary: copy)
+            } catch let error as NSError where attempt < 20 && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
+                Thread.sleep(forTimeInterval: 0.05)
+                return try run(arguments, attempt: attempt + 1)
             }
-            fatalError("unreachable")
         }
         let result = try run(["import", TestPaths.fixture("grid.osm"), "-o", db])
         #expect(result.status == 0, "\(result.stderr)")

@@ -71,6 +71,11 @@ import TestSupport
         // As a table, the same, for a person.
         let table = try runGeodb(["search", country, "Austrasse, Triesen", "--explain", "--limit", "3"])
         #expect(table.stdout.contains("readings tried:") && table.stdout.range(of: #"1  Austrasse +what_where +exact +36\.500 +31\.500 +5\.000"#, options: .regularExpression) != nil)
+        // README's example shows these lines as printed.
+        let readme = try String(contentsOfFile: TestPaths.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        let example = try runGeodb(["search", country, "Austrasse, Triesen", "--explain", "--limit", "2"])
+        let explained = try #require(example.stdout.range(of: "readings tried:")).lowerBound
+        #expect(readme.contains(String(example.stdout[explained...])), "\(example.stdout)")
         // A coordinate is its own reading.
         let point = try runGeodb(["search", country, "47.14, 9.52", "--explain", "--json"])
         #expect(point.stdout.contains("\"coordinates\""))

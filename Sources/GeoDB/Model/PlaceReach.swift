@@ -26,9 +26,12 @@ package enum PlaceReach {
     }
 
     /// The farthest reach of a level's kinds: how far to look for a place that may stand for it.
-    package static func metres(_ level: AddressLevel) -> Double? {
-        PlaceKind.allCases.filter { $0.addressLevel == level }.compactMap(metres).max()
-    }
+    package static func metres(_ level: AddressLevel) -> Double? { levelReach[level] }
+
+    /// `metres(level)` for every level, worked out once (the import asks it for every place).
+    private static let levelReach = Dictionary(PlaceKind.allCases.compactMap { kind in
+        kind.addressLevel.flatMap { level in metres(kind).map { (level, $0) } }
+    }, uniquingKeysWith: max)
 
     /// The kinds that are towns: what "Street, Town" and a town filter look for, each reaching as far as
     /// `metres` says where it has no boundary.

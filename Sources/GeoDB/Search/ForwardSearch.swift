@@ -51,13 +51,14 @@ final class ForwardSearch {
         return PlacePage(places: Array(found.dropFirst(offset).prefix(depth - offset)), nextCursor: next)
     }
 
-    /// `search` without the options' checks (a page asks for more than `SearchOptions.maxLimit`). With
-    /// `explanation`, each reading tried and each result's reading and score parts are written there.
+    /// `search` without the options' checks (a page asks for more than `SearchOptions.maxLimit`).
     private func results(_ text: String, options: SearchOptions) throws -> [PlaceResult] {
         var none: SearchExplanation?
         return try results(text, options: options, explanation: &none)
     }
 
+    /// `results`, writing each reading tried and each result's reading and score parts to `explanation`
+    /// when it is not nil (a search that is not explained marks nothing).
     private func results(_ text: String, options: SearchOptions, explanation: inout SearchExplanation?) throws -> [PlaceResult] {
         areaSetsNamed.removeAll(keepingCapacity: true)
         let text = String(text.prefix(256))
@@ -65,8 +66,9 @@ final class ForwardSearch {
         func tried(_ reading: SearchReading, _ candidates: Int) {
             explanation?.attempts.append(SearchExplanation.Attempt(reading: reading, candidates: candidates))
         }
-        /// `found` from `reading`: noted, and each marked with it.
+        /// `found` from `reading`: noted, and each marked with it, when explaining.
         func from(_ reading: SearchReading, _ found: [RankedCandidate]) -> [RankedCandidate] {
+            guard explanation != nil else { return found }
             tried(reading, found.count)
             return reading == .name ? found : found.map { var marked = $0; marked.reading = reading; return marked }
         }
