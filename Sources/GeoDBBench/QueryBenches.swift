@@ -143,7 +143,7 @@ enum ReverseBench {
         let sample = addresses.isEmpty ? [] : (0..<min(queries, addresses.count)).map { _ in addresses[Int.random(in: 0..<addresses.count, using: &random)] }
         let atAddresses = try Measure.latencies(sample) { _ = try db.reverse(at: $0.0) }
         var hits = 0
-        for item in sample where try db.reverse(at: item.0).first?.place.address["housenumber"] == item.1 { hits += 1 }
+        for item in sample where try db.reverse(at: item.0).first?.place.address.housenumber == item.1 { hits += 1 }
         return ["random_points": street, "street_level": streetOnly, "at_addresses": atAddresses,
                 "address_hit_rate": sample.isEmpty ? 0 : Double(hits) / Double(sample.count)]
     }

@@ -8,7 +8,7 @@ struct CSVExportWriter: ExportWriter {
     private let columns: [String]
     /// Column of each tag key; a key that is also a field name is written as `tag:key`.
     private let tagColumns: [String: Int]
-    static let fields = ["id", "name", "kind", "category", "lat", "lon"] + ExportField.addressKeys + ["timezone", "population"]
+    static let fields = ["id", "name", "kind", "category", "lat", "lon"] + ExportField.addressParts.map(\.rawValue) + ["timezone", "population"]
     static let latColumn = fields.firstIndex(of: "lat")!, lonColumn = fields.firstIndex(of: "lon")!
 
     init(_ out: ByteOutput, tagKeys: [String]) {

@@ -146,17 +146,19 @@ protocol ExportWriter {
 enum ExportField {
     /// (name, value) of each field the place has.
     static func values(_ place: PlaceResult) -> [(String, String)] {
-        var fields: [(String, String)] = [("id", String(place.id)), ("source_id", place.sourceRef), ("kind", place.kind.rawValue)]
-        for (key, value) in [("category", place.category), ("category_id", place.categoryID), ("name", place.name)] {
+        var fields: [(String, String)] = [("id", String(place.id)), ("source_id", place.sourceRef?.description ?? ""),
+                                          ("kind", place.kind.rawValue)]
+        for (key, value) in [("category", place.category?.text), ("category_id", place.categoryID), ("name", place.name)] {
             if let value { fields.append((key, value)) }
         }
-        for key in addressKeys { if let value = place.address[key] { fields.append((key, value)) } }
+        for part in addressParts { if let value = place.address[part] { fields.append((part.rawValue, value)) } }
         if let timezone = place.timezone { fields.append(("timezone", timezone)) }
         if let population = place.population { fields.append(("population", String(population))) }
         return fields
     }
 
-    static let addressKeys = ["housenumber", "street", "postcode", "city", "state", "country", "country_code"]
+    /// The address columns: a place's own parts (the areas around it are not columns).
+    static let addressParts: [Address.Part] = [.housenumber, .street, .postcode, .city, .state, .country, .countryCode]
 }
 
 /// Buffered writes to a file descriptor.

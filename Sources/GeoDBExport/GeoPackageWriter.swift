@@ -11,7 +11,7 @@ final class GeoPackageWriter: ExportWriter {
     private var extent: BoundingBox?
     private var rowsInTransaction = 0
     private static let srsID: Int32 = 4326
-    private static let textColumns = ["source_id", "kind", "category", "category_id", "name"] + ExportField.addressKeys + ["timezone"]
+    private static let textColumns = ["source_id", "kind", "category", "category_id", "name"] + ExportField.addressParts.map(\.rawValue) + ["timezone"]
 
     init(path: String) throws {
         db = try Connection(path: path, mode: .create)

@@ -68,7 +68,7 @@ struct NominatimAPI: Sendable {
         }
         found = found.filter { place in
             !excluded.contains(place.globalID)
-                && (countries.count < 2 || countries.contains(place.place.address["country_code"]?.uppercased() ?? ""))
+                && (countries.count < 2 || countries.contains(place.place.address.countryCode?.uppercased() ?? ""))
         }
         var described = details
         described.query = query
@@ -295,8 +295,8 @@ struct NominatimAPI: Sendable {
     private func geocodeJSON(_ found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
         let place = found.place, fields = PlaceFields(place: place), tag = fields.osmTag, address = place.address
         var admin: [(String, JSON)] = []
-        for (level, key) in [(2, "country"), (4, "state"), (6, "county")] {
-            if let name = address[key] { admin.append(("level\(level)", .string(name))) }
+        for (level, part) in [(2, Address.Part.country), (4, .state), (6, .county)] {
+            if let name = address[part] { admin.append(("level\(level)", .string(name))) }
         }
         return .object([
             ("type", .string("Feature")),
@@ -304,12 +304,12 @@ struct NominatimAPI: Sendable {
                 ("place_id", .int(found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
                 ("osm_id", fields.osm.map { .int($0.id) }), ("osm_key", .string(tag.key)), ("osm_value", .string(tag.value)),
                 ("type", .string(fields.photonType)), ("label", .string(place.displayName)), ("name", place.name.map(JSON.string)),
-                ("housenumber", address["housenumber"].map(JSON.string)), ("street", address["street"].map(JSON.string)),
-                ("locality", address["neighbourhood"].map(JSON.string)), ("postcode", address["postcode"].map(JSON.string)),
-                ("city", address["city"].map(JSON.string)), ("district", address["suburb"].map(JSON.string)),
-                ("county", address["county"].map(JSON.string)), ("state", address["state"].map(JSON.string)),
-                ("country", address["country"].map(JSON.string)),
-                ("country_code", address["country_code"].map { .string($0.lowercased()) }),
+                ("housenumber", address.housenumber.map(JSON.string)), ("street", address.street.map(JSON.string)),
+                ("locality", address.neighbourhood.map(JSON.string)), ("postcode", address.postcode.map(JSON.string)),
+                ("city", address.city.map(JSON.string)), ("district", address.suburb.map(JSON.string)),
+                ("county", address.county.map(JSON.string)), ("state", address.state.map(JSON.string)),
+                ("country", address.country.map(JSON.string)),
+                ("country_code", address.countryCode.map { .string($0.lowercased()) }),
                 ("admin", admin.isEmpty ? nil : .object(admin)),
                 ("extra", details.extraTags ? .strings(place.tags) : nil), ("namedetails", names.map(Self.nameDetails)),
             ]))])),
@@ -333,7 +333,7 @@ struct NominatimAPI: Sendable {
         if places.isEmpty || places.contains(where: { PlaceFields(place: $0).osm != nil }) {
             parts.append("Data © OpenStreetMap contributors, ODbL 1.0. https://osm.org/copyright")
         }
-        if places.contains(where: { $0.sourceRef.hasPrefix("geonames:") }) { parts.append("GeoNames (CC BY 4.0) https://www.geonames.org") }
+        if places.contains(where: { $0.sourceRef?.format == .geonames }) { parts.append("GeoNames (CC BY 4.0) https://www.geonames.org") }
         return parts.joined(separator: "; ")
     }
 

@@ -7,14 +7,12 @@ struct PlaceFields {
     let place: PlaceResult
 
     /// `node`/`way`/`relation` and the OSM id, for places from OSM (`n123`); nil for GeoNames and CSV.
-    var osm: (type: String, id: Int64)? { place.osmObject }
+    var osm: (type: String, id: Int64)? { place.sourceRef?.osmObject }
 
     /// The OSM key and value (`amenity`, `cafe`): the place's own tag when its category is one, else what
     /// its kind is in OSM (`place=city`, `highway=road`).
     var osmTag: (key: String, value: String) {
-        if let category = place.category, let equals = category.firstIndex(of: "="), !category.hasPrefix("geonames=") {
-            return (String(category[..<equals]), String(category[category.index(after: equals)...]))
-        }
+        if let tag = place.category?.osmTag { return tag }
         switch place.kind {
         case .street: return ("highway", "road")
         case .address, .interpolation: return ("place", "house")
@@ -55,16 +53,17 @@ struct PlaceFields {
     var nominatimAddress: [(String, String)] {
         var out: [(String, String)] = []
         if let name = place.name, place.kind != .street, place.kind != .address { out.append((addressType, name)) }
-        let keys = [("housenumber", "house_number"), ("street", "road"), ("neighbourhood", "neighbourhood"), ("suburb", "suburb"),
-                    ("city", "city"), ("county", "county"), ("state", "state"), ("postcode", "postcode"), ("country", "country")]
+        let keys: [(Address.Part, String)] = [(.housenumber, "house_number"), (.street, "road"), (.neighbourhood, "neighbourhood"),
+                                              (.suburb, "suburb"), (.city, "city"), (.county, "county"), (.state, "state"),
+                                              (.postcode, "postcode"), (.country, "country")]
         for (ours, theirs) in keys {
             if let value = place.address[ours], !out.contains(where: { $0.1 == value && $0.0 == theirs }) {
-                if place.kind == .street && ours == "street" { out.append(("road", place.name ?? value)); continue }
+                if place.kind == .street && ours == .street { out.append(("road", place.name ?? value)); continue }
                 out.append((theirs, value))
             }
         }
         if place.kind == .street, !out.contains(where: { $0.0 == "road" }), let name = place.name { out.insert(("road", name), at: 0) }
-        if let code = place.address["country_code"] { out.append(("country_code", code.lowercased())) }
+        if let code = place.address.countryCode { out.append(("country_code", code.lowercased())) }
         return out
     }
 

@@ -1483,7 +1483,9 @@ start();
       "type": "integer"
      },
      "source_id": {
-      "type": "string"
+      "type": "string",
+      "nullable": true,
+      "description": "The record in its source (n123, geonames:658225, csv:FILE:ID); null for a coordinate or category answer."
      },
      "kind": {
       "type": "string"

@@ -15,9 +15,9 @@ import TestSupport
         var out: [String] = []
         try QuerySession(path: path).forEachPlace(PlaceSelection()) { place, _ in
             guard keep(place) else { return }
-            out.append([place.kind.rawValue, place.category ?? "-", place.categoryID ?? "-", place.name ?? "-",
+            out.append([place.kind.rawValue, place.category?.text ?? "-", place.categoryID ?? "-", place.name ?? "-",
                         String(format: "%.7f %.7f", place.lat, place.lon),
-                        place.address.filter { csvAddress.contains($0.key) }.sorted { $0.key < $1.key }.description,
+                        place.address.dictionary.filter { csvAddress.contains($0.key) }.sorted { $0.key < $1.key }.description,
                         place.tags.sorted { $0.key < $1.key }.description, place.timezone ?? "-",
                         place.population.map(String.init) ?? "-"].joined(separator: " | "))
         }
@@ -37,7 +37,7 @@ import TestSupport
         #expect(original.count == 2519)
         #expect(try Self.places(copy) == original)
         // Without --keep-unnamed, rows with neither a name nor a house number (unnamed ATMs, …) are skipped.
-        let named = try Self.places(try Self.database.get()) { $0.name != nil || $0.address["housenumber"] != nil }
+        let named = try Self.places(try Self.database.get()) { $0.name != nil || $0.address.housenumber != nil }
         let strict = try runGeodb(["import", csv, "--output", scratch.path("named.sqlite"), "--json"])
         #expect(try Self.places(scratch.path("named.sqlite")) == named)
         #expect(strict.stdout.contains("\"no_name\" : \(original.count - named.count)"), "\(strict.stdout.prefix(3000))")

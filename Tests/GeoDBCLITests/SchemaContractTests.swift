@@ -70,7 +70,7 @@ struct SchemaContractTests {
         var compared = 0
         try db.withSession { session in
             try session.forEachPlace(PlaceSelection()) { place, _ in
-                #expect(addresses[String(place.id)] == place.address, "\(place.sourceRef)")
+                #expect(addresses[String(place.id)] == place.address.dictionary, "\(place.sourceRef?.description ?? "")")
                 compared += 1
             }
         }

@@ -35,20 +35,20 @@ import TestSupport
         let db = try Self.liechtenstein.get()
         let results = try Self.search(db, "Vaduz", limit: 20)
         let places = results.filter { $0.name == "Vaduz" && $0.kind.addressLevel != nil }
-        #expect(places.count == 1, "\(places.map(\.sourceRef))")
+        #expect(places.count == 1, "\(places.map(\.sourceRef?.description))")
         let vaduz = try #require(results.first)
         // The town node's point, population and tags; the municipality's polygon, level and country.
-        #expect(vaduz.sourceRef == "n1932181216" && vaduz.kind == .town && vaduz.population == 5229)
+        #expect(vaduz.sourceRef?.description == "n1932181216" && vaduz.kind == .town && vaduz.population == 5229)
         #expect(vaduz.coordinate.distance(to: Coordinate(lat: 47.1392862, lon: 9.5227962)) < 1)
-        #expect(vaduz.address["country_code"] == "LI" && vaduz.address["country"] == "Liechtenstein")
-        #expect(vaduz.address["city"] == nil)   // it is the municipality
+        #expect(vaduz.address.countryCode == "LI" && vaduz.address.country == "Liechtenstein")
+        #expect(vaduz.address.city == nil)   // it is the municipality
         // The boundary relation's id finds the same place; --country LI keeps it.
         #expect(try db.lookup("r1155956").place.id == vaduz.id)
         #expect(try Self.search(db, "Vaduz", limit: 1, country: "LI").first?.id == vaduz.id)
         // Monaco: one Monaco, the city-state that is its country and its city.
         let monaco = try Self.search(try Self.monaco.get(), "Monaco", limit: 20)
             .filter { $0.name == "Monaco" && $0.kind.addressLevel != nil }
-        #expect(monaco.count == 1 && monaco.first?.address["country_code"] == "MC")
+        #expect(monaco.count == 1 && monaco.first?.address.countryCode == "MC")
     }
 
     /// Towns answer at their place nodes, inside their municipalities (Schaan's boundary relation has its
@@ -57,7 +57,7 @@ import TestSupport
         let db = try Self.liechtenstein.get()
         for (name, node, lat, lon) in [("Schaan", "n240079149", 47.1663397, 9.510312), ("Triesen", "n240092661", 47.106994, 9.5274876)] {
             let town = try #require(try Self.search(db, name, limit: 1).first)
-            #expect(town.sourceRef == node && town.coordinate.distance(to: Coordinate(lat: lat, lon: lon)) < 1, "\(name)")
+            #expect(town.sourceRef?.description == node && town.coordinate.distance(to: Coordinate(lat: lat, lon: lon)) < 1, "\(name)")
         }
         // Every polygon's point lies inside it (the node of a merged place, else its centroid or label point).
         let path = try TestDatabases.liechtenstein()
@@ -68,7 +68,7 @@ import TestSupport
             try session.forEachPlace(selection) { place, geometry in
                 guard case .polygons(let polygons)? = geometry else { return }
                 let p = Point7(place.coordinate)
-                if !polygons.contains(where: { PolygonMath.polygonContains($0, lat: p.lat, lon: p.lon) }) { outside.append(place.sourceRef) }
+                if !polygons.contains(where: { PolygonMath.polygonContains($0, lat: p.lat, lon: p.lon) }) { outside.append(place.sourceRef?.description ?? "") }
             }
         }
         #expect(outside.isEmpty, "\(outside.count) in \(path): \(outside.prefix(10))")
@@ -99,7 +99,7 @@ import TestSupport
                 guard country.contains(where: { PolygonMath.polygonContains($0, lat: p.lat, lon: p.lon) }) else { return }
                 inside += 1
                 let isArea = municipalities.contains(String(place.id)) || place.kind == .country || place.kind == .county
-                if place.address["country_code"] != "LI" || (!isArea && place.address["city"] == nil) { wrong.append(place.sourceRef) }
+                if place.address.countryCode != "LI" || (!isArea && place.address.city == nil) { wrong.append(place.sourceRef?.description ?? "") }
             }
         }
         #expect(inside > 15_000)
@@ -111,14 +111,14 @@ import TestSupport
         // A street running through several municipalities is found with each, shown where it is in that one.
         for town in ["Triesen", "Triesenberg"] {
             let street = try #require(try Self.search(db, "Valünastrasse, \(town)", limit: 1).first)
-            #expect(street.kind == .street && street.name == "Valünastrasse" && street.address["city"] == town)
+            #expect(street.kind == .street && street.name == "Valünastrasse" && street.address.city == town)
             let here = try #require(try Self.reverse(db, street.lat, street.lon, level: .city))
             #expect(here.place.name == town, "\(street.coordinate)")
         }
         let address = try #require(try Self.search(db, "Austrasse 9, Vaduz, Liechtenstein", limit: 1).first)
-        #expect(address.kind == .address && address.address["street"] == "Austrasse" && address.address["housenumber"] == "9")
-        #expect(address.address["city"] == "Vaduz")
-        #expect(try Self.search(db, "Vaduz, Liechtenstein", limit: 1).first?.sourceRef == "n1932181216")
+        #expect(address.kind == .address && address.address.street == "Austrasse" && address.address.housenumber == "9")
+        #expect(address.address.city == "Vaduz")
+        #expect(try Self.search(db, "Vaduz, Liechtenstein", limit: 1).first?.sourceRef?.description == "n1932181216")
 
         // POIs without an addr:city of their own, by rule (every 40th named POI whose name is its own in
         // the database and has no digits, which read as house numbers), found as "Name, Town" with the town their municipality gives them.
@@ -148,14 +148,14 @@ import TestSupport
     @Test func monacoReversesToItsWardAndNoMountainRange() throws {
         let db = try Self.monaco.get()
         let casino = try #require(try Self.reverse(db, 43.7396, 7.4276))
-        #expect(casino.place.address["suburb"] == "Monte-Carlo" && casino.place.address["city"] == "Monaco")
-        #expect(casino.place.address["country"] == "Monaco" && casino.place.address["country_code"] == "MC")
-        #expect(casino.place.address["state"] == nil && casino.hierarchySource == .polygons)
+        #expect(casino.place.address.suburb == "Monte-Carlo" && casino.place.address.city == "Monaco")
+        #expect(casino.place.address.country == "Monaco" && casino.place.address.countryCode == "MC")
+        #expect(casino.place.address.state == nil && casino.hierarchySource == .polygons)
         // "Alpes Maritimes", a place=region (a mountain range), is a locality, nobody's state.
         #expect(try Self.search(db, "Alpes Maritimes", limit: 5).filter { $0.name == "Alpes Maritimes" }.allSatisfy { $0.kind == .locality })
         try db.withSession { session in
             try session.forEachPlace(PlaceSelection()) { place, _ in
-                #expect(place.address["state"] != "Alpes Maritimes", "\(place.sourceRef)")
+                #expect(place.address.state != "Alpes Maritimes", "\(place.sourceRef?.description ?? "")")
             }
         }
         // Open sea far from Monaco, outside every area: nothing.
@@ -165,7 +165,7 @@ import TestSupport
     @Test func waterAndAreasOfInterestAtAPoint() throws {
         let lake = try #require(try Self.search(try Self.liechtenstein.get(), "Gampriner Seele", limit: 1).first)
         let atLake = try #require(try Self.reverse(try Self.liechtenstein.get(), lake.lat, lake.lon))
-        #expect(atLake.water == "Gampriner Seele" && atLake.place.address["city"] == "Gamprin")
+        #expect(atLake.water == "Gampriner Seele" && atLake.place.address.city == "Gamprin")
         var gardens = SearchOptions()
         gardens.kinds = [.poi]   // not the ward of the same name
         let garden = try #require(try Self.monaco.get().search("Jardin Exotique", options: gardens).first)
@@ -178,13 +178,13 @@ import TestSupport
     @Test func ruralPointsReverseToTheirMunicipality() throws {
         let db = try Self.liechtenstein.get()
         let malbun = try #require(try Self.reverse(db, 47.1000, 9.6200))
-        #expect(malbun.place.address["city"] == "Triesenberg" && malbun.place.address["country_code"] == "LI")
+        #expect(malbun.place.address.city == "Triesenberg" && malbun.place.address.countryCode == "LI")
         #expect(malbun.hierarchySource == .polygons)
         let city = try #require(try Self.reverse(db, 47.1000, 9.6200, level: .city))
         #expect(city.place.name == "Triesenberg" && city.place.match == .area && city.place.distanceM == 0)
         // A street crossing into the next municipality takes the municipality of the point.
         let street = try #require(try Self.reverse(db, 47.1100, 9.6000))
-        #expect(street.place.address["city"] == "Triesenberg" && street.place.address["suburb"] != "Schaan")
+        #expect(street.place.address.city == "Triesenberg" && street.place.address.suburb != "Schaan")
     }
 
     /// Postcodes: the places made from the addresses' postcodes match by prefix ("949" lists 9490–9498) and
@@ -193,11 +193,11 @@ import TestSupport
         let db = try Self.liechtenstein.get()
         let listed = try Self.search(db, "949", limit: 20)
         #expect(listed.prefix(9).map { $0.name ?? "" } == (0...8).map { "949\($0)" })
-        #expect(listed.prefix(9).allSatisfy { $0.kind == .postcode && $0.address["country_code"] == "LI" })
+        #expect(listed.prefix(9).allSatisfy { $0.kind == .postcode && $0.address.countryCode == "LI" })
         let schaan = try #require(try Self.search(db, "9494", limit: 1).first)
-        #expect(schaan.kind == .postcode && schaan.match == .exact && schaan.address["city"] == "Schaan")
+        #expect(schaan.kind == .postcode && schaan.match == .exact && schaan.address.city == "Schaan")
         func streets(_ name: String, _ postcode: String) throws -> [String] {
-            try db.structuredSearch(street: name, housenumber: nil, city: nil, postcode: postcode).map { $0.address["city"] ?? "" }
+            try db.structuredSearch(street: name, housenumber: nil, city: nil, postcode: postcode).map { $0.address.city ?? "" }
         }
         #expect(try streets("Austrasse", "9490") == ["Vaduz"])
         #expect(try streets("Austrasse", "9495") == ["Triesen"])

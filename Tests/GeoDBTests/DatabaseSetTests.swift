@@ -15,11 +15,11 @@ import TestSupport
         let set = try Self.liechtensteinAndCities()
         let found = try await set.search("Vaduz", options: SearchOptions(), offset: 0, limit: 10).places
         // The town (the extract's place node n1932181216) once; GeoNames' Vaduz (geonameid 3042030) not beside it.
-        #expect(found.filter { $0.place.sourceRef == "n1932181216" }.count == 1)
-        #expect(!found.contains { $0.place.sourceRef == "geonames:3042030" }, "\(found.map { ($0.place.name ?? "", $0.place.sourceRef) })")
-        #expect(found.first?.place.sourceRef == "n1932181216" && found.first?.member.index == 0)
+        #expect(found.filter { $0.place.sourceRef?.description == "n1932181216" }.count == 1)
+        #expect(!found.contains { $0.place.sourceRef?.description == "geonames:3042030" }, "\(found.map { ($0.place.name ?? "", $0.place.sourceRef?.description) })")
+        #expect(found.first?.place.sourceRef?.description == "n1932181216" && found.first?.member.index == 0)
         // The gazetteer alone answers its own Vaduz.
-        #expect(try await set.members[1].database.search("Vaduz").first?.sourceRef == "geonames:3042030")
+        #expect(try await set.members[1].database.search("Vaduz").first?.sourceRef?.description == "geonames:3042030")
     }
 
     /// Results of both files in one list, by score, each file's own order kept.
@@ -44,9 +44,9 @@ import TestSupport
     @Test func reverseAsksTheFileThatCoversThePoint() async throws {
         let set = try Self.liechtensteinAndCities()
         let vaduz = try await set.reverse(at: Coordinate(lat: 47.13168, lon: 9.52287), options: ReverseOptions())
-        #expect(vaduz.first?.member.index == 0 && vaduz.first?.result.place.address["country_code"] == "LI")
+        #expect(vaduz.first?.member.index == 0 && vaduz.first?.result.place.address.countryCode == "LI")
         let tokyo = try await set.reverse(at: Coordinate(lat: 35.6895, lon: 139.6917), options: ReverseOptions())
-        #expect(tokyo.first?.member.index == 1 && tokyo.first?.result.place.address["country_code"] == "JP")
+        #expect(tokyo.first?.member.index == 1 && tokyo.first?.result.place.address.countryCode == "JP")
     }
 
     /// The geometries and names of a whole answer, read once per file, are each place's own.

@@ -139,7 +139,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         let page = try db.places(near: point, radius: 500, filter: try .resolve(["cafe"]), limit: 3)
         #expect(page.places.map(\.name) == ["Robert's Coffee", "Cafe Java", "Ciao! Caffé"])
         #expect(page.places.first?.tags["opening_hours"] == "Mo-Fr 07:00-19:00; Sa 10:00-18:00")
-        #expect(page.places.first?.address["street"] == "Mannerheimintie")
+        #expect(page.places.first?.address.street == "Mannerheimintie")
         #expect(page.nextCursor != nil)
         // A synonym finds the same; a parent includes cafes and restaurants.
         let synonym = try db.places(near: point, radius: 500, filter: try .resolve(["coffee"]), limit: 3)
@@ -148,7 +148,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         #expect(Set(parent.places.compactMap(\.categoryID)).isSuperset(of: ["cafe", "restaurant"]))
         // Raw tag: exactly the objects with that tag.
         let raw = try db.places(near: point, radius: 500, filter: try .resolve(["amenity=pharmacy"]), limit: 100)
-        #expect(raw.places.allSatisfy { $0.category == "amenity=pharmacy" })
+        #expect(raw.places.allSatisfy { $0.category?.text == "amenity=pharmacy" })
         // Name filter, diacritics-insensitive.
         let engel = try db.places(near: point, radius: 2000, filter: try .resolve(["cafe"]), name: "ENGEL", limit: 5)
         #expect(engel.places.map(\.name) == ["Cafe Engel"])

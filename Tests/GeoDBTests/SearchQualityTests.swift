@@ -65,13 +65,13 @@ import TestSupport
                       ("Brsitol", "Bristol", "GB")])
     func swappedLettersAreOneTypo(typed: String, expected: String, country: String) throws {
         let first = try #require(try Self.search(try Self.cities.get(), typed).first)
-        #expect(first.name == expected && first.address["country_code"] == country && first.match == .fuzzy, "\(first.displayName)")
+        #expect(first.name == expected && first.address.countryCode == country && first.match == .fuzzy, "\(first.displayName)")
     }
 
     @Test func streetAndTownIsTheStreetInThatTown() throws {
         let results = try Self.search(try Self.liechtenstein.get(), "Austrasse, Vaduz")
         let first = try #require(results.first)
-        #expect(first.kind == .street && first.name == "Austrasse" && first.address["city"] == "Vaduz", "\(results.map(\.displayName))")
+        #expect(first.kind == .street && first.name == "Austrasse" && first.address.city == "Vaduz", "\(results.map(\.displayName))")
     }
 
     /// A place's names in other languages count less than its own: on Liechtenstein's extract, typing "Ru"
@@ -123,7 +123,7 @@ import TestSupport
         let first = try #require(results.first)
         #expect(first.kind == .street && first.name == "Austrasse" && first.match == .fallback, "\(results.map(\.displayName))")
         #expect(!results.contains { $0.kind == .address }, "other streets' number 10: \(results.map(\.displayName))")
-        if text.contains("Vaduz") { #expect(results.allSatisfy { $0.address["city"] == "Vaduz" }) }
+        if text.contains("Vaduz") { #expect(results.allSatisfy { $0.address.city == "Vaduz" }) }
     }
 
     @Test func aCategoryWordFindsThePlacesOfThatCategory() throws {
@@ -136,7 +136,7 @@ import TestSupport
         // Plurals and towns: "restaurants in Schaan", "pharmacy near Vaduz", "atm Vaduz".
         for (text, category, town) in [("restaurants in Schaan", "restaurant", "Schaan"), ("atm Vaduz", "atm", "Vaduz")] {
             let found = try Self.search(db, text)
-            #expect(!found.isEmpty && found.allSatisfy { $0.categoryID == category && $0.address["city"] == town }, "\(text): \(found.map(\.displayName))")
+            #expect(!found.isEmpty && found.allSatisfy { $0.categoryID == category && $0.address.city == town }, "\(text): \(found.map(\.displayName))")
         }
         #expect(try Self.search(db, "pharmacy near Vaduz").allSatisfy { $0.categoryID == "pharmacy" })
         // A name that starts with a category word is still a name.
@@ -153,7 +153,7 @@ import TestSupport
         #expect(try Self.search(helsinki, "Bank bar and bis", autocomplete: true).first?.name == "Bank bar and bistro")
         let vaduz = Coordinate(lat: 47.141, lon: 9.521)
         let atms = try Self.search(try Self.liechtenstein.get(), "atm Schaan") { $0.near = vaduz }
-        #expect(!atms.isEmpty && atms.allSatisfy { $0.categoryID == "atm" && $0.address["city"] == "Schaan" })
+        #expect(!atms.isEmpty && atms.allSatisfy { $0.categoryID == "atm" && $0.address.city == "Schaan" })
     }
 
     /// A category word with no place, box or point to look near lists the category's most important places
@@ -276,7 +276,7 @@ import TestSupport
         let db = try GeoDatabase(path: path)
         var streets: [String: (name: String, town: String)] = [:]
         for row in try Self.rows(path, "SELECT id, name FROM place WHERE kind = 'street' AND name IS NOT NULL ORDER BY id") {
-            guard let town = try db.lookup(row[0]).place.address["city"] else { continue }
+            guard let town = try db.lookup(row[0]).place.address.city else { continue }
             let key = "\(TextNormalizer.fold(row[1]))|\(town)"
             streets[key] = streets[key] == nil ? (row[1], town) : ("", town)   // two streets so named in one town: unclear
         }
@@ -292,7 +292,7 @@ import TestSupport
             }
         }
         let hits = try queries.filter { query in
-            try Self.search(db, query.text, limit: 3).contains { $0.kind == .street && $0.name == query.name && $0.address["city"] == query.town }
+            try Self.search(db, query.text, limit: 3).contains { $0.kind == .street && $0.name == query.name && $0.address.city == query.town }
         }
         #expect(Double(hits.count) >= 0.9 * Double(queries.count),
                 "\(hits.count) of \(queries.count); missed: \(queries.filter { q in !hits.contains { $0.text == q.text } }.map(\.text).prefix(20))")
@@ -306,7 +306,7 @@ import TestSupport
             let db = try GeoDatabase(path: path)
             let towns = try Self.rows(path, "SELECT id FROM place WHERE kind IN ('city', 'town', 'village') ORDER BY id")
                 .map { try db.lookup($0[0]).place }
-            for town in towns where town.address["country"] == country {
+            for town in towns where town.address.country == country {
                 checked += 1
                 let first = try Self.search(db, "\(town.name ?? ""), \(country)").first
                 #expect(first?.name == town.name, "\(town.name ?? ""), \(country) → \(first?.displayName ?? "nothing")")
@@ -318,9 +318,9 @@ import TestSupport
         options.limit = 100
         options.kinds = [.poi]
         let pois = try db.places(in: BoundingBox(minLat: 47.0, minLon: 9.4, maxLat: 47.3, maxLon: 9.7), limit: 1000)
-            .places.filter { $0.address["city"] != nil && $0.name != nil }.prefix(60)
+            .places.filter { $0.address.city != nil && $0.name != nil }.prefix(60)
         let hits = try pois.filter { poi in
-            try Self.search(db, "\(poi.name!), \(poi.address["city"]!)", limit: 3).contains { $0.name == poi.name }
+            try Self.search(db, "\(poi.name!), \(poi.address.city!)", limit: 3).contains { $0.name == poi.name }
         }
         #expect(pois.count >= 40 && Double(hits.count) >= 0.9 * Double(pois.count), "\(hits.count) of \(pois.count)")
     }

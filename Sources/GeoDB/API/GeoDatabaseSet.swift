@@ -277,7 +277,7 @@ public struct GeoDatabaseSet: Sendable {
     /// geometry and the OSM id clients ask for.
     static func distinct(_ places: [MemberPlace]) -> [MemberPlace] {
         guard Set(places.map(\.member.index)).count > 1 else { return places }
-        func isOSM(_ place: PlaceResult) -> Bool { place.osmObject != nil }
+        func isOSM(_ place: PlaceResult) -> Bool { place.sourceRef?.osmObject != nil }
         func same(_ a: PlaceResult, _ b: PlaceResult) -> Bool {
             if isOSM(a) && isOSM(b) { return a.sourceRef == b.sourceRef }
             guard let nameA = a.name, let nameB = b.name, SamePlace.nameKey(nameA) == SamePlace.nameKey(nameB),

@@ -8,12 +8,14 @@ import Foundation
 package enum ResultJSON {
     /// A place; `id` is the one to show (an id across several files when they answer as one).
     package static func place(_ place: PlaceResult, id: Int64? = nil) -> JSON {
-        .fields([
-            ("id", .int(id ?? place.id)), ("source_id", .string(place.sourceRef)), ("kind", .string(place.kind.rawValue)),
-            ("category", place.category.map(JSON.string)), ("category_id", place.categoryID.map(JSON.string)),
+        let sourceID: JSON = place.sourceRef.map { .string($0.description) } ?? .null
+        let category: JSON? = place.category.map { .string($0.text) }
+        return .fields([
+            ("id", .int(id ?? place.id)), ("source_id", sourceID), ("kind", .string(place.kind.rawValue)),
+            ("category", category), ("category_id", place.categoryID.map(JSON.string)),
             ("name", place.name.map(JSON.string)), ("display_name", .string(place.displayName)),
             ("lat", .number(place.lat)), ("lon", .number(place.lon)), ("distance_m", place.distanceM.map(JSON.number)),
-            ("address", .strings(place.address)), ("tags", .strings(place.tags)), ("timezone", place.timezone.map(JSON.string)),
+            ("address", .strings(place.address.dictionary)), ("tags", .strings(place.tags)), ("timezone", place.timezone.map(JSON.string)),
             ("population", place.population.map(JSON.int)), ("score", place.score.map(JSON.number)),
             ("match", place.match.map { .string($0.rawValue) }),
             ("highlights", place.highlights.map { .array($0.map { .object([("start", .int(Int64($0.start))), ("end", .int(Int64($0.end)))]) }) }),

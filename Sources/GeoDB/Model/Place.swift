@@ -76,7 +76,7 @@ public enum PlaceKind: String, CaseIterable, Sendable, Codable {
 /// of the database is (`area.level`). The raw value is the address key.
 ///
 /// ```swift
-/// let town = result.address[AddressLevel.city.rawValue]
+/// let town = result.address[level: .city]
 /// ```
 public enum AddressLevel: String, CaseIterable, Sendable, Codable {
     case neighbourhood, suburb, city, county, state, country, postcode
@@ -165,59 +165,6 @@ package struct SearchNames: Equatable, Sendable {
     /// place has no second row.
     package var texts: (own: String, alternate: String) {
         (PlaceRecord.nameSearchText(own), alternate.isEmpty ? "" : PlaceRecord.nameSearchText(alternate))
-    }
-}
-
-/// Address parts of a place (`place.housenumber` … `place.country_code`, `place.state`, `place.country`).
-package struct Address: Hashable, Sendable {
-    package var housenumber: String?
-    package var street: String?
-    package var postcode: String?
-    package var city: String?
-    package var countryCode: String?
-    /// First-level subdivision name (GeoNames admin1 name, a CSV state column).
-    package var state: String?
-    /// Country name (GeoNames country table, a CSV country column).
-    package var country: String?
-
-    package init(housenumber: String? = nil, street: String? = nil, postcode: String? = nil,
-                city: String? = nil, countryCode: String? = nil, state: String? = nil, country: String? = nil) {
-        self.housenumber = housenumber
-        self.street = street
-        self.postcode = postcode
-        self.city = city
-        self.countryCode = countryCode
-        self.state = state
-        self.country = country
-    }
-
-    package var isEmpty: Bool {
-        housenumber == nil && street == nil && postcode == nil && city == nil && countryCode == nil && state == nil
-            && country == nil
-    }
-
-    /// "street housenumber postcode city state country", the text the search index holds for the address,
-    /// plus the street's extra normalized forms (`TextNormalizer.indexAlternatives`). Writers rebuild it
-    /// from the `place` columns when they merge a record into a place: keep it a function of those only.
-    package var searchText: String {
-        // Appended part by part, without an array of the parts and `joined`: it runs once per place on the
-        // writer's thread (callgrind, Helsinki ×5 import: 62.8 → 40.5 M instructions).
-        var text = "", first = true
-        func add(_ part: String?) {
-            guard let part else { return }
-            if !first { text += " " }
-            first = false
-            text += part
-        }
-        add(street)
-        add(housenumber)
-        add(postcode)
-        add(city)
-        add(state)
-        add(country)
-        // A loop, not `forEach(add)`: passing `add` as a value boxes `text` and checks every access at run time.
-        if let street { for word in TextNormalizer.indexAlternatives(street) { add(word) } }
-        return text
     }
 }
 

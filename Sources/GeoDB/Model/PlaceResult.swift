@@ -10,13 +10,14 @@
 public struct PlaceResult: Codable, Sendable, Equatable {
     /// `place.id` in this database.
     public var id: Int64
-    /// The id in its source, qualified so it names one record across sources: OSM `n123`/`w45`/`r6`,
-    /// GeoNames `geonames:658225`, CSV `csv:<file name>:<id or line>`. `lookup` takes it back.
-    public var sourceRef: String
+    /// The record in its source, shown so it names one record across sources: OSM `n123`/`w45`/`r6`,
+    /// GeoNames `geonames:658225`, CSV `csv:<file name>:<id or line>`. `lookup` takes it back. Nil for an
+    /// answer that is no stored place: a coordinate, a category.
+    public var sourceRef: SourceReference?
     /// `city`, `street`, `address`, `poi`, …
     public var kind: PlaceKind
-    /// Raw source category, e.g. `amenity=cafe`.
-    public var category: String?
+    /// The category as the source wrote it, e.g. `amenity=cafe`.
+    public var category: SourceCategory?
     /// Taxonomy category, e.g. `cafe`.
     public var categoryID: String?
     /// Display name; nil for most addresses.
@@ -29,9 +30,8 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var lon: Double
     /// Metres from the query point, when the query has one.
     public var distanceM: Double?
-    /// housenumber, street, postcode, neighbourhood, suburb, city, county, state, country, country_code:
-    /// the place's own address tags, then the areas it lies in (reverse: the areas around the query point).
-    public var address: [String: String]
+    /// The place's own address tags, then the areas it lies in (reverse: the areas around the query point).
+    public var address: Address
     /// Display tags: opening_hours, website, phone, cuisine, wheelchair, …
     public var tags: [String: String]
     /// The place's IANA time zone, when its source gives one (GeoNames does).
@@ -53,18 +53,6 @@ public struct PlaceResult: Codable, Sendable, Equatable {
 
     /// The position as a `Coordinate`.
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
-
-    /// `node`/`way`/`relation` and the OSM id of a place from OSM (source id `n123`, `w45`, `r6`); nil for
-    /// GeoNames and CSV places (`geonames:…`, `csv:…`).
-    public var osmObject: (type: String, id: Int64)? {
-        guard let letter = sourceRef.first, let id = Int64(sourceRef.dropFirst()) else { return nil }
-        switch letter {
-        case "n": return ("node", id)
-        case "w": return ("way", id)
-        case "r": return ("relation", id)
-        default: return nil
-        }
-    }
 }
 
 /// A part of a text: `start` and `end` (exclusive) count Characters (what a user sees as letters) from 0.
@@ -114,37 +102,37 @@ package enum AddressFormat {
     /// `areaLine` for a settlement or an area.
     ///
     /// ```swift
-    /// AddressFormat.displayName(name: "Stockmann", kind: .poi, address: ["street": "Aleksanterinkatu", "housenumber": "52"])
+    /// AddressFormat.displayName(name: "Stockmann", kind: .poi, address: Address(housenumber: "52", street: "Aleksanterinkatu"))
     /// ```
-    package static func displayName(name: String?, kind: PlaceKind, address: [String: String]) -> String {
+    package static func displayName(name: String?, kind: PlaceKind, address: Address) -> String {
         kind.addressLevel != nil ? areaLine(name: name, address: address) : line(name: name, address: address, withAreas: false)
     }
 
     /// "Name, Street 12, Suburb, 00100 City, Country": a reverse answer, which names the areas around it too.
-    package static func addressLine(name: String?, address: [String: String]) -> String {
+    package static func addressLine(name: String?, address: Address) -> String {
         line(name: name, address: address, withAreas: true)
     }
 
     /// "Vaduz, Oberland, Liechtenstein", "Monte-Carlo, Monaco": a settlement or an area with the areas above
     /// it (a place's area set holds only those), each name once.
-    package static func areaLine(name: String?, address: [String: String]) -> String {
+    package static func areaLine(name: String?, address: Address) -> String {
         var parts = name.map { [$0] } ?? []
-        for key in ["suburb", "city", "county", "state", "country"] {
-            if let area = address[key], !parts.contains(area) { parts.append(area) }
+        for area in [address.suburb, address.city, address.county, address.state, address.country] {
+            if let area, !parts.contains(area) { parts.append(area) }
         }
         return parts.joined(separator: ", ")
     }
 
-    private static func line(name: String?, address: [String: String], withAreas: Bool) -> String {
+    private static func line(name: String?, address: Address, withAreas: Bool) -> String {
         var parts: [String] = []
         if let name { parts.append(name) }
-        let street = [address["street"], address["housenumber"]].compactMap { $0 }.joined(separator: " ")
+        let street = [address.street, address.housenumber].compactMap { $0 }.joined(separator: " ")
         if !street.isEmpty && street != name { parts.append(street) }
-        if withAreas, let suburb = address["suburb"] ?? address["neighbourhood"] { parts.append(suburb) }
-        let city = [address["postcode"], address["city"]].compactMap { $0 }.joined(separator: " ")
+        if withAreas, let suburb = address.suburb ?? address.neighbourhood { parts.append(suburb) }
+        let city = [address.postcode, address.city].compactMap { $0 }.joined(separator: " ")
         if !city.isEmpty { parts.append(city) }
         // (A city-state's city is its country: named once.)
-        if withAreas, let country = address["country"], country != address["city"] { parts.append(country) }
+        if withAreas, let country = address.country, country != address.city { parts.append(country) }
         return parts.joined(separator: ", ")
     }
 }

@@ -74,18 +74,18 @@ final class AddressHierarchy {
         return AddressLevel.withinCountry(result) { $0.countryCode }
     }
 
-    /// Names of the levels around `point` (address keys: neighbourhood … country, country_code, postcode)
-    /// and where they came from: containing areas, else, for the `needed` levels, the nearest places.
-    func areas(at point: Coordinate, needed: Set<AddressLevel>) throws -> ([String: String], HierarchySource) {
-        var result: [String: String] = [:]
+    /// Names of the levels around `point` (neighbourhood … country, postcode, and the country code) and
+    /// where they came from: containing areas, else, for the `needed` levels, the nearest places.
+    func areas(at point: Coordinate, needed: Set<AddressLevel>) throws -> (Address, HierarchySource) {
+        var result = Address()
         let containing = try containingAreas(point)
         for (level, area) in containing {
-            if let name = area.name { result[level.rawValue] = name }
+            if let name = area.name { result[level: level] = name }
         }
         // The country's code, else that of the smallest area that has one.
         if let code = containing[.country]?.countryCode
             ?? AddressLevel.nested.lazy.compactMap({ containing[$0]?.countryCode }).first {
-            result["country_code"] = code
+            result.countryCode = code
         }
         if !result.isEmpty { return (result, .polygons) }
         for (level, kinds) in Self.standIns where needed.contains(level) {
@@ -96,7 +96,7 @@ final class AddressHierarchy {
             let byID = Dictionary(try places.results(ids: found.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             if let place = found.lazy.compactMap({ near in byID[near.id].flatMap { near.distance <= PlaceReach.metres($0.kind) ?? 0 ? $0 : nil } }).first,
                let name = place.name {
-                result[level.rawValue] = name
+                result[level: level] = name
             }
         }
         return (result, result.isEmpty ? .addressTags : .nearestPlace)

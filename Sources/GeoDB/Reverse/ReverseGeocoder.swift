@@ -87,7 +87,7 @@ public struct ReverseOptions: Sendable {
 ///
 /// ```swift
 /// let r = try db.reverse(at: Coordinate(lat: 60.16952, lon: 24.93545)).first
-/// print(r?.place.address["suburb"] ?? "", r?.hierarchySource ?? "")
+/// print(r?.place.address.suburb ?? "", r?.hierarchySource ?? "")
 /// ```
 public struct ReverseResult: Codable, Sendable {
     /// The place found, with `distanceM` from the query point and its hierarchy in `address`.
@@ -155,7 +155,7 @@ final class ReverseGeocoder {
         let levels = Array(AddressLevel.nested.dropLast())
         let answerLevel = answers.first.flatMap { $0.kind.addressLevel }.flatMap { levels.firstIndex(of: $0) }
         let needed = Set(levels.enumerated().filter { index, level in
-            (answerLevel.map { index > $0 } ?? true) && answers.contains { $0.address[level.rawValue] == nil }
+            (answerLevel.map { index > $0 } ?? true) && answers.contains { $0.address[level: level] == nil }
         }.map(\.element))
         let (areas, source) = try hierarchy.areas(at: point, needed: needed)
         let zone = options.includeTimeZone ? try timeZones.lookup()?.tzid(at: point) : nil
@@ -163,7 +163,7 @@ final class ReverseGeocoder {
         return try zip(answers, found).map { place, item in
             var p = place
             if let number = item.interpolated {
-                p.address["housenumber"] = number
+                p.address.housenumber = number
                 p.match = .interpolated
             } else {
                 p.match = item.match
@@ -172,16 +172,16 @@ final class ReverseGeocoder {
             let ownSet = try places.areaSets.entry(ofPlace: p.id)
             if source == .polygons {
                 // The city its own tags name, not its set (a village of the municipality, as addr:city).
-                let taggedCity = p.address["city"].flatMap { $0 == ownSet?.names[.city] ? nil : $0 }
+                let taggedCity = p.address.city.flatMap { $0 == ownSet?.names[.city] ? nil : $0 }
                 Self.placeAtPoint(&p, taggedCity: taggedCity, in: areas)
             } else {
-                for (key, value) in areas where p.address[key] == nil { p.address[key] = value }
+                for (part, value) in areas.parts where p.address[part] == nil { p.address[part] = value }
             }
             if item.match == .nearest {
                 usedSource = .nearestPlace
             } else if areas.isEmpty {
                 // No boundary at the point: the answer's own areas, as the import found them, or its tags.
-                usedSource = ownSet?.source ?? (p.address["city"] != nil || p.address["postcode"] != nil ? .addressTags : source)
+                usedSource = ownSet?.source ?? (p.address.city != nil || p.address.postcode != nil ? .addressTags : source)
             }
             if p.kind.addressLevel != nil {
                 // An area answers for itself: only the levels above it.
@@ -198,18 +198,18 @@ final class ReverseGeocoder {
     /// Gives an answer the areas the query point lies in (a street's middle can lie in the next town): they
     /// replace the answer's own above its level. An address whose own tags name a village of the
     /// municipality as its city (`taggedCity`) keeps it, as its suburb (Mühlegasse 77, Schaanwald, Mauren).
-    static func placeAtPoint(_ place: inout PlaceResult, taggedCity: String?, in areas: [String: String]) {
+    static func placeAtPoint(_ place: inout PlaceResult, taggedCity: String?, in areas: Address) {
         let nested = AddressLevel.nested
         let own = place.kind.addressLevel.flatMap { nested.firstIndex(of: $0) } ?? -1
-        if let city = areas["city"], let named = taggedCity, named != city, place.address["suburb"] == nil,
+        if let city = areas.city, let named = taggedCity, named != city, place.address.suburb == nil,
            own < nested.firstIndex(of: .city)! {
-            place.address["suburb"] = named
+            place.address.suburb = named
         }
-        for (key, value) in areas {
-            if let level = AddressLevel(rawValue: key), let rank = nested.firstIndex(of: level) {
-                if rank > own { place.address[key] = value }
-            } else if key == "country_code" || place.address[key] == nil {
-                place.address[key] = value
+        for (part, value) in areas.parts {
+            if let level = AddressLevel(rawValue: part.rawValue), let rank = nested.firstIndex(of: level) {
+                if rank > own { place.address[part] = value }
+            } else if part == .countryCode || place.address[part] == nil {
+                place.address[part] = value
             }
         }
     }

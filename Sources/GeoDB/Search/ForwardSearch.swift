@@ -132,7 +132,7 @@ final class ForwardSearch {
             place.distanceM = shown[place.id]?.distanceM
             if let (point, town) = shown[place.id]?.shownIn {
                 (place.lat, place.lon) = (point.lat, point.lon)
-                place.address["city"] = town
+                place.address.city = town
                 place.displayName = AddressFormat.displayName(name: place.name, kind: place.kind, address: place.address)
             }
             return place
@@ -177,9 +177,9 @@ final class ForwardSearch {
               let id = Taxonomy.standard.categories(startingWith: typed).first,
               let category = Taxonomy.standard.category(id) else { return nil }
         let point = options.near ?? options.bbox.map { Coordinate(lat: ($0.minLat + $0.maxLat) / 2, lon: ($0.minLon + $0.maxLon) / 2) }
-        return PlaceResult(id: 0, sourceRef: "category:" + id, kind: .category, category: nil, categoryID: id,
+        return PlaceResult(id: 0, sourceRef: nil, kind: .category, category: nil, categoryID: id,
                            name: category.label, displayName: category.label + " (category)", lat: point?.lat ?? 0,
-                           lon: point?.lon ?? 0, distanceM: nil, address: [:], tags: [:], score: nil, match: .category)
+                           lon: point?.lon ?? 0, distanceM: nil, address: Address(), tags: [:], score: nil, match: .category)
     }
 
     /// A text naming a category ("restaurant", "cafes", "pharmacy near Vaduz", "atm Monaco"): the places of
@@ -231,7 +231,7 @@ final class ForwardSearch {
             names[id, default: []] += alternates
         }
         let towns = try places.results(ids: ids.filter { id in names[id]?.contains { $0.words == words } == true }).filter { town in
-            options.countryCode.map { town.address["country_code"]?.uppercased() == $0.uppercased() } ?? true
+            options.countryCode.map { town.address.countryCode?.uppercased() == $0.uppercased() } ?? true
                 && options.bbox.map { $0.contains(town.coordinate) } ?? true
         }
         guard let near = options.near else { return towns.first }
@@ -539,14 +539,14 @@ final class ForwardSearch {
             let lines = try places.results(ids: try index.candidates(match: match, options: options, inSets: inSets, limit: 50).map(\.id))
                 .filter { $0.kind == .interpolation }
             for var line in lines {
-                let range = (line.address["housenumber"] ?? "").split(separator: "-").compactMap { Int($0) }
+                let range = (line.address.housenumber ?? "").split(separator: "-").compactMap { Int($0) }
                 guard range.count == 2, (min(range[0], range[1])...max(range[0], range[1])).contains(wanted),
                       let geometry = try places.geometry(of: line.id), case .lineStrings(let parts) = geometry, let points = parts.first,
                       let point = LineMath.point(along: points, fraction: range[0] == range[1] ? 0
                                                     : Double(wanted - range[0]) / Double(range[1] - range[0])) else { continue }
                 line.lat = point.coordinate.lat
                 line.lon = point.coordinate.lon
-                line.address["housenumber"] = number
+                line.address.housenumber = number
                 line.match = .interpolated
                 line.score = SearchRanking.interpolatedScore
                 line.displayName = AddressFormat.displayName(name: nil, kind: line.kind, address: line.address)
@@ -568,9 +568,9 @@ final class ForwardSearch {
 
     /// A query that is a coordinate: that point, with the nearest address or POI within 100 m when there is one.
     private func coordinateResult(_ point: Coordinate, options: SearchOptions) throws -> [PlaceResult] {
-        var result = PlaceResult(id: 0, sourceRef: "", kind: .coordinate, category: nil, categoryID: nil, name: nil,
+        var result = PlaceResult(id: 0, sourceRef: nil, kind: .coordinate, category: nil, categoryID: nil, name: nil,
                                  displayName: String(format: "%.6f, %.6f", point.lat, point.lon), lat: point.lat, lon: point.lon,
-                                 distanceM: options.near.map { $0.distance(to: point) }, address: [:], tags: [:],
+                                 distanceM: options.near.map { $0.distance(to: point) }, address: Address(), tags: [:],
                                  score: 100, match: .coordinate)
         let nearbyPOI = try nearby.places(near: point, radius: 100, filter: .anyNamedPOI, name: nil, limit: 1, after: nil).places
         let buildings = try nearby.places(near: point, radius: 100, filter: .rawTag("building=yes"), name: nil, limit: 1, after: nil).places

@@ -47,16 +47,12 @@ final class PlaceLookup {
         if let number = Int64(reference) {
             id = number
         } else {
-            // A source id as results give it: "n123", "geonames:658225", "csv:stores.csv:17".
-            var ref = reference, format: String?, file: String?
-            if reference.hasPrefix("geonames:") {
-                (format, ref) = ("geonames", String(reference.dropFirst("geonames:".count)))
-            } else if reference.hasPrefix("csv:"), let colon = reference.lastIndex(of: ":"),
-                      colon > reference.index(reference.startIndex, offsetBy: 3) {
-                format = "csv"
-                file = String(reference[reference.index(reference.startIndex, offsetBy: 4)..<colon])
-                ref = String(reference[reference.index(after: colon)...])
-            }
+            // A source id as results give it: "n123", "geonames:658225", "csv:stores.csv:17"; any other text is
+            // tried as a record of any source.
+            let parsed = SourceReference(reference)
+            let ref = parsed?.record ?? reference, file = parsed?.file
+            // OSM records are kept under the file's format (osm.pbf, osm.xml, …): matched by the record alone.
+            let format = parsed.flatMap { $0.format == .osm ? nil : $0.format.rawValue }
             // A record merged into another place (a boundary into its town's node, a GeoNames record into an
             // OSM place) is found through place_link.
             let values: [SQLiteValue] = [.text(ref), format.map(SQLiteValue.text) ?? .null, file.map(SQLiteValue.text) ?? .null]

@@ -27,9 +27,9 @@ final class StructuredSearch {
             let groups = TextNormalizer.tokens(street).map { TextNormalizer.variants($0) } + TextNormalizer.tokens(housenumber).map { [$0] }
             guard let match = FTSQuery.groups(groups, column: "address") else { return [] }
             let found = try places.results(ids: try index.candidates(match: match, options: options).map(\.id)).filter { p in
-                TextNormalizer.tokens(p.address["street"] ?? "").joined(separator: " ") == wantedStreet
-                    && Self.foldNumber(p.address["housenumber"] ?? "") == wantedNumber
-                    && Self.matches(p.address["city"], city) && Self.matches(p.address["postcode"], postcode)
+                TextNormalizer.tokens(p.address.street ?? "").joined(separator: " ") == wantedStreet
+                    && Self.foldNumber(p.address.housenumber ?? "") == wantedNumber
+                    && Self.matches(p.address.city, city) && Self.matches(p.address.postcode, postcode)
             }
             if !found.isEmpty {
                 return Array(found.map { var p = $0; p.match = .exact; p.score = SearchRanking.structuredExactScore; return p }
@@ -53,7 +53,7 @@ final class StructuredSearch {
         var streetOptions = options
         streetOptions.kinds = [.street]
         streetOptions.limit = 50
-        let named = try forward.search(street, options: streetOptions).filter { Self.matches($0.address["city"], city) }
+        let named = try forward.search(street, options: streetOptions).filter { Self.matches($0.address.city, city) }
         func code(_ text: String?) -> String? { text.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") } }
         let groups = TextNormalizer.tokens(street).map { TextNormalizer.variants($0) } + TextNormalizer.tokens(postcode).map { [$0] }
         guard let match = FTSQuery.groups(groups, column: "address") else { return [] }
@@ -62,7 +62,7 @@ final class StructuredSearch {
         let addresses = try index.candidates(match: match, options: addressOptions, limit: 2000)
             .filter { code($0.postcode) == code(postcode) }.map(\.coordinate)
         let inPostcode = try named.filter { place in
-            if code(place.address["postcode"]) == code(postcode) { return true }
+            if code(place.address.postcode) == code(postcode) { return true }
             guard case .lineStrings(let lines)? = try places.geometry(of: place.id) else { return false }
             return addresses.contains { point in lines.contains { LineMath.distance(from: point, to: $0).distance <= 100 } }
         }
@@ -104,14 +104,14 @@ final class StructuredSearch {
         addressOptions.kinds = []
         let onStreet = try places.results(ids: try index.candidates(match: addressMatch, options: addressOptions, limit: 5000).map(\.id))
             .filter { p in
-                guard let number = p.address["housenumber"], p.kind != .interpolation,
-                      TextNormalizer.tokens(p.address["street"] ?? "").joined(separator: " ")
+                guard let number = p.address.housenumber, p.kind != .interpolation,
+                      TextNormalizer.tokens(p.address.street ?? "").joined(separator: " ")
                         == TextNormalizer.tokens(streetName).joined(separator: " ") else { return false }
                 return Self.foldNumber(number).hasPrefix(fragment)
             }
         let numbers = try scope.filter(onStreet)
-            .sorted { Self.numberOrder($0.address["housenumber"] ?? "", $1.address["housenumber"] ?? "") }
-        return Array(numbers.map { Self.marked($0, Self.foldNumber($0.address["housenumber"] ?? "") == fragment ? .exact : .prefix) }
+            .sorted { Self.numberOrder($0.address.housenumber ?? "", $1.address.housenumber ?? "") }
+        return Array(numbers.map { Self.marked($0, Self.foldNumber($0.address.housenumber ?? "") == fragment ? .exact : .prefix) }
             .prefix(options.limit))
     }
 
@@ -181,7 +181,7 @@ final class StructuredSearch {
     /// (a municipality known only by its boundary, like a village).
     static func size(_ town: PlaceResult) -> Int64 {
         if let population = town.population, population > 0 { return population }
-        if town.category?.hasPrefix("boundary=") == true { return 1_000 }
+        if town.category?.osmTag?.key == "boundary" { return 1_000 }
         switch town.kind {
         case .country, .state, .county, .city: return 100_000
         case .town, .suburb: return 10_000

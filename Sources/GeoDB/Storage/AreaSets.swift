@@ -62,11 +62,11 @@ final class AreaSets {
 
     /// `address` with the levels of set `id` added where the place's own tags left them empty, and the set's
     /// country code.
-    func fill(_ address: inout [String: String], from id: Int64?) throws {
+    func fill(_ address: inout Address, from id: Int64?) throws {
         guard let entry = try entry(id) else { return }
-        for (level, name) in entry.names where address[level.rawValue] == nil { address[level.rawValue] = name }
-        if address["postcode"] == nil, let postcode = entry.postcode { address["postcode"] = postcode }
+        for (level, name) in entry.names where address[level: level] == nil { address[level: level] = name }
+        if address.postcode == nil, let postcode = entry.postcode { address.postcode = postcode }
         // The country around it over its own addr:country (see AreaSetAssigner).
-        if let code = entry.countryCode { address["country_code"] = code }
+        if let code = entry.countryCode { address.countryCode = code }
     }
 }

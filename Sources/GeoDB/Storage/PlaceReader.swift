@@ -16,22 +16,16 @@ final class PlaceReader {
 
     /// The columns `placeResult(_:)` reads, in order (with `joins`).
     static let columns = """
-        p.id, \(qualifiedSourceRef), p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
+        p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
         p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population,
-        pas.area_set_id
+        pas.area_set_id, s.format, s.name
         """
-    static let columnCount = 19
+    static let columnCount = 21
     /// The tables `columns` read besides `place p`.
     static let joins = """
         LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id
         LEFT JOIN place_area_set pas ON pas.place_id = p.id
         """
-    /// `PlaceResult.sourceRef` from `place.source_ref` and the source's format and file name.
-    static let qualifiedSourceRef = """
-        CASE s.format WHEN 'geonames' THEN 'geonames:' || p.source_ref WHEN 'csv' THEN 'csv:' || s.name || ':' || p.source_ref \
-        ELSE p.source_ref END
-        """
-
     /// Full results for place ids, in the order given (unknown ids left out); `distances` fills `distanceM`.
     func results(ids: [Int64], distances: [Int64: Double] = [:]) throws -> [PlaceResult] {
         guard !ids.isEmpty else { return [] }
@@ -55,18 +49,26 @@ final class PlaceReader {
     func placeResult(_ row: Statement) throws -> PlaceResult {
         let id = row.int(0)
         let kind = try Self.kind(row.text(2), place: id, in: db.path)
-        var address: [String: String] = [:]
-        for (index, key) in [(8, "housenumber"), (9, "street"), (10, "postcode"), (11, "city"), (12, "country_code"),
-                             (14, "state"), (15, "country")] {
-            if let value = row.text(Int32(index)) { address[key] = value }
-        }
+        var address = Address(housenumber: row.text(8), street: row.text(9), postcode: row.text(10), city: row.text(11),
+                              countryCode: row.text(12), state: row.text(14), country: row.text(15))
         try areaSets.fill(&address, from: row.isNull(18) ? nil : row.int(18))
         let name = row.text(5)
         let at = try row.coordinate(6, 7, place: id, in: db.path)
-        return PlaceResult(id: id, sourceRef: row.text(1) ?? "", kind: kind, category: row.text(3),
+        return PlaceResult(id: id, sourceRef: Self.sourceReference(row), kind: kind, category: row.text(3).map(SourceCategory.init),
                            categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, kind: kind, address: address),
                            lat: at.lat, lon: at.lon, address: address, tags: Self.decodeTags(row.text(13)),
                            timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17))
+    }
+
+    /// The source record of a row of `columns`: its format and file (`source`) with `place.source_ref`. A
+    /// format other than GeoNames' and CSV's is one of OSM's.
+    static func sourceReference(_ row: Statement) -> SourceReference {
+        let record = row.text(1) ?? ""
+        switch row.text(19) {
+        case "geonames": return SourceReference(format: .geonames, record: record)
+        case "csv": return SourceReference(format: .csv, file: row.text(20) ?? "", record: record)
+        default: return SourceReference(format: .osm, record: record)
+        }
     }
 
     /// The kind stored for a place; throws for one this geodb does not know (the file was not written by

@@ -54,7 +54,7 @@ extension GeoDBCommand {
             var p = details.place
             p.id = shownID
             var lines = ["\(p.name ?? p.displayName)  (\(p.kind.rawValue)\(p.categoryID.map { ", " + $0 } ?? ""))",
-                         "  id \(p.id), source \(details.source) \(p.sourceRef), category \(p.category ?? "-")",
+                         "  id \(p.id), source \(details.source) \(p.sourceRef?.description ?? "-"), category \(p.category?.text ?? "-")",
                          String(format: "  at %.7f, %.7f", p.lat, p.lon),
                          "  address: \(p.displayName)"]
             if !details.names.isEmpty {

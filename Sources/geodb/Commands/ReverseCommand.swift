@@ -61,12 +61,11 @@ extension GeoDBCommand {
                 // settlement of a database without areas.
                 let how = [MatchClass.interpolated, .area, .nearest].contains(p.match) ? ", " + (p.match?.rawValue ?? "") : ""
                 Terminal.show("\(p.displayName)  (\(p.kind.rawValue)\(how), \(ResultTable.distance(p.distanceM ?? 0)))")
-                let keys = ["housenumber", "street", "postcode", "neighbourhood", "suburb", "city", "county", "state", "country", "country_code"]
-                var rows = keys.compactMap { key in p.address[key].map { [key, $0] } }
+                var rows = p.address.parts.map { [$0.part.rawValue, $0.value] }
                 if let water = r.water { rows.append(["water", water]) }
                 if !r.areasOfInterest.isEmpty { rows.append(["areas of interest", r.areasOfInterest.joined(separator: "; ")]) }
                 Terminal.show(Format.table(rows, indent: 2))
-                Terminal.show("  hierarchy from \(r.hierarchySource.rawValue); \(p.sourceRef) at \(String(format: "%.7f, %.7f", p.lat, p.lon))"
+                Terminal.show("  hierarchy from \(r.hierarchySource.rawValue); \(p.sourceRef?.description ?? "-") at \(String(format: "%.7f, %.7f", p.lat, p.lon))"
                       + (r.timezone.map { "; time zone \($0)" } ?? ""))
             }
         }

@@ -12,11 +12,11 @@ enum ResultTable {
         for (i, p) in places.enumerated() {
             // A town or area: the areas above it ("Oberland, Liechtenstein"); anything else: street and town.
             let address = p.kind.addressLevel != nil ? AddressFormat.areaLine(name: nil, address: p.address)
-                : [[p.address["street"], p.address["housenumber"]].compactMap { $0 }.joined(separator: " "),
-                   p.address["city"] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+                : [[p.address.street, p.address.housenumber].compactMap { $0 }.joined(separator: " "),
+                   p.address.city ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
             var row = [String(i + 1)] + (showDistance ? [p.distanceM.map(distance) ?? ""] : [])
             row += [p.name ?? p.displayName, showMatch ? p.categoryID.map { "\(p.kind.rawValue) (\($0))" } ?? p.kind.rawValue
-                        : p.categoryID ?? p.category ?? p.kind.rawValue, address]
+                        : p.categoryID ?? p.category?.text ?? p.kind.rawValue, address]
             // A category offered while typing is no place: it has no position to show.
             let position = p.kind == .category ? "" : String(format: "%.5f, %.5f", p.lat, p.lon)
             if showMatch { row += [position, p.match?.rawValue ?? ""] }
