@@ -33,7 +33,7 @@ database file that does not exist.
 
 Prints per feature file: scenarios, passed, failed, unsupported; the total pass rate; the most common
 failure categories (first failing step of each scenario), which say which server change would win the
-most scenarios. --verbose prints the first failing step of each failed scenario with the reason.
+most scenarios, and the same grouped in a few broad classes. --verbose prints the first failing step of each failed scenario with the reason.
 --json OUT writes every scenario's result. Exit status 0 unless --min-pass is given and the pass rate
 is below it (1), or the runner itself cannot run (2).
 """
@@ -442,8 +442,6 @@ class Result:
         self.meta = {}
         self.result = None
         parser(body)
-        if self.result is None:
-            raise StepFail(f'{fmt}: unexpected document', f'no results element in {trunc(body)}')
 
     def is_simple(self):
         return not isinstance(self.result, list)
@@ -508,8 +506,7 @@ class Result:
                 self.result.append(res)
         elif root.tag == 'error':
             self.result = {'error': {s.tag: s.text for s in root}}
-        else:
-            raise StepFail('xml: unknown root element', f'XML root <{root.tag}>')
+        # any other root element: valid XML, but no result (later checks on it fail)
 
     @staticmethod
     def _xml_check(cond, what):
@@ -768,6 +765,9 @@ def need_result(ctx):
     if ctx.result is None:
         raise StepFail('no parsed result (an earlier step did not produce one)',
                        'no nominatim_result fixture')
+    if ctx.result.result is None:
+        raise StepFail('xml: unknown root element (no result)', 'XML root not one of '
+                       'reversegeocode, searchresults, error')
     return ctx.result
 
 
@@ -1287,6 +1287,32 @@ def main():
     return 0
 
 
+BROAD_CLASSES = [
+    (r'^endpoint .* missing', 'endpoint missing'),
+    (r'refused \(400\)|answers Photon|HTML page missing|^xml:|body is not XML',
+     'output format not served (xml, debug html, Nominatim default format)'),
+    (r'^Content-Type', 'Content-Type differs (Nominatim: application/json; charset=utf-8)'),
+    (r'^bad input accepted', 'invalid input answered 200 (Nominatim: 400)'),
+    (r'^HTTP 400 \(want 200\)', 'valid input refused with 400'),
+    (r'^geocodejson|^geojson', 'GeoJSON/GeocodeJSON document shape'),
+    (r'^no address on /reverse|^attribute missing|^field missing: (?!address\+)'
+     r'|^metadata field missing|^attribute present|^metadata attribute present',
+     'fields missing or present in answers (options, defaults)'),
+    (r'error\+message|^page content|^unknown database|data_updated',
+     'error texts, status page'),
+    (r'^value differs|^field missing: address\+|^no results|^result count|^expected row'
+     r'|^fewer results|^result set|^/reverse found nothing|^one result|^a list',
+     'answers differ (other place, ranking, address composition or data)'),
+]
+
+
+def broad_class(category):
+    for rx, name in BROAD_CLASSES:
+        if re.search(rx, category or ''):
+            return name
+    return 'other'
+
+
 def report(results, args):
     by_feat = collections.OrderedDict()
     for r in results:
@@ -1322,6 +1348,11 @@ def report(results, args):
         if len(cats) > args.top:
             rest = sum(k for c, k in cats.most_common()[args.top:])
             print(f"  {rest:4}  … {len(cats) - args.top} more categories")
+        broad = collections.Counter(broad_class(r['category'])
+                                    for r in results if r['status'] == 'failed')
+        print('\nThe same, in broad classes:')
+        for cat, k in broad.most_common():
+            print(f"  {k:4}  {cat}")
     unsupported = collections.Counter(r['step'] for r in results if r['status'] == 'unsupported')
     if unsupported:
         print('\nUnsupported steps (add a definition to count these scenarios):')
