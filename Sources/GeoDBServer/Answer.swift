@@ -20,6 +20,8 @@ struct Answer: Sendable {
     var body: Body
     /// The `Allow` header of a 405.
     var allow: String?
+    /// JSONP: the function a JSON body is passed to (`callback(…)`), sent as JavaScript.
+    var callback: String?
 
     static func json(_ value: JSON, status: HTTPResponse.Status = .ok, geo: Bool = false) -> Answer {
         Answer(status: status, contentType: geo ? "application/geo+json; charset=utf-8" : "application/json; charset=utf-8",
@@ -40,7 +42,9 @@ struct Answer: Sendable {
                   stop: @escaping () -> Bool = { false }) -> Response {
         var written: [UInt8]?
         switch body {
-        case .json(let value): written = value.encoded(limit: maxBytes, stop: stop)
+        case .json(let value):
+            written = value.encoded(limit: maxBytes, stop: stop)
+            if let callback, let json = written { written = Array((callback + "(").utf8) + json + Array(")".utf8) }
         case .bytes(let bytes): written = bytes
         }
         var headers = extraHeaders
@@ -56,7 +60,7 @@ struct Answer: Sendable {
             let error = stop() ? APIError.timeLimit : APIError.tooLarge(limit: maxBytes)
             return Answer.json(error.json, status: error.status).response(acceptEncoding: acceptEncoding, extraHeaders: extraHeaders)
         }
-        headers[.contentType] = contentType
+        headers[.contentType] = callback == nil ? contentType : "application/javascript; charset=utf-8"
         if let allow { headers[.allow] = allow }
         headers[.vary] = "Accept-Encoding"
         headers[.contentLength] = String(bytes.count)

@@ -1,6 +1,6 @@
-// Nominatim's API (/search, /reverse, /lookup, /status) answered from geodb files, with the parameters real
-// clients send and the field names and types Nominatim documents (lat/lon as strings in json and jsonv2,
-// boundingbox as four strings, address keys road/house_number/city/country_code). What geodb has no
+// Nominatim's API (/search, /reverse, /lookup, /status, and the .php paths older clients call) answered
+// from geodb files, with the parameters real clients send and Nominatim's defaults (xml for /reverse and
+// /lookup, address details on for both). The formats are written by `NominatimWriter`. What geodb has no
 // equivalent for is listed in the README's compatibility table.
 import Foundation
 import GeoDB
@@ -11,43 +11,34 @@ struct NominatimAPI: Sendable {
     let endpoints: Endpoints
     private var served: ServedDatabases { endpoints.served }
 
-    /// Nominatim's output formats that geodb writes (not xml or html).
-    enum Format: String {
-        case json, jsonv2, geojson, geocodejson
-    }
-
-    /// What the caller asked to see of each place.
-    struct Details {
-        var format: Format
-        var address = false
-        var names = false
-        var extraTags = false
-        var polygon = false
-        var query: String?
-    }
-
     func register(on router: Router<BasicRequestContext>) {
-        endpoints.get("/search", name: "nominatim_search", on: router) { try await search($0, $1) }
-        endpoints.get("/reverse", name: "reverse", on: router) { parameters, request in
-            // Nominatim's and Photon's reverse share the path: Nominatim's clients name a format (its
-            // default, xml, is not one geodb writes), Photon's never do.
-            parameters.has("format") ? try await reverse(parameters, request) : try await PhotonAPI(endpoints: endpoints).reverse(parameters, request)
+        for suffix in ["", ".php"] {
+            endpoints.get("/search" + suffix, name: "nominatim_search", on: router) { try await search($0, $1) }
+            endpoints.get("/reverse" + suffix, name: "reverse", on: router) { parameters, request in
+                try await Self.isPhotonReverse(parameters) ? PhotonAPI(endpoints: endpoints).reverse(parameters, request)
+                    : reverse(parameters, request)
+            }
+            endpoints.get("/lookup" + suffix, name: "nominatim_lookup", on: router) { try await lookup($0, $1) }
+            endpoints.get("/status" + suffix, name: "status", on: router) { parameters, _ in try status(parameters) }
         }
-        endpoints.get("/lookup", name: "nominatim_lookup", on: router) { try await lookup($0, $1) }
-        endpoints.get("/status", name: "status", on: router) { parameters, _ in try status(parameters) }
+    }
+
+    /// Nominatim's and Photon's reverse share the path. Photon's clients send a parameter Nominatim has not
+    /// (`limit`: geopy always does; `lang`, `radius`, `osm_tag`, …); anything else is Nominatim's, whose
+    /// default answer is XML.
+    static func isPhotonReverse(_ parameters: QueryParameters) -> Bool {
+        !parameters.has("format") && ["limit", "lang", "radius", "osm_tag", "distance_sort", "query_string_filter", "location_bias_scale"]
+            .contains(where: parameters.has)
     }
 
     // MARK: /search
 
     func search(_ parameters: QueryParameters, _ request: Request) async throws -> Answer {
-        let details = try self.details(parameters, default: .jsonv2)
+        var output = try self.output(parameters, defaultFormat: .jsonv2, addressDetails: false)
         let limit = min(try parameters.int("limit", in: 0...1_000_000) ?? 10, 40)   // Nominatim's cap: 40
         var options = try searchOptions(parameters, request: request)
-        let countries = try countryCodes(parameters)
-        let excluded = Set(try parameters.list("exclude_place_ids").map { item throws(APIError) -> Int64 in
-            guard let id = Int64(item) else { throw .badParameter("exclude_place_ids", "'\(item.prefix(40))' is not a place id") }
-            return id
-        })
+        let countries = countryCodes(parameters)
+        let excluded = try excludedPlaces(parameters)
         if countries.count == 1 { options.countryCode = countries[0] }
         // Filters geodb's search cannot apply itself are applied to a deeper list.
         let filtered = countries.count > 1 || !excluded.isEmpty
@@ -62,17 +53,73 @@ struct NominatimAPI: Sendable {
             }
             query = q
             found = try await served.files.search(q, options: options, offset: 0, limit: options.limit).places
+            if found.first?.place.kind == .coordinate {
+                // Text that is only a position: Nominatim answers the place there, as /reverse would.
+                let point = found[0].place.coordinate
+                found = try await served.files.reverse(at: point, options: ReverseOptions()).prefix(1).map {
+                    GeoDatabaseSet.MemberPlace(member: $0.member, place: $0.result.place)
+                }
+            }
         } else {
             guard !structured.isEmpty else { throw APIError.missing("q") }
             (query, found) = try await structuredSearch(parameters, options: options)
         }
         found = found.filter { place in
-            !excluded.contains(place.globalID)
+            !excluded.contains(place.globalID) && !(place.place.sourceRef.map { excluded.contains(osm: $0) } ?? false)
                 && (countries.count < 2 || countries.contains(place.place.address.countryCode?.uppercased() ?? ""))
         }
-        var described = details
-        described.query = query
-        return try await answer(Array(found.prefix(limit)), details: described)
+        let answered = Array(found.prefix(limit))
+        output.query = query
+        if !excluded.isEmpty { output.rootAttributes.append(("exclude_place_ids", excluded.text)) }
+        if let box = parameters.string("viewbox") ?? parameters.string("viewboxlbrt") { output.rootAttributes.append(("viewbox", box)) }
+        output.rootAttributes.append(("more_url", moreURL(parameters, request: request, countries: countries,
+                                                          excluding: excluded.text + answered.map { ",\($0.globalID)" }.joined())))
+        if parameters.nominatimFlag("debug") == true { return try await debugPage(query, found: answered, options: options) }
+        return try await answer(answered, output: output, parameters: parameters, single: false)
+    }
+
+    /// The URL of the next results, as Nominatim's XML gives it: the same search excluding those answered.
+    private func moreURL(_ parameters: QueryParameters, request: Request, countries: [String], excluding ids: String) -> String {
+        var items: [(String, String)] = ["q", "amenity", "street", "city", "county", "state", "postalcode", "country"].compactMap { name in
+            parameters.string(name).map { (name, $0) }
+        }
+        if !countries.isEmpty { items.append(("countrycodes", countries.map { $0.lowercased() }.joined(separator: ","))) }
+        for name in ["viewbox", "viewboxlbrt", "bounded", "accept-language", "addressdetails", "limit"] {
+            if let value = parameters.string(name) { items.append((name, value)) }
+        }
+        items.append(("exclude_place_ids", ids.hasPrefix(",") ? String(ids.dropFirst()) : ids))
+        items.append(("format", "xml"))
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let query = items.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+        return "http://\(request.head.authority ?? "localhost")\(request.uri.path)?\(query)"
+    }
+
+    /// `exclude_place_ids`: place ids as geodb answers them, or OSM objects (`N347290636`, `W45`).
+    private func excludedPlaces(_ parameters: QueryParameters) throws(APIError) -> ExcludedPlaces {
+        var excluded = ExcludedPlaces()
+        for item in parameters.list("exclude_place_ids") {
+            if let id = Int64(item), id > 0 {
+                excluded.ids.insert(id)
+                excluded.text += (excluded.text.isEmpty ? "" : ",") + String(id)
+            } else if let reference = SourceReference(item.prefix(1).lowercased() + item.dropFirst()), reference.osmObject != nil {
+                excluded.osm.insert(reference)
+                excluded.text += (excluded.text.isEmpty ? "" : ",") + reference.description.uppercased()
+            } else {
+                throw .badParameter("exclude_place_ids", "Invalid exclude ID: \(item.prefix(40))")
+            }
+        }
+        return excluded
+    }
+
+    struct ExcludedPlaces {
+        var ids = Set<Int64>()
+        var osm = Set<SourceReference>()
+        /// As Nominatim echoes them: "123,N456,W789".
+        var text = ""
+        var isEmpty: Bool { ids.isEmpty && osm.isEmpty }
+        func contains(_ id: Int64) -> Bool { ids.contains(id) }
+        func contains(osm reference: SourceReference) -> Bool { osm.contains(reference) }
     }
 
     /// Nominatim's structured search: `street` ("9 Austrasse" or "Austrasse 9") with `city` (or the county or
@@ -81,7 +128,7 @@ struct NominatimAPI: Sendable {
         var options = options
         if let country = parameters.string("country").flatMap(CountryCode.parse) { options.countryCode = country }
         let town = parameters.string("city") ?? parameters.string("county") ?? parameters.string("state")
-        let areas = ["city", "county", "state", "country", "postalcode"].compactMap(parameters.string)
+        let areas = ["city", "county", "state", "postalcode", "country"].compactMap(parameters.string)
         if let street = parameters.string("street"), parameters.string("amenity") == nil {
             var words = street.split(separator: " ").map(String.init)
             var number: String?
@@ -100,8 +147,13 @@ struct NominatimAPI: Sendable {
     private func searchOptions(_ parameters: QueryParameters, request: Request) throws(APIError) -> SearchOptions {
         var options = SearchOptions()
         options.language = Self.language(parameters.string("accept-language") ?? request.headers[.acceptLanguage])
-        if let box = try parameters.box("viewbox", cornersInAnyOrder: true) {
-            if try parameters.bool("bounded") == true {
+        // viewboxlbrt is the same box with its corners in one order (the corners of viewbox may be in any).
+        let viewbox = parameters.has("viewbox") ? "viewbox" : "viewboxlbrt"
+        if let box = try parameters.box(viewbox, cornersInAnyOrder: true) {
+            guard box.minLat < box.maxLat && box.minLon < box.maxLon else {
+                throw .badParameter(viewbox, "parameter '\(viewbox)' must be a box, not a point or a line")
+            }
+            if parameters.nominatimFlag("bounded") == true {
                 options.bbox = box
             } else {
                 options.near = Coordinate(lat: (box.minLat + box.maxLat) / 2, lon: (box.minLon + box.maxLon) / 2)
@@ -131,13 +183,9 @@ struct NominatimAPI: Sendable {
         return options
     }
 
-    private func countryCodes(_ parameters: QueryParameters) throws(APIError) -> [String] {
-        try parameters.list("countrycodes").map { code throws(APIError) -> String in
-            guard let parsed = CountryCode.parse(code) else {
-                throw .badParameter("countrycodes", "'\(code.prefix(40))' is not a two-letter country code")
-            }
-            return parsed
-        }
+    private func countryCodes(_ parameters: QueryParameters) -> [String] {
+        // Nominatim skips items that are no country code ("1", "undefined").
+        parameters.list("countrycodes").compactMap(CountryCode.parse)
     }
 
     /// The first language of an Accept-Language value ("de-CH,de;q=0.9" → "de"), nil for "*" or none.
@@ -150,8 +198,11 @@ struct NominatimAPI: Sendable {
     // MARK: /reverse
 
     func reverse(_ parameters: QueryParameters, _ request: Request) async throws -> Answer {
-        let details = try self.details(parameters, default: .xmlRefused)
-        let point = try parameters.requiredCoordinate()
+        let output = try self.output(parameters, defaultFormat: .xml, addressDetails: true)
+        // A point off the globe is no error to Nominatim: nothing is there.
+        let lat = try parameters.number("lat"), lon = try parameters.number("lon")
+        guard let lat else { throw APIError.missing("lat") }
+        guard let lon else { throw APIError.missing("lon") }
         var options = ReverseOptions()
         options.level = switch try parameters.int("zoom", in: 0...18) ?? 18 {
         case 0...4: .country
@@ -161,38 +212,39 @@ struct NominatimAPI: Sendable {
         case 16...17: .street
         default: .address
         }
-        if let layer = parameters.list("layer").first?.lowercased() {
-            switch layer {
-            case "poi": options.level = .poi
-            case "address": break
-            default: throw APIError.badParameter("layer", "layer '\(layer.prefix(40))' is not one geodb's reverse has (address, poi)")
-            }
+        let layers = Set(parameters.list("layer").map { $0.lowercased() })
+        for layer in layers where !["address", "poi", "railway", "natural", "manmade"].contains(layer) {
+            throw APIError.badParameter("layer", "unknown layer '\(layer.prefix(40))' (address, poi, railway, natural, manmade)")
         }
-        let found = try await served.files.reverse(at: point, options: options)
-        guard let first = found.first else {
-            // Nominatim answers 200 with this body when nothing is there.
-            return .json(.object([("error", .string("Unable to geocode"))]))
+        // geodb's reverse has two layers: the address and the POIs (stations, peaks and bridges are POIs).
+        if !layers.isEmpty && !layers.contains("address") { options.level = .poi }
+        var found: [GeoDatabaseSet.MemberPlace] = []
+        if (-90...90).contains(lat) && (-180...180).contains(lon), let first = try await served.files.reverse(at: Coordinate(lat: lat, lon: lon), options: options).first {
+            found = [GeoDatabaseSet.MemberPlace(member: first.member, place: first.result.place)]
         }
-        return try await answer([GeoDatabaseSet.MemberPlace(member: first.member, place: first.result.place)], details: details, single: true)
+        if parameters.nominatimFlag("debug") == true { return try await debugPage("\(lat), \(lon)", found: found, options: nil) }
+        var described = output
+        described.query = "lat=\(lat)&lon=\(lon)"
+        return try await answer(found, output: described, parameters: parameters, single: true)
     }
 
     // MARK: /lookup
 
     func lookup(_ parameters: QueryParameters, _ request: Request) async throws -> Answer {
-        let details = try self.details(parameters, default: .xmlRefused)
-        let ids = parameters.list("osm_ids")
-        guard !ids.isEmpty else { throw APIError.missing("osm_ids") }
-        guard ids.count <= 50 else { throw APIError.badParameter("osm_ids", "at most 50 ids at a time, not \(ids.count)") }
+        let output = try self.output(parameters, defaultFormat: .xml, addressDetails: true)
+        // Items that are no OSM id are skipped, as Nominatim does ("X99", "N0", "").
+        let references = parameters.list("osm_ids").compactMap { item in
+            SourceReference(item.prefix(1).lowercased() + item.dropFirst()).flatMap { $0.osmObject != nil ? $0 : nil }
+        }
+        guard references.count <= 50 else { throw APIError.badParameter("osm_ids", "Too many object IDs.") }
         var found: [GeoDatabaseSet.MemberPlace] = []
-        for id in ids {
-            guard let type = id.first.map({ $0.lowercased() }), "nwr".contains(type), id.count > 1, Int64(id.dropFirst()) != nil else {
-                throw APIError.badParameter("osm_ids", "'\(id.prefix(40))' is not an OSM id such as N123, W45 or R6")
-            }
-            if let (shard, place) = try? await served.lookup(type + id.dropFirst()) {
+        for reference in references {
+            if let (shard, place) = try? await served.lookup(reference.description) {
                 found.append(GeoDatabaseSet.MemberPlace(member: shard, place: place.place))
             }
         }
-        return try await answer(found, details: details)
+        if parameters.nominatimFlag("debug") == true { return try await debugPage(parameters.string("osm_ids") ?? "", found: found, options: nil) }
+        return try await answer(found, output: output, parameters: parameters, single: false)
     }
 
     // MARK: /status
@@ -203,7 +255,9 @@ struct NominatimAPI: Sendable {
         guard format == "json" else { throw APIError.badParameter("format", "format '\(format.prefix(40))' is not one /status writes (text, json)") }
         let updated = shards.flatMap { $0.info.sources.compactMap(\.dataTimestamp) }.max()
         return .json(.fields([
-            ("status", .int(0)), ("message", .string("OK")), ("data_updated", updated.map(JSON.string)),
+            // Nominatim writes the offset, not "Z": "2021-07-01T20:06:02+00:00".
+            ("status", .int(0)), ("message", .string("OK")),
+            ("data_updated", updated.map { .string($0.hasSuffix("Z") ? $0.dropLast() + "+00:00" : $0) }),
             ("software_version", .string("geodb \(GeoDBVersion.string)")), ("database_version", .string("\(Schema.version)")),
             ("databases", .array(shards.map(GeoDBAPI.describe))),
         ]))
@@ -211,130 +265,92 @@ struct NominatimAPI: Sendable {
 
     // MARK: answers
 
-    private func details(_ parameters: QueryParameters, default fallback: FormatDefault) throws(APIError) -> Details {
+    /// The format and the parts of each place the parameters ask for; `addressDetails` is the endpoint's
+    /// default for `addressdetails` (geocodejson always has the address).
+    private func output(_ parameters: QueryParameters, defaultFormat: NominatimOutput.Format, addressDetails: Bool) throws(APIError) -> NominatimOutput {
         let name = parameters.string("format")?.lowercased()
-        guard let format = name.map(Format.init(rawValue:)) ?? fallback.format else {
-            throw .badParameter("format", "format '\((name ?? "xml").prefix(40))' is not one geodb writes: json, jsonv2, geojson, geocodejson")
+        guard let format = name.map(NominatimOutput.Format.init(rawValue:)) ?? defaultFormat else {
+            throw .badParameter("format", "Parameter 'format' must be one of: " + NominatimOutput.Format.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        return Details(format: format, address: try parameters.bool("addressdetails") ?? (format == .geocodejson),
-                       names: try parameters.bool("namedetails") ?? false, extraTags: try parameters.bool("extratags") ?? false,
-                       polygon: try parameters.bool("polygon_geojson") ?? false)
-    }
-
-    /// What a request without `format` gets: /search jsonv2; /reverse and /lookup xml, which geodb refuses.
-    enum FormatDefault {
-        case jsonv2, xmlRefused
-        var format: Format? { self == .jsonv2 ? .jsonv2 : nil }
-    }
-
-    /// The places in the requested format; `single` for /reverse, which answers one object, not a list.
-    private func answer(_ places: [GeoDatabaseSet.MemberPlace], details: Details, single: Bool = false) async throws -> Answer {
-        let read = try await GeoDatabaseSet.details(of: places, geometries: places.contains { PlaceFields(place: $0.place).mayHaveGeometry },
-                                                 names: details.names)
-        let described = zip(places, read).map { place, read in
-            (place, PlaceFields(place: place.place).mayHaveGeometry ? read.geometry : nil, read.names)
+        // Only GeoJSON goes into the GeoJSON formats; one geometry output at a time.
+        var geometries: [NominatimOutput.GeometryOutput] = []
+        for output in NominatimOutput.GeometryOutput.allCases where output == .geojson || format == .xml || format == .json || format == .jsonv2 {
+            if parameters.nominatimFlag("polygon_" + output.rawValue) == true { geometries.append(output) }
         }
-        switch details.format {
-        case .json, .jsonv2:
-            let objects = described.map { object($0.0, geometry: $0.1, names: $0.2, details: details) }
-            return .json(single ? objects[0] : .array(objects))
-        case .geojson:
-            return .json(.object([
-                ("type", .string("FeatureCollection")), ("licence", .string(Self.licence(places.map(\.place)))),
-                ("features", .array(described.map { feature($0.0, geometry: $0.1, names: $0.2, details: details) })),
-            ]), geo: true)
-        case .geocodejson:
-            return .json(.object([
-                ("type", .string("FeatureCollection")),
-                ("geocoding", .fields([("version", .string("0.1.0")), ("attribution", .string(Self.licence(places.map(\.place)))),
-                                       ("licence", .string("ODbL")), ("query", details.query.map(JSON.string))])),
-                ("features", .array(described.map { geocodeJSON($0.0, geometry: $0.1, names: $0.2, details: details) })),
-            ]), geo: true)
+        guard geometries.count <= 1 else { throw .badParameter("polygon_" + geometries[1].rawValue, "Too many polygon output options selected.") }
+        // geodb answers geometries as stored; the threshold Nominatim simplifies by is only checked.
+        _ = try parameters.number("polygon_threshold")
+        return NominatimOutput(format: format, address: parameters.nominatimFlag("addressdetails") ?? (addressDetails || format == .geocodejson),
+                               names: parameters.nominatimFlag("namedetails") ?? false, extraTags: parameters.nominatimFlag("extratags") ?? false,
+                               geometry: geometries.first)
+    }
+
+    /// The places written as `output` asks, with their geometries and names read for all of them at once;
+    /// JSON wrapped in the `json_callback` function when one is named (JSONP).
+    private func answer(_ places: [GeoDatabaseSet.MemberPlace], output: NominatimOutput, parameters: QueryParameters,
+                        single: Bool) async throws -> Answer {
+        var callback: String?
+        if let name = parameters.string("json_callback"), output.format != .xml {
+            guard name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(Self.isIdentifier) else {
+                throw APIError.badParameter("json_callback", "Invalid json_callback value")
+            }
+            callback = name
         }
-    }
-
-    /// A place as Nominatim's json / jsonv2 write it.
-    private func object(_ found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
-        let place = found.place, fields = PlaceFields(place: place), box = fields.boundingBox(geometry: geometry), tag = fields.osmTag
-        return .fields([
-            ("place_id", .int(found.globalID)), ("licence", .string(Self.licence([place]))),
-            ("osm_type", fields.osm.map { .string($0.type) }), ("osm_id", fields.osm.map { .int($0.id) }),
-            ("lat", .string(DegreesText.decimal(place.lat))), ("lon", .string(DegreesText.decimal(place.lon))),
-            (details.format == .jsonv2 ? "category" : "class", .string(tag.key)), ("type", .string(tag.value)),
-            ("place_rank", .int(Int64(place.kind.rank))), ("importance", .number(place.kind.baseImportance)),
-            ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
-            ("display_name", .string(place.displayName)),
-            ("address", details.address ? .object(fields.nominatimAddress.map { ($0.0, .string($0.1)) }) : nil),
-            ("extratags", details.extraTags ? .strings(place.tags) : nil),
-            ("namedetails", names.map(Self.nameDetails)),
-            ("boundingbox", .array([box.minLat, box.maxLat, box.minLon, box.maxLon].map { .string(DegreesText.decimal($0)) })),
-            ("geojson", details.polygon ? JSON.geometry(geometry, point: place.coordinate) : nil),
-        ])
-    }
-
-    /// A place as a feature of Nominatim's geojson format.
-    private func feature(_ found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
-        let place = found.place, fields = PlaceFields(place: place), box = fields.boundingBox(geometry: geometry), tag = fields.osmTag
-        return .object([
-            ("type", .string("Feature")),
-            ("properties", .fields([
-                ("place_id", .int(found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
-                ("osm_id", fields.osm.map { .int($0.id) }), ("place_rank", .int(Int64(place.kind.rank))),
-                ("category", .string(tag.key)), ("type", .string(tag.value)), ("importance", .number(place.kind.baseImportance)),
-                ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
-                ("display_name", .string(place.displayName)),
-                ("address", details.address ? .object(fields.nominatimAddress.map { ($0.0, .string($0.1)) }) : nil),
-                ("extratags", details.extraTags ? .strings(place.tags) : nil), ("namedetails", names.map(Self.nameDetails)),
-            ])),
-            ("bbox", .array([box.minLon, box.minLat, box.maxLon, box.maxLat].map(JSON.number))),
-            ("geometry", JSON.geometry(details.polygon ? geometry : nil, point: place.coordinate)),
-        ])
-    }
-
-    /// A place as a feature of GeocodeJSON (the spec Nominatim's geocodejson follows).
-    private func geocodeJSON(_ found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, details: Details) -> JSON {
-        let place = found.place, fields = PlaceFields(place: place), tag = fields.osmTag, address = place.address
-        var admin: [(String, JSON)] = []
-        for (level, part) in [(2, Address.Part.country), (4, .state), (6, .county)] {
-            if let name = address[part] { admin.append(("level\(level)", .string(name))) }
+        let wantsGeometry = output.geometry != nil || output.format != .geocodejson
+        let read = try await GeoDatabaseSet.details(of: places, geometries: wantsGeometry && places.contains { PlaceFields(place: $0.place).mayHaveGeometry },
+                                                    names: output.names)
+        let items = zip(places, read).map { place, read in
+            NominatimPlace(found: place, geometry: PlaceFields(place: place.place).mayHaveGeometry ? read.geometry : nil, names: read.names)
         }
-        return .object([
-            ("type", .string("Feature")),
-            ("properties", .object([("geocoding", .fields([
-                ("place_id", .int(found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
-                ("osm_id", fields.osm.map { .int($0.id) }), ("osm_key", .string(tag.key)), ("osm_value", .string(tag.value)),
-                ("type", .string(fields.photonType)), ("label", .string(place.displayName)), ("name", place.name.map(JSON.string)),
-                ("housenumber", address.housenumber.map(JSON.string)), ("street", address.street.map(JSON.string)),
-                ("locality", address.neighbourhood.map(JSON.string)), ("postcode", address.postcode.map(JSON.string)),
-                ("city", address.city.map(JSON.string)), ("district", address.suburb.map(JSON.string)),
-                ("county", address.county.map(JSON.string)), ("state", address.state.map(JSON.string)),
-                ("country", address.country.map(JSON.string)),
-                ("country_code", address.countryCode.map { .string($0.lowercased()) }),
-                ("admin", admin.isEmpty ? nil : .object(admin)),
-                ("extra", details.extraTags ? .strings(place.tags) : nil), ("namedetails", names.map(Self.nameDetails)),
-            ]))])),
-            ("geometry", JSON.geometry(details.polygon ? geometry : nil, point: place.coordinate)),
-        ])
+        var answer = NominatimWriter.answer(items, output: output, single: single)
+        answer.callback = callback
+        return answer
     }
 
-    /// `namedetails`: `name`, `name:sv`, `alt_name`, … as Nominatim keys them.
-    private static func nameDetails(_ names: [PlaceDetails.Name]) -> JSON {
-        var seen = Set<String>(), pairs: [(String, JSON)] = []
-        for name in names {
-            let key = name.lang.map { "\(name.type):\($0)" } ?? name.type
-            if seen.insert(key).inserted { pairs.append((key, .string(name.name))) }
+    /// A JavaScript name as JSONP may call: a letter or `_`, then letters, digits or `_`.
+    private static func isIdentifier(_ part: Substring) -> Bool {
+        guard let first = part.first, first.isLetter || first == "_" else { return false }
+        return part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+
+    /// `debug=1`: a page showing how the request was answered. For a search, each file's readings of the
+    /// text, their candidates and each result's score parts (what `/v1/search?explain=1` has as JSON).
+    private func debugPage(_ query: String, found: [GeoDatabaseSet.MemberPlace], options: SearchOptions?) async throws -> Answer {
+        var page = XMLWriter()
+        page.open("html")
+        page.open("head")
+        page.element("title", text: "geodb: " + query)
+        page.close("head")
+        page.open("body")
+        page.element("h1", text: query)
+        if let options {
+            for member in served.files.withPlaces {
+                let why = try await member.database.read { try $0.explainSearch(query, options: options) }.explanation
+                page.element("h2", text: member.name)
+                page.element("p", text: "Readings tried: " + why.attempts.map { "\($0.reading.rawValue) (\($0.candidates) candidates)" }.joined(separator: ", "))
+                page.open("table")
+                page.open("tr")
+                for heading in ["place", "name", "reading", "match", "score", "name score", "place score"] { page.element("th", text: heading) }
+                page.close("tr")
+                for result in why.results {
+                    page.open("tr")
+                    let cells = [String(GeoDatabaseSet.globalID(member: member.index, id: result.id)), result.name, result.reading.rawValue,
+                                 result.match?.rawValue ?? "", result.score.map { String(format: "%.3f", $0) } ?? "",
+                                 result.nameScore.map { String(format: "%.3f", $0) } ?? "", result.placeScore.map { String(format: "%.3f", $0) } ?? ""]
+                    for cell in cells { page.element("td", text: cell) }
+                    page.close("tr")
+                }
+                page.close("table")
+            }
         }
-        return .object(pairs)
-    }
-
-    /// The attribution the data's licence asks for, by the sources of the places answered.
-    static func licence(_ places: [PlaceResult]) -> String {
-        var parts: [String] = []
-        if places.isEmpty || places.contains(where: { PlaceFields(place: $0).osm != nil }) {
-            parts.append("Data © OpenStreetMap contributors, ODbL 1.0. https://osm.org/copyright")
+        page.element("h2", text: "Answer")
+        page.open("ol")
+        for place in found {
+            page.element("li", text: "\(place.globalID) \(place.place.sourceRef?.description ?? "-") \(place.place.kind.rawValue): \(place.place.displayName)")
         }
-        if places.contains(where: { $0.sourceRef?.format == .geonames }) { parts.append("GeoNames (CC BY 4.0) https://www.geonames.org") }
-        return parts.joined(separator: "; ")
+        page.close("ol")
+        page.close("body")
+        page.close("html")
+        return .text(page.output, contentType: "text/html; charset=utf-8")
     }
-
 }

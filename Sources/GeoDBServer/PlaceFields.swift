@@ -67,21 +67,29 @@ struct PlaceFields {
         return out
     }
 
+    /// Nominatim's `display_name`: its address lines in order, each once ("Dorfbäckerei Herrmann, 29, Gnetsch,
+    /// Mäls, Balzers, 9496, Liechtenstein"), where geodb's own puts the number after the street.
+    var nominatimDisplayName: String {
+        var parts: [String] = []
+        for (key, value) in nominatimAddress where key != "country_code" && !parts.contains(value) { parts.append(value) }
+        return parts.isEmpty ? place.displayName : parts.joined(separator: ", ")
+    }
+
     /// The box Nominatim gives: the place's geometry's, or for a point a box sized by what the place is (as
     /// Nominatim sizes place nodes by rank).
     func boundingBox(geometry: Geometry?) -> BoundingBox {
         if let box = geometry?.boundingBox { return box }
+        // Nominatim's extents around a place node, by its place type; 0.00005° (about 5 m) for anything else.
         let half: Double = switch place.kind {
-        case .country: 5
-        case .state: 2
-        case .county: 0.5
-        case .city: 0.1
-        case .town: 0.05
-        case .village, .island: 0.02
-        case .hamlet, .suburb: 0.01
-        case .neighbourhood, .locality, .postcode: 0.005
-        case .street, .square, .water: 0.002
-        default: 0.0001
+        case .country: 7
+        case .state: 2.6
+        case .county: 0.7
+        case .city, .postcode: 0.16
+        case .island: 0.32
+        case .town: 0.04
+        case .village, .hamlet, .suburb: 0.02
+        case .neighbourhood, .locality: 0.01
+        default: 0.00005
         }
         return BoundingBox(minLat: max(-90, place.lat - half), minLon: max(-180, place.lon - half),
                            maxLat: min(90, place.lat + half), maxLon: min(180, place.lon + half))

@@ -93,6 +93,15 @@ struct QueryParameters {
         return value
     }
 
+    /// Any finite number (Nominatim's reverse takes a latitude of -700 and answers that nothing is there).
+    func number(_ name: String) throws(APIError) -> Double? {
+        guard let text = string(name) else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw .badParameter(name, "parameter '\(name)' must be a number, not '\(text.prefix(40))'")
+        }
+        return value
+    }
+
     func double(_ name: String, in range: ClosedRange<Double>) throws(APIError) -> Double? {
         guard let text = string(name) else { return nil }
         guard let value = Double(text), value.isFinite, range.contains(value) else {
@@ -109,6 +118,11 @@ struct QueryParameters {
         case "0", "false", "no", "off": return false
         default: throw .badParameter(name, "parameter '\(name)' must be 0 or 1, not '\(text.prefix(40))'")
         }
+    }
+
+    /// Nominatim's reading of a flag: anything but `0` is true (`no`, `false` and `00` too).
+    func nominatimFlag(_ name: String) -> Bool? {
+        string(name).map { $0 != "0" }
     }
 
     /// A comma-separated list, its items trimmed, empty ones left out.

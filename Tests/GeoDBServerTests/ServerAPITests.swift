@@ -65,7 +65,7 @@ import TestSupport
         let structured = try server.get("/search", [("street", "9 Austrasse"), ("city", "Vaduz"), ("format", "json")]).array()
         #expect(structured.first?["osm_id"] as? Int == 364542906 && structured.first?["class"] is String)
         let geojson = try server.get("/search", [("q", "Vaduz"), ("format", "geojson"), ("limit", "1")])
-        #expect(geojson.headers["content-type"]?.hasPrefix("application/geo+json") == true)
+        #expect(geojson.headers["content-type"] == "application/json; charset=utf-8")   // as Nominatim sends it
         let feature = try #require((try geojson.object()["features"] as? [[String: Any]])?.first)
         #expect((feature["properties"] as? [String: Any])?["osm_id"] as? Int == 1932181216)
         #expect((feature["bbox"] as? [Double])?.count == 4)
@@ -78,7 +78,6 @@ import TestSupport
                                                              ("namedetails", "1"), ("extratags", "1")]).array().first)
         #expect((details["namedetails"] as? [String: String])?["name:de"] == "Vaduz")
         #expect((details["extratags"] as? [String: String])?["wikidata"] == "Q1844")
-        #expect(try server.get("/search", [("q", "Vaduz"), ("format", "xml")]).status == 400)
     }
 
     @Test func nominatimFiltersAndLimits() throws {
@@ -141,8 +140,8 @@ import TestSupport
         let extent = try #require((streets.first?["properties"] as? [String: Any])?["extent"] as? [Double])
         #expect(extent.count == 4 && extent[0] <= extent[2] && extent[1] >= extent[3])
 
-        // /reverse without a format is Photon's.
-        let near = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287")]).object()
+        // /reverse with a parameter only Photon has is Photon's (without, Nominatim's: NominatimFormatTests).
+        let near = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("limit", "1")]).object()
         #expect(near["type"] as? String == "FeatureCollection")
         #expect(((near["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["street"] as? String == "Austrasse")
     }
@@ -229,11 +228,11 @@ import TestSupport
     @Test(arguments: [
         ("/search", [("q", "x"), ("limit", "lots")], "limit"), ("/search", [(String, String)](), "q"),
         ("/search", [("q", "x"), ("street", "y")], "street"), ("/search", [("q", "x"), ("viewbox", "1,2,3")], "viewbox"),
-        ("/search", [("q", "x"), ("countrycodes", "xyz")], "countrycodes"), ("/search", [("q", "x"), ("layer", "moon")], "layer"),
+        ("/search", [("q", "x"), ("viewbox", "1,2,1,2")], "viewbox"), ("/search", [("q", "x"), ("layer", "moon")], "layer"),
         ("/search", [("q", "x"), ("exclude_place_ids", "a")], "exclude_place_ids"),
         ("/reverse", [("lat", "47"), ("format", "json")], "lon"), ("/reverse", [("lat", "1e400"), ("lon", "9"), ("format", "json")], "lat"),
         ("/reverse", [("lat", "47"), ("lon", "9"), ("zoom", "99"), ("format", "json")], "zoom"),
-        ("/lookup", [("osm_ids", "X12"), ("format", "json")], "osm_ids"), ("/lookup", [("format", "json")], "osm_ids"),
+        ("/search", [("q", "x"), ("polygon_threshold", "1m")], "polygon_threshold"), ("/reverse", [("lat", "47"), ("lon", "9"), ("layer", "moon")], "layer"),
         ("/status", [("format", "yaml")], "format"),
         ("/api", [(String, String)](), "q"), ("/api", [("q", "x"), ("osm_tag", ":")], "osm_tag"), ("/api", [("q", "x"), ("limit", "0")], "limit"),
         ("/api", [("q", "x"), ("bbox", "9,48,10,47")], "bbox"), ("/reverse", [("lat", "nan"), ("lon", "9")], "lat"),

@@ -25,6 +25,27 @@ import Testing
         #expect(Geometry(encoded: bytes) == nil)
     }
 
+    /// Nominatim's polygon_text, polygon_svg and polygon_kml: rings closed and wound as GeoJSON's, SVG's y down.
+    @Test func geometryTextFormats() {
+        let degree: Int32 = 10_000_000
+        // Drawn clockwise: written counterclockwise, as RFC 7946 turns an outer ring.
+        let clockwise = [Point7(lat: 0, lon: 0), Point7(lat: degree, lon: 0), Point7(lat: degree, lon: degree), Point7(lat: 0, lon: degree)]
+        let polygon = Geometry.polygons([[clockwise]])
+        #expect(GeometryText.wkt(polygon, point: Coordinate(lat: 0, lon: 0)) == "POLYGON((1 0,1 1,0 1,0 0,1 0))")
+        #expect(GeometryText.svg(polygon, point: Coordinate(lat: 0, lon: 0)) == "M 1 0 L 1 -1 0 -1 0 0 Z")
+        #expect(GeometryText.kml(polygon, point: Coordinate(lat: 0, lon: 0))
+                == "<Polygon><outerBoundaryIs><LinearRing><coordinates>1,0 1,1 0,1 0,0 1,0</coordinates></LinearRing></outerBoundaryIs></Polygon>")
+        let lines = Geometry.lineStrings([[Point7(lat: 471_000_000, lon: 95_000_000), Point7(lat: 471_500_000, lon: 95_250_000)],
+                                          [Point7(lat: 0, lon: 0), Point7(lat: 1, lon: -1)]])
+        #expect(GeometryText.wkt(lines, point: Coordinate(lat: 0, lon: 0)) == "MULTILINESTRING((9.5 47.1,9.525 47.15),(0 0,-0.0000001 0.0000001))")
+        #expect(GeometryText.svg(lines, point: Coordinate(lat: 0, lon: 0)) == "M 9.5 -47.1 L 9.525 -47.15 M 0 0 L -0.0000001 -0.0000001")
+        #expect(GeometryText.kml(lines, point: Coordinate(lat: 0, lon: 0)).hasPrefix("<MultiGeometry><LineString><coordinates>9.5,47.1 9.525,47.15</coordinates>"))
+        // A place without a geometry is its point.
+        #expect(GeometryText.wkt(nil, point: Coordinate(lat: 47.1, lon: -9.5)) == "POINT(-9.5 47.1)")
+        #expect(GeometryText.svg(nil, point: Coordinate(lat: 47.1, lon: -9.5)) == "cx=\"-9.5\" cy=\"-47.1\"")
+        #expect(GeometryText.kml(nil, point: Coordinate(lat: 47.1, lon: -9.5)) == "<Point><coordinates>-9.5,47.1</coordinates></Point>")
+    }
+
     @Test func containmentHonoursHoles() {
         #expect(PolygonMath.polygonContains([square, hole], lat: 10, lon: 10))
         #expect(!PolygonMath.polygonContains([square, hole], lat: 50, lon: 50))

@@ -1,0 +1,277 @@
+// Nominatim's output formats, written from geodb places: xml (its default for /reverse and /lookup), json,
+// jsonv2, geojson and geocodejson, with the field names, types and defaults Nominatim documents and its
+// acceptance tests check (coordinates as strings in json, seven decimals in xml, a node's box 0.00005°
+// around it, every JSON format sent as application/json).
+import Foundation
+import GeoDB
+
+/// What a Nominatim request asked to see: the format and, for each place, which parts.
+struct NominatimOutput {
+    enum Format: String, CaseIterable {
+        case xml, json, jsonv2, geojson, geocodejson
+    }
+
+    /// Nominatim's extra geometry outputs besides the point (`polygon_geojson`, `polygon_text`, …).
+    enum GeometryOutput: String, CaseIterable {
+        case geojson, text, svg, kml
+    }
+
+    var format: Format
+    var address = false
+    var names = false
+    var extraTags = false
+    var geometry: GeometryOutput?
+    /// xml's `querystring` attribute; geocodejson's `geocoding.query`.
+    var query: String?
+    /// xml's root attributes beyond timestamp, attribution and querystring (`exclude_place_ids`, …).
+    var rootAttributes: [(String, String)] = []
+}
+
+/// One place to write, with what was read for it.
+struct NominatimPlace {
+    let found: GeoDatabaseSet.MemberPlace
+    let geometry: Geometry?
+    let names: [PlaceDetails.Name]?
+
+    var place: PlaceResult { found.place }
+    var fields: PlaceFields { PlaceFields(place: found.place) }
+}
+
+/// Writes places in Nominatim's formats. `single` answers are /reverse's: one object, or its error.
+enum NominatimWriter {
+    /// The answer to a request: the places in the asked format. A `single` answer without a place is
+    /// Nominatim's 200 with "Unable to geocode".
+    static func answer(_ places: [NominatimPlace], output: NominatimOutput, single: Bool) -> Answer {
+        switch output.format {
+        case .xml:
+            return .text(xml(places, output: output, single: single), contentType: "text/xml; charset=utf-8")
+        case .json, .jsonv2:
+            if single && places.isEmpty { return .json(unableToGeocode) }
+            let objects = places.map { object($0, output: output) }
+            return .json(single ? objects[0] : .array(objects))
+        case .geojson:
+            if single && places.isEmpty { return .json(unableToGeocode) }
+            return .json(.object([
+                ("type", .string("FeatureCollection")), ("licence", .string(licence(places.map(\.place)))),
+                ("features", .array(places.map { feature($0, output: output) })),
+            ]))
+        case .geocodejson:
+            if single && places.isEmpty { return .json(unableToGeocode) }
+            return .json(.object([
+                ("type", .string("FeatureCollection")),
+                ("geocoding", .fields([("version", .string("0.1.0")), ("attribution", .string(licence(places.map(\.place)))),
+                                       ("licence", .string("ODbL")), ("query", output.query.map(JSON.string))])),
+                ("features", .array(places.map { geocodeJSON($0, output: output) })),
+            ]))
+        }
+    }
+
+    /// What Nominatim's JSON formats answer for a point where nothing is.
+    static let unableToGeocode = JSON.object([("error", .string("Unable to geocode"))])
+
+    // MARK: JSON
+
+    /// A place as json / jsonv2 write it.
+    private static func object(_ item: NominatimPlace, output: NominatimOutput) -> JSON {
+        let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = fields.osmTag
+        return .fields([
+            ("place_id", .int(item.found.globalID)), ("licence", .string(licence([place]))),
+            ("osm_type", fields.osm.map { .string($0.type) }), ("osm_id", fields.osm.map { .int($0.id) }),
+            ("lat", .string(DegreesText.decimal(place.lat))), ("lon", .string(DegreesText.decimal(place.lon))),
+            (output.format == .jsonv2 ? "category" : "class", .string(tag.key)), ("type", .string(tag.value)),
+            ("place_rank", .int(Int64(place.kind.rank))), ("importance", .number(place.kind.baseImportance)),
+            ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
+            ("display_name", .string(fields.nominatimDisplayName)),
+            ("address", output.address ? .object(fields.nominatimAddress.map { ($0.0, .string($0.1)) }) : nil),
+            ("extratags", output.extraTags ? .strings(place.tags) : nil),
+            ("namedetails", item.names.map(nameDetails)),
+            ("boundingbox", .array([box.minLat, box.maxLat, box.minLon, box.maxLon].map { .string(DegreesText.decimal($0)) })),
+            ("geojson", output.geometry == .geojson ? JSON.geometry(item.geometry, point: place.coordinate) : nil),
+            ("geotext", output.geometry == .text ? .string(GeometryText.wkt(item.geometry, point: place.coordinate)) : nil),
+            ("svg", output.geometry == .svg ? .string(GeometryText.svg(item.geometry, point: place.coordinate)) : nil),
+            ("geokml", output.geometry == .kml ? .string(GeometryText.kml(item.geometry, point: place.coordinate)) : nil),
+        ])
+    }
+
+    /// A place as a feature of Nominatim's geojson format.
+    private static func feature(_ item: NominatimPlace, output: NominatimOutput) -> JSON {
+        let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = fields.osmTag
+        return .object([
+            ("type", .string("Feature")),
+            ("properties", .fields([
+                ("place_id", .int(item.found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
+                ("osm_id", fields.osm.map { .int($0.id) }), ("place_rank", .int(Int64(place.kind.rank))),
+                ("category", .string(tag.key)), ("type", .string(tag.value)), ("importance", .number(place.kind.baseImportance)),
+                ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
+                ("display_name", .string(fields.nominatimDisplayName)),
+                ("address", output.address ? .object(fields.nominatimAddress.map { ($0.0, .string($0.1)) }) : nil),
+                ("extratags", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
+            ])),
+            ("bbox", .array([box.minLon, box.minLat, box.maxLon, box.maxLat].map(JSON.number))),
+            ("geometry", JSON.geometry(output.geometry == .geojson ? item.geometry : nil, point: place.coordinate)),
+        ])
+    }
+
+    /// A place as a feature of GeocodeJSON (the spec Nominatim's geocodejson follows).
+    private static func geocodeJSON(_ item: NominatimPlace, output: NominatimOutput) -> JSON {
+        let place = item.place, fields = item.fields, tag = fields.osmTag, address = place.address
+        var admin: [(String, JSON)] = []
+        for (level, part) in [(2, Address.Part.country), (4, .state), (6, .county)] {
+            if let name = address[part] { admin.append(("level\(level)", .string(name))) }
+        }
+        return .object([
+            ("type", .string("Feature")),
+            ("properties", .object([("geocoding", .fields([
+                ("place_id", .int(item.found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
+                ("osm_id", fields.osm.map { .int($0.id) }), ("osm_key", .string(tag.key)), ("osm_value", .string(tag.value)),
+                ("type", .string(fields.photonType)), ("label", .string(fields.nominatimDisplayName)), ("name", place.name.map(JSON.string)),
+                ("housenumber", address.housenumber.map(JSON.string)), ("street", address.street.map(JSON.string)),
+                ("locality", address.neighbourhood.map(JSON.string)), ("postcode", address.postcode.map(JSON.string)),
+                ("city", address.city.map(JSON.string)), ("district", address.suburb.map(JSON.string)),
+                ("county", address.county.map(JSON.string)), ("state", address.state.map(JSON.string)),
+                ("country", address.country.map(JSON.string)),
+                ("country_code", address.countryCode.map { .string($0.lowercased()) }),
+                ("admin", admin.isEmpty ? nil : .object(admin)),
+                ("extra", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
+            ]))])),
+            ("geometry", JSON.geometry(output.geometry == .geojson ? item.geometry : nil, point: place.coordinate)),
+        ])
+    }
+
+    /// `namedetails`: `name`, `name:sv`, `alt_name`, … as Nominatim keys them, each key once.
+    private static func nameDetails(_ names: [PlaceDetails.Name]) -> JSON {
+        .object(nameDetailPairs(names).map { ($0.0, .string($0.1)) })
+    }
+
+    private static func nameDetailPairs(_ names: [PlaceDetails.Name]) -> [(String, String)] {
+        var seen = Set<String>(), pairs: [(String, String)] = []
+        for name in names {
+            let key = name.lang.map { "\(name.type):\($0)" } ?? name.type
+            if seen.insert(key).inserted { pairs.append((key, name.name)) }
+        }
+        return pairs
+    }
+
+    // MARK: XML
+
+    /// Nominatim's XML: `<searchresults>` of `<place>` elements (search, lookup), or `<reversegeocode>` with
+    /// one `<result>` and its `<addressparts>` (reverse).
+    private static func xml(_ places: [NominatimPlace], output: NominatimOutput, single: Bool) -> String {
+        let root = single ? "reversegeocode" : "searchresults"
+        var xml = XMLWriter()
+        xml.text("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n")
+        xml.open(root, [("timestamp", timestamp()), ("attribution", licence(places.map(\.place))),
+                        ("querystring", output.query ?? "")] + output.rootAttributes)
+        if single && places.isEmpty { xml.element("error", text: "Unable to geocode") }
+        for item in places {
+            let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = fields.osmTag
+            var attributes: [(String, String)] = [("place_id", String(item.found.globalID))]
+            if let osm = fields.osm { attributes += [("osm_type", osm.type), ("osm_id", String(osm.id))] }
+            if let name = place.name { attributes.append(("ref", name)) }
+            attributes += [("lat", fixed(place.lat)), ("lon", fixed(place.lon)),
+                           ("boundingbox", [box.minLat, box.maxLat, box.minLon, box.maxLon].map(fixed).joined(separator: ",")),
+                           ("place_rank", String(place.kind.rank)), ("address_rank", String(place.kind.rank))]
+            switch output.geometry {
+            case .geojson?: attributes.append(("geojson", String(decoding: JSON.geometry(item.geometry, point: place.coordinate).encoded() ?? [], as: UTF8.self)))
+            case .text?: attributes.append(("geotext", GeometryText.wkt(item.geometry, point: place.coordinate)))
+            case .svg?: attributes.append(("geosvg", GeometryText.svg(item.geometry, point: place.coordinate)))
+            case .kml?, nil: break
+            }
+            // The parts below sit inside a search's <place>, beside a reverse's <result>.
+            if single {
+                xml.element("result", attributes, text: fields.nominatimDisplayName)
+            } else {
+                xml.open("place", attributes + [("display_name", fields.nominatimDisplayName), ("class", tag.key), ("type", tag.value),
+                                                ("importance", String(place.kind.baseImportance))])
+            }
+            if output.geometry == .kml { xml.text("<geokml>" + GeometryText.kml(item.geometry, point: place.coordinate) + "</geokml>") }
+            if output.address {
+                if single { xml.open("addressparts") }
+                for (key, value) in fields.nominatimAddress { xml.element(key, text: value) }
+                if single { xml.close("addressparts") }
+            }
+            if output.extraTags {
+                xml.open("extratags")
+                for (key, value) in place.tags.sorted(by: { $0.key < $1.key }) { xml.element("tag", [("key", key), ("value", value)]) }
+                xml.close("extratags")
+            }
+            if let names = item.names {
+                xml.open("namedetails")
+                for (key, name) in nameDetailPairs(names) { xml.element("name", [("desc", key)], text: name) }
+                xml.close("namedetails")
+            }
+            if !single { xml.close("place") }
+        }
+        xml.close(root)
+        return xml.output
+    }
+
+    /// Degrees with seven decimals, as Nominatim's XML writes them.
+    private static func fixed(_ degrees: Double) -> String { String(format: "%.7f", degrees) }
+
+    /// "Thu, 26 Nov 2026 03:00:00 +00:00", the timestamp Nominatim's XML carries.
+    private static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+00:00'"
+        return formatter.string(from: Date())
+    }
+
+    // MARK: licence
+
+    /// The attribution the data's licence asks for, by the sources of the places answered.
+    static func licence(_ places: [PlaceResult]) -> String {
+        var parts: [String] = []
+        if places.isEmpty || places.contains(where: { $0.sourceRef?.osmObject != nil }) {
+            parts.append("Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright")
+        }
+        if places.contains(where: { $0.sourceRef?.format == .geonames }) { parts.append("GeoNames (CC BY 4.0) https://www.geonames.org") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// XML text built element by element, every attribute value and text escaped.
+struct XMLWriter {
+    private(set) var output = ""
+
+    mutating func text(_ raw: String) { output += raw }
+
+    mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
+        output += "<" + name + Self.attributes(attributes) + ">"
+    }
+
+    mutating func close(_ name: String) { output += "</" + name + ">" }
+
+    /// `<name a="…">text</name>`, or `<name a="…"/>` without text.
+    mutating func element(_ name: String, _ attributes: [(String, String)] = [], text: String? = nil) {
+        guard let text else {
+            output += "<" + name + Self.attributes(attributes) + "/>"
+            return
+        }
+        output += "<" + name + Self.attributes(attributes) + ">" + Self.escaped(text) + "</" + name + ">"
+    }
+
+    private static func attributes(_ pairs: [(String, String)]) -> String {
+        pairs.map { " \($0.0)=\"\(escaped($0.1))\"" }.joined()
+    }
+
+    /// `&`, `<`, `>`, `"` and `'` as entities; control characters XML 1.0 cannot hold are dropped (a tag value
+    /// may hold any byte a mapper typed).
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default: if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,146 @@
+// Nominatim's formats and defaults as its clients and its own acceptance tests read them: XML (the default
+// of /reverse and /lookup), every JSON format sent as application/json, address details on by default in
+// /reverse and /lookup, the display name as its address lines, JSONP, the geometry text formats, the
+// debug page, and the inputs Nominatim answers rather than refuses.
+import Foundation
+import Testing
+import TestSupport
+
+@Suite(.serialized) struct NominatimFormatTests {
+    static func server() throws -> ServerProcess { try ServerAPITests.server() }
+
+    /// Python's XML parser, the one Nominatim's test suite reads answers with: the root element's tag,
+    /// its attributes, and each child's tag with its attributes and text.
+    static func parseXML(_ text: String) throws -> (root: String, attributes: [String: String], children: [[String: Any]]) {
+        let script = """
+            import json, sys, xml.etree.ElementTree as E
+            root = E.fromstring(sys.stdin.buffer.read())
+            print(json.dumps({"root": root.tag, "attributes": root.attrib,
+                              "children": [{"tag": c.tag, "attributes": c.attrib, "text": c.text,
+                                            "children": [{"tag": g.tag, "attributes": g.attrib, "text": g.text} for g in c]} for c in root]}))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerClientTests.python)
+        process.arguments = ["-c", script]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "not XML: \(text.prefix(300))")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (parsed["root"] as? String ?? "", parsed["attributes"] as? [String: String] ?? [:], parsed["children"] as? [[String: Any]] ?? [])
+    }
+
+    @Test func searchAndLookupAnswerXML() throws {
+        let server = try Self.server()
+        let reply = try server.get("/search", [("q", "Austrasse 9, Vaduz"), ("format", "xml"), ("addressdetails", "1")])
+        #expect(reply.status == 200 && reply.headers["content-type"] == "text/xml; charset=utf-8")
+        let search = try Self.parseXML(reply.text)
+        #expect(search.root == "searchresults" && search.attributes["querystring"] == "Austrasse 9, Vaduz")
+        #expect(search.attributes["more_url"]?.contains("format=xml") == true)
+        let place = try #require(search.children.first)
+        let attributes = try #require(place["attributes"] as? [String: String])
+        #expect(place["tag"] as? String == "place" && attributes["osm_type"] == "way" && attributes["osm_id"] == "364542906")
+        // Seven decimals, as Nominatim writes them; the address as child elements.
+        #expect(attributes["lat"]?.split(separator: ".").last?.count == 7)
+        let parts = (place["children"] as? [[String: Any]] ?? []).map { ($0["tag"] as? String ?? "", $0["text"] as? String ?? "") }
+        #expect(parts.contains { $0 == ("road", "Austrasse") } && parts.contains { $0 == ("house_number", "9") })
+
+        // /lookup's default format is XML, and it has the address without being asked.
+        let lookup = try Self.parseXML(try server.get("/lookup", [("osm_ids", "W364542906,X99,N0,,N1932181216")]).text)
+        #expect(lookup.root == "searchresults" && lookup.children.count == 2)   // ids that are no OSM id are skipped
+        #expect(((lookup.children.first?["children"] as? [[String: Any]]) ?? []).contains { $0["tag"] as? String == "road" })
+        let tooMany = try server.get("/lookup", [("osm_ids", (1...51).map { "N\($0)" }.joined(separator: ",")), ("format", "json")])
+        #expect(tooMany.status == 400 && tooMany.error?["message"] as? String == "Too many object IDs.")
+    }
+
+    @Test func reverseDefaultsToXMLWithTheAddress() throws {
+        let server = try Self.server()
+        let reply = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287")])
+        let reverse = try Self.parseXML(reply.text)
+        #expect(reverse.root == "reversegeocode")
+        let result = try #require(reverse.children.first { $0["tag"] as? String == "result" })
+        #expect((result["text"] as? String)?.hasPrefix("9, Austrasse") == true)   // Nominatim's order: number, street
+        let parts = try #require(reverse.children.first { $0["tag"] as? String == "addressparts" }?["children"] as? [[String: Any]])
+        #expect(parts.contains { $0["tag"] as? String == "road" && $0["text"] as? String == "Austrasse" })
+        // addressdetails=0 leaves it out; Nominatim reads any other value as true.
+        let bare = try Self.parseXML(try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("addressdetails", "0")]).text)
+        #expect(!bare.children.contains { $0["tag"] as? String == "addressparts" })
+        let yes = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("format", "json"), ("addressdetails", "no")]).object()
+        #expect(yes["address"] != nil)
+        // A point off the globe is nothing there, in every format, as Nominatim answers it.
+        for format in ["json", "geojson", "geocodejson"] {
+            let off = try server.get("/reverse", [("lat", "91.3"), ("lon", "0.4"), ("format", format)])
+            let body = try off.object()
+            #expect(off.status == 200 && body["error"] as? String == "Unable to geocode", "\(format)")
+        }
+        let offXML = try Self.parseXML(try server.get("/reverse", [("lat", "-700"), ("lon", "0.4")]).text)
+        #expect(offXML.children.map { $0["tag"] as? String } == ["error"])
+        // A client naming a Photon parameter (geopy's Photon sends limit) gets Photon's GeoJSON.
+        let photon = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("limit", "1")]).object()
+        #expect(photon["type"] as? String == "FeatureCollection")
+    }
+
+    @Test func everyJSONFormatIsSentAsJSON() throws {
+        let server = try Self.server()
+        for format in ["json", "jsonv2", "geojson", "geocodejson"] {
+            let reply = try server.get("/search", [("q", "Vaduz"), ("format", format), ("limit", "1")])
+            #expect(reply.headers["content-type"] == "application/json; charset=utf-8", "\(format)")
+        }
+        // JSONP: the answer passed to the named function; a name that is no JavaScript name is refused.
+        let wrapped = try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("limit", "1"), ("json_callback", "app.show_1")])
+        #expect(wrapped.headers["content-type"] == "application/javascript; charset=utf-8")
+        #expect(wrapped.text.hasPrefix("app.show_1([{") && wrapped.text.hasSuffix("}])"))
+        for name in ["1asd", "bar(foo)", "foo; evil", "XXX['bad']"] {
+            let refused = try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("json_callback", name)])
+            #expect(refused.status == 400 && refused.error?["message"] as? String == "Invalid json_callback value", "\(name)")
+        }
+    }
+
+    @Test func geometryTextFormats() throws {
+        let server = try Self.server()
+        func first(_ output: String, _ format: String = "json") throws -> [String: Any] {
+            try #require(try server.get("/search", [("q", "Vaduz"), ("format", format), ("limit", "1"), ("polygon_" + output, "1")]).array().first)
+        }
+        // Vaduz's municipality boundary, with its exclaves (the node and the boundary are one place).
+        #expect((try first("text")["geotext"] as? String)?.hasPrefix("MULTIPOLYGON(((9.") == true)
+        let svg = try #require(try first("svg")["svg"] as? String)
+        #expect(svg.hasPrefix("M 9.") && svg.contains(" -47.") && svg.hasSuffix(" Z"))
+        #expect((try first("kml")["geokml"] as? String)?.hasPrefix("<MultiGeometry><Polygon><outerBoundaryIs><LinearRing><coordinates>9.") == true)
+        #expect((try first("geojson")["geojson"] as? [String: Any])?["type"] as? String == "MultiPolygon")
+        let two = try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("polygon_text", "1"), ("polygon_svg", "1")])
+        #expect(two.status == 400 && two.error?["message"] as? String == "Too many polygon output options selected.")
+    }
+
+    @Test func debugShowsHowTheSearchReadTheText() throws {
+        let reply = try Self.server().get("/search", [("q", "restaurant in Vaduz"), ("debug", "1")])
+        #expect(reply.headers["content-type"] == "text/html; charset=utf-8")
+        let page = try Self.parseXML(reply.text)
+        #expect(page.root == "html" && !reply.text.contains("<script"))
+        #expect(reply.text.contains("Readings tried: category") && reply.text.contains("Restaurant Engel"))
+    }
+
+    @Test func inputNominatimAcceptsIsAccepted() throws {
+        let server = try Self.server()
+        // Items that are no country code are skipped; OSM ids may be excluded, and are echoed in upper case.
+        #expect(try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("countrycodes", "li,1,undefined")]).array().count > 0)
+        let excluded = try Self.parseXML(try server.get("/search", [("q", "Vaduz"), ("format", "xml"),
+                                                                  ("exclude_place_ids", "123,n1932181216,W789")]).text)
+        #expect(excluded.attributes["exclude_place_ids"] == "123,N1932181216,W789")
+        #expect(!excluded.children.contains { ($0["attributes"] as? [String: String])?["osm_id"] == "1932181216" })
+        for bad in ["abc", "X123", "N:100", "-123"] {
+            let reply = try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("exclude_place_ids", bad)])
+            #expect(reply.status == 400 && reply.error?["message"] as? String == "Invalid exclude ID: \(bad)")
+        }
+        // Text that is only a position is answered with the place there.
+        let there = try #require(try server.get("/search", [("q", "47.13168, 9.52287"), ("format", "json")]).array().first)
+        #expect(there["osm_id"] as? Int == 364542906)
+        #expect(try server.get("/search", [("q", "-21.0,-33.0"), ("format", "json")]).array().isEmpty)
+        // .php paths, as older clients call them.
+        #expect(try server.get("/search.php", [("q", "Vaduz"), ("format", "json")]).array().count > 0)
+    }
+}
