@@ -56,7 +56,9 @@ struct PlaceFields {
         let keys: [(Address.Part, String)] = [(.housenumber, "house_number"), (.street, "road"), (.neighbourhood, "neighbourhood"),
                                               (.suburb, "suburb"), (.city, "city"), (.county, "county"), (.state, "state"),
                                               (.postcode, "postcode"), (.country, "country")]
-        for (ours, theirs) in keys {
+        for (ours, key) in keys {
+            // The settlement under what it is, as Nominatim keys it: town, village, hamlet or city.
+            let theirs = ours == .city ? Self.settlementKey(place.address.cityKind) : key
             if let value = place.address[ours], !out.contains(where: { $0.1 == value && $0.0 == theirs }) {
                 if place.kind == .street && ours == .street { out.append(("road", place.name ?? value)); continue }
                 out.append((theirs, value))
@@ -65,6 +67,14 @@ struct PlaceFields {
         if place.kind == .street, !out.contains(where: { $0.0 == "road" }), let name = place.name { out.insert(("road", name), at: 0) }
         if let code = place.address.countryCode { out.append(("country_code", code.lowercased())) }
         return out
+    }
+
+    /// Nominatim's address key of a settlement of this kind (`city` when the kind is unknown).
+    static func settlementKey(_ kind: PlaceKind?) -> String {
+        switch kind {
+        case .town?, .village?, .hamlet?: kind!.rawValue
+        default: "city"
+        }
     }
 
     /// Nominatim's `display_name`: its address lines in order, each once ("Dorfbäckerei Herrmann, 29, Gnetsch,

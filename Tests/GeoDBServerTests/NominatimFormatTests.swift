@@ -67,6 +67,8 @@ import TestSupport
         #expect((result["text"] as? String)?.hasPrefix("9, Austrasse") == true)   // Nominatim's order: number, street
         let parts = try #require(reverse.children.first { $0["tag"] as? String == "addressparts" }?["children"] as? [[String: Any]])
         #expect(parts.contains { $0["tag"] as? String == "road" && $0["text"] as? String == "Austrasse" })
+        // The settlement keyed by what it is: Vaduz is a town.
+        #expect(parts.contains { $0["tag"] as? String == "town" && $0["text"] as? String == "Vaduz" })
         // addressdetails=0 leaves it out; Nominatim reads any other value as true.
         let bare = try Self.parseXML(try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("addressdetails", "0")]).text)
         #expect(!bare.children.contains { $0["tag"] as? String == "addressparts" })

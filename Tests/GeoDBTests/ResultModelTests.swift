@@ -34,6 +34,16 @@ import Testing
         #expect(address.dictionary == ["housenumber": "9", "street": "Austrasse", "city": "Vaduz", "county": "Oberland", "country_code": "LI"])
         // Every area level is a part of the same name.
         for level in AddressLevel.allCases { #expect(Address.Part(level).rawValue == level.rawValue) }
+        // The settlement's kind goes with its name, and is no part of JSON.
+        var town = Address()
+        town.setCity("Vaduz", kind: .town)
+        address.copy(.city, from: town)
+        #expect(address.city == "Vaduz" && address.cityKind == .town && address.dictionary["city"] == "Vaduz")
+        address.copy(.city, from: Address(city: "Schaan"))
+        #expect(address.city == "Schaan" && address.cityKind == nil)
+        address.setCity(nil, kind: .village)
+        #expect(address.cityKind == nil)
+        address.city = "Vaduz"
         let decoded = try JSONDecoder().decode(Address.self, from: JSONEncoder().encode(address))
         #expect(decoded == address && !decoded.isEmpty && Address().isEmpty)
     }

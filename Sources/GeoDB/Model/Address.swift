@@ -22,6 +22,9 @@ public struct Address: Hashable, Sendable {
     public var suburb: String?
     /// The settlement: a city, town, village or hamlet.
     public var city: String?
+    /// What the settlement is (`.city`, `.town`, `.village`, `.hamlet`), when it is a place geodb knows: a
+    /// city tag names no kind. Not an address part: Nominatim keys the settlement by it.
+    public var cityKind: PlaceKind?
     public var county: String?
     /// First-level subdivision name (an admin_level 4 boundary, GeoNames admin1 name, a CSV state column).
     public var state: String?
@@ -93,6 +96,17 @@ public struct Address: Hashable, Sendable {
     }
 
     public var isEmpty: Bool { Part.allCases.allSatisfy { self[$0] == nil } }
+
+    /// Takes `part` from `other`: the settlement with what it is.
+    public mutating func copy(_ part: Part, from other: Address) {
+        if part == .city { setCity(other.city, kind: other.cityKind) } else { self[part] = other[part] }
+    }
+
+    /// Sets the settlement and what it is together, so that a kind never describes another town's name.
+    public mutating func setCity(_ name: String?, kind: PlaceKind?) {
+        city = name
+        cityKind = name == nil ? nil : kind
+    }
 
     /// "street housenumber postcode city state country", the text the search index holds for the address,
     /// plus the street's extra normalized forms (`TextNormalizer.indexAlternatives`). Writers rebuild it

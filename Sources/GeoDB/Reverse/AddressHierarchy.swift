@@ -25,6 +25,7 @@ final class AddressHierarchy {
         var placeID: Int64
         var level: AddressLevel
         var name: String?
+        var kind: PlaceKind?
         var countryCode: String?
         /// Square kilometres (of two areas of a level, the smaller is the point's).
         var km2: Double
@@ -55,21 +56,21 @@ final class AddressHierarchy {
         let p7 = Point7(point)
         var result: [AddressLevel: Area] = [:]
         let rows = try db.rows("areas containing a point", """
-            SELECT a.level, a.place_id, a.country_code, p.name, p.postcode, g.geometry
+            SELECT a.level, a.place_id, a.country_code, p.name, p.postcode, g.geometry, p.kind
             FROM area_rtree r CROSS JOIN area a ON a.id = r.id CROSS JOIN place p ON p.id = a.place_id
             CROSS JOIN place_geometry g ON g.place_id = a.place_id
             WHERE r.min_lon <= ?1 AND r.max_lon >= ?1 AND r.min_lat <= ?2 AND r.max_lat >= ?2
             """, [.real(point.lon), .real(point.lat)]) { row in
             (AddressLevel(rawValue: row.text(0) ?? ""), row.int(1), row.text(2), row.text(3), row.text(4),
-             row.blob(5).flatMap(Geometry.init(encoded:)))
+             row.blob(5).flatMap(Geometry.init(encoded:)), row.text(6).flatMap(PlaceKind.init(rawValue:)))
         }
-        for (level, placeID, countryCode, name, postcode, geometry) in rows {
+        for (level, placeID, countryCode, name, postcode, geometry, kind) in rows {
             guard let level, case .polygons(let polygons)? = geometry,
                   polygons.contains(where: { PolygonMath.polygonContains($0, lat: p7.lat, lon: p7.lon) }) else { continue }
             let km2 = PolygonMath.areaKm2(polygons)
             if let current = result[level], (current.km2, current.placeID) <= (km2, placeID) { continue }
             result[level] = Area(placeID: placeID, level: level, name: level == .postcode ? postcode ?? name : name,
-                                 countryCode: countryCode, km2: km2)
+                                 kind: kind, countryCode: countryCode, km2: km2)
         }
         return AddressLevel.withinCountry(result) { $0.countryCode }
     }
@@ -80,7 +81,11 @@ final class AddressHierarchy {
         var result = Address()
         let containing = try containingAreas(point)
         for (level, area) in containing {
-            if let name = area.name { result[level: level] = name }
+            if level == .city {
+                result.setCity(area.name, kind: area.kind)
+            } else if let name = area.name {
+                result[level: level] = name
+            }
         }
         // The country's code, else that of the smallest area that has one.
         if let code = containing[.country]?.countryCode
@@ -96,7 +101,7 @@ final class AddressHierarchy {
             let byID = Dictionary(try places.results(ids: found.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             if let place = found.lazy.compactMap({ near in byID[near.id].flatMap { near.distance <= PlaceReach.metres($0.kind) ?? 0 ? $0 : nil } }).first,
                let name = place.name {
-                result[level: level] = name
+                if level == .city { result.setCity(name, kind: place.kind) } else { result[level: level] = name }
             }
         }
         return (result, result.isEmpty ? .addressTags : .nearestPlace)

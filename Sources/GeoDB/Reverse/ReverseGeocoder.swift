@@ -175,7 +175,7 @@ final class ReverseGeocoder {
                 let taggedCity = p.address.city.flatMap { $0 == ownSet?.names[.city] ? nil : $0 }
                 Self.placeAtPoint(&p, taggedCity: taggedCity, in: areas)
             } else {
-                for (part, value) in areas.parts where p.address[part] == nil { p.address[part] = value }
+                for (part, _) in areas.parts where p.address[part] == nil { p.address.copy(part, from: areas) }
             }
             if item.match == .nearest {
                 usedSource = .nearestPlace
@@ -205,11 +205,11 @@ final class ReverseGeocoder {
            own < nested.firstIndex(of: .city)! {
             place.address.suburb = named
         }
-        for (part, value) in areas.parts {
+        for (part, _) in areas.parts {
             if let level = AddressLevel(rawValue: part.rawValue), let rank = nested.firstIndex(of: level) {
-                if rank > own { place.address[part] = value }
+                if rank > own { place.address.copy(part, from: areas) }
             } else if part == .countryCode || place.address[part] == nil {
-                place.address[part] = value
+                place.address.copy(part, from: areas)
             }
         }
     }
