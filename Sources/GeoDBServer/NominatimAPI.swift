@@ -35,6 +35,7 @@ struct NominatimAPI: Sendable {
         }
         endpoints.get("/lookup", name: "nominatim_lookup", on: router) { try await lookup($0, $1) }
         endpoints.get("/status", name: "status", on: router) { parameters, _ in try status(parameters) }
+        NominatimDetails(endpoints: endpoints).register(on: router)
     }
 
     // MARK: /search
@@ -318,7 +319,7 @@ struct NominatimAPI: Sendable {
     }
 
     /// `namedetails`: `name`, `name:sv`, `alt_name`, … as Nominatim keys them.
-    private static func nameDetails(_ names: [PlaceDetails.Name]) -> JSON {
+    static func nameDetails(_ names: [PlaceDetails.Name]) -> JSON {
         var seen = Set<String>(), pairs: [(String, JSON)] = []
         for name in names {
             let key = name.lang.map { "\(name.type):\($0)" } ?? name.type
