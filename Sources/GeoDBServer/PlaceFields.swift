@@ -10,10 +10,10 @@ struct PlaceFields {
     var osm: (type: String, id: Int64)? { place.sourceRef?.osmObject }
 
     /// The OSM key and value (`amenity`, `cafe`): the place's own tag when its category is one, else what
-    /// its kind is in OSM (`place=city`, `highway=road`). An interpolation line is `place=houses`, as
-    /// Nominatim shows it, not its `addr:interpolation=odd`.
+    /// its kind is in OSM (`place=city`, `highway=road`). An interpolation line is `place=houses` and a
+    /// house number placed along it `place=house`, as Nominatim shows them, not `addr:interpolation=odd`.
     var osmTag: (key: String, value: String) {
-        if place.kind == .interpolation { return ("place", "houses") }
+        if place.kind == .interpolation { return place.match == .interpolated ? ("place", "house") : ("place", "houses") }
         if let tag = place.category?.osmTag { return tag }
         switch place.kind {
         case .street: return ("highway", "road")

@@ -112,12 +112,15 @@ import TestSupport
         #expect(reply.text.hasPrefix("<html>") && reply.text.contains("<body><pre>{") && reply.text.contains("\"osm_id\": 1932181216"))
     }
 
-    /// Nominatim shows an interpolation line as `place=houses`, not its `addr:interpolation` tag.
-    @Test func anInterpolationIsPlaceHouses() throws {
-        let line = try JSONDecoder().decode(PlaceResult.self, from: Data("""
+    /// Nominatim shows an interpolation line as `place=houses` and a house number on it (a search or
+    /// reverse answer) as `place=house`, not by its `addr:interpolation` tag.
+    @Test func anInterpolationIsPlaceHousesAndANumberOnItAHouse() throws {
+        var line = try JSONDecoder().decode(PlaceResult.self, from: Data("""
             {"id": 1, "sourceId": "w1", "kind": "interpolation", "category": "addr:interpolation=odd", "displayName": "",
              "lat": 47.1, "lon": 9.5, "address": {}, "tags": {}}
             """.utf8))
         #expect(PlaceFields(place: line).osmTag == ("place", "houses"))
+        line.match = .interpolated
+        #expect(PlaceFields(place: line).osmTag == ("place", "house"))
     }
 }
