@@ -21,6 +21,7 @@ struct NominatimAPI: Sendable {
             endpoints.get("/lookup" + suffix, name: "nominatim_lookup", on: router) { try await lookup($0, $1) }
             endpoints.get("/status" + suffix, name: "status", on: router) { parameters, _ in try status(parameters) }
         }
+        NominatimDetails(endpoints: endpoints).register(on: router)
     }
 
     /// Nominatim's and Photon's reverse share the path. Photon's clients send a parameter Nominatim has not

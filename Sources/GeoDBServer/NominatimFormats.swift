@@ -139,7 +139,7 @@ enum NominatimWriter {
     }
 
     /// `namedetails`: `name`, `name:sv`, `alt_name`, … as Nominatim keys them, each key once.
-    private static func nameDetails(_ names: [PlaceDetails.Name]) -> JSON {
+    static func nameDetails(_ names: [PlaceDetails.Name]) -> JSON {
         .object(nameDetailPairs(names).map { ($0.0, .string($0.1)) })
     }
 
@@ -249,16 +249,16 @@ struct XMLWriter {
             output += "<" + name + Self.attributes(attributes) + "/>"
             return
         }
-        output += "<" + name + Self.attributes(attributes) + ">" + Self.escaped(text) + "</" + name + ">"
+        output += "<" + name + Self.attributes(attributes) + ">" + Self.escaped(text, quotes: false) + "</" + name + ">"
     }
 
     private static func attributes(_ pairs: [(String, String)]) -> String {
-        pairs.map { " \($0.0)=\"\(escaped($0.1))\"" }.joined()
+        pairs.map { " \($0.0)=\"\(escaped($0.1, quotes: true))\"" }.joined()
     }
 
-    /// `&`, `<`, `>`, `"` and `'` as entities; control characters XML 1.0 cannot hold are dropped (a tag value
-    /// may hold any byte a mapper typed).
-    static func escaped(_ text: String) -> String {
+    /// `&`, `<`, `>` (and in attribute values `"` and `'`) as entities; control characters XML 1.0 cannot hold
+    /// are dropped (a tag value may hold any byte a mapper typed).
+    static func escaped(_ text: String, quotes: Bool) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -266,8 +266,8 @@ struct XMLWriter {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
+            case "\"" where quotes: out += "&quot;"
+            case "'" where quotes: out += "&apos;"
             case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
             default: if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF { out.unicodeScalars.append(scalar) }
             }

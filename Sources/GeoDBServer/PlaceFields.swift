@@ -10,12 +10,14 @@ struct PlaceFields {
     var osm: (type: String, id: Int64)? { place.sourceRef?.osmObject }
 
     /// The OSM key and value (`amenity`, `cafe`): the place's own tag when its category is one, else what
-    /// its kind is in OSM (`place=city`, `highway=road`).
+    /// its kind is in OSM (`place=city`, `highway=road`). An interpolation line is `place=houses` and a
+    /// house number placed along it `place=house`, as Nominatim shows them, not `addr:interpolation=odd`.
     var osmTag: (key: String, value: String) {
+        if place.kind == .interpolation { return place.match == .interpolated ? ("place", "house") : ("place", "houses") }
         if let tag = place.category?.osmTag { return tag }
         switch place.kind {
         case .street: return ("highway", "road")
-        case .address, .interpolation: return ("place", "house")
+        case .address: return ("place", "house")
         case .water: return ("natural", "water")
         case .boundary: return ("boundary", "administrative")
         case .poi: return ("amenity", "yes")
@@ -53,10 +55,7 @@ struct PlaceFields {
     var nominatimAddress: [(String, String)] {
         var out: [(String, String)] = []
         if let name = place.name, place.kind != .street, place.kind != .address { out.append((addressType, name)) }
-        let keys: [(Address.Part, String)] = [(.housenumber, "house_number"), (.street, "road"), (.neighbourhood, "neighbourhood"),
-                                              (.suburb, "suburb"), (.city, "city"), (.county, "county"), (.state, "state"),
-                                              (.postcode, "postcode"), (.country, "country")]
-        for (ours, key) in keys {
+        for (ours, key) in Self.nominatimKeys where ours != .countryCode {
             // The settlement under what it is, as Nominatim keys it: town, village, hamlet or city.
             let theirs = ours == .city ? Self.settlementKey(place.address.cityKind) : key
             if let value = place.address[ours], !out.contains(where: { $0.1 == value && $0.0 == theirs }) {
@@ -67,6 +66,17 @@ struct PlaceFields {
         if place.kind == .street, !out.contains(where: { $0.0 == "road" }), let name = place.name { out.insert(("road", name), at: 0) }
         if let code = place.address.countryCode { out.append(("country_code", code.lowercased())) }
         return out
+    }
+
+    /// Nominatim's key of each address part, in the order its address lists them.
+    static let nominatimKeys: [(part: Address.Part, key: String)] = [
+        (.housenumber, "house_number"), (.street, "road"), (.neighbourhood, "neighbourhood"), (.suburb, "suburb"), (.city, "city"),
+        (.county, "county"), (.state, "state"), (.postcode, "postcode"), (.country, "country"), (.countryCode, "country_code"),
+    ]
+
+    /// Nominatim's key of an address part (`road` for the street).
+    static func nominatimKey(_ part: Address.Part) -> String {
+        nominatimKeys.first { $0.part == part }?.key ?? part.rawValue
     }
 
     /// Nominatim's address key of a settlement of this kind (`city` when the kind is unknown).

@@ -605,7 +605,7 @@ start();
  "info": {
   "title": "geodb /v1 API",
   "version": "1",
-  "description": "geodb's own HTTP API, served by `geodb serve` beside Nominatim's (/search, /reverse, /lookup, /status) and Photon's (/api, /reverse without format). Every error is 400/404/500/503 with {\"error\": {\"code\", \"message\", \"parameter\"}}. Ids are unique across the files served (file index << 40 | place id). A parameter given empty (`lon=`) counts as absent. `lat` and `lon` go together: one without the other is a 400 naming the missing one."
+  "description": "geodb's own HTTP API, served by `geodb serve` beside Nominatim's (/search, /reverse, /lookup, /details, /status) and Photon's (/api, /reverse without format). Every error is 400/404/500/503 with {\"error\": {\"code\", \"message\", \"parameter\"}}. Ids are unique across the files served (file index << 40 | place id). A parameter given empty (`lon=`) counts as absent. `lat` and `lon` go together: one without the other is a 400 naming the missing one."
  },
  "paths": {
   "/v1/search": {

@@ -83,7 +83,7 @@ import TestSupport
         let server = try ServerProcess([try TestDatabases.cities()], options: ["--time-limit", "0.001"])
         defer { server.stop() }
         let reply = try server.get("/v1/map", [("bbox", "-180,-85,180,85"), ("limit", "10000")])
-        #expect(reply.status == 503 && reply.error?["code"] as? Int == 503)
+        #expect(reply.status == 503 && reply.error?["code"] as? Int == 503, "\(reply.status): \(reply.text.prefix(200))")
         // The session it ran in answers the next request.
         #expect(try server.get("/status").status == 200)
     }

@@ -106,6 +106,25 @@ import TestSupport
         #expect(wrong.isEmpty, "\(wrong.count): \(wrong.prefix(10))")
     }
 
+    /// A lookup has the areas of the place's address with their ids, its own address tags apart from what
+    /// the areas filled in, its admin level and the boundary merged into it.
+    @Test func lookupListsTheAreasAroundAPlace() throws {
+        let db = try Self.liechtenstein.get()
+        let vaduz = try db.lookup("n1932181216")
+        #expect(vaduz.adminLevel == 8 && vaduz.linkedRecords.map(\.description) == ["r1155956"])
+        // The town's own tags give its postcode; Oberland and the country are its areas, not its tags.
+        #expect(vaduz.ownAddress.postcode == "9490" && vaduz.ownAddress.county == nil && vaduz.place.address.county == "Oberland")
+        #expect(vaduz.areas.map(\.level) == [.county, .country])
+        #expect(vaduz.areas.map { $0.place.sourceRef?.description } == ["r1156142", "n3696525426"])
+        #expect(vaduz.areas.map(\.adminLevel) == [6, 2] && vaduz.areas.allSatisfy { !$0.isNearestPlace })
+        // A car park in Vaduz: in the town's boundary, and by the nearest place node in Ebenholz.
+        let parking = try db.lookup("w529794592")
+        let suburb = try #require(parking.areas.first)
+        #expect(suburb.level == .suburb && suburb.place.name == "Ebenholz" && suburb.isNearestPlace && suburb.adminLevel == nil)
+        #expect(parking.areas.first { $0.level == .city }?.place.id == vaduz.place.id)
+        #expect(parking.adminLevel == nil && parking.linkedRecords.isEmpty && parking.ownAddress.isEmpty)
+    }
+
     @Test func addressesAndPlacesWithTheirTownAndCountry() throws {
         let db = try Self.liechtenstein.get()
         // A street running through several municipalities is found with each, shown where it is in that one.

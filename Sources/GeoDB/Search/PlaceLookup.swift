@@ -21,6 +21,16 @@ public struct PlaceDetails: Codable, Sendable {
         /// Language of the name (`name:sv` → "sv"), when it has one.
         public var lang: String?
     }
+    /// An area the place lies in, as the import assigned it (`area_set`).
+    public struct Area: Codable, Sendable {
+        /// The level it names in the place's address.
+        public var level: AddressLevel
+        public var place: PlaceResult
+        /// OSM `admin_level` of the area, when it is an administrative one.
+        public var adminLevel: Int?
+        /// Whether it is the nearest place node of its level, not an area containing the place.
+        public var isNearestPlace: Bool
+    }
     /// The place, as queries return it.
     public var place: PlaceResult
     /// Every name, own names first.
@@ -29,6 +39,17 @@ public struct PlaceDetails: Codable, Sendable {
     public var source: String
     /// A summary of its geometry ("3 lines, 41 points"), when it has one.
     public var geometry: String?
+    /// OSM `admin_level` of an administrative area (2 for a country).
+    public var adminLevel: Int?
+    /// The place's own address (its `addr:*` tags, a gazetteer's columns): `place.address` without the
+    /// parts the areas around it filled in.
+    public var ownAddress: Address
+    /// The areas it lies in, from the smallest level to the country (a settlement among them may be the
+    /// place itself).
+    public var areas: [Area]
+    /// The records merged into it (`place_link`): the boundary a place node labels, a GeoNames or CSV
+    /// record of the same place.
+    public var linkedRecords: [SourceReference]
 }
 
 /// Lookups by id for one session.
@@ -78,7 +99,35 @@ final class PlaceLookup {
                 return "\(polygons.count) polygon\(polygons.count == 1 ? "" : "s") (\(polygons.reduce(0) { $0 + $1.count - 1 }) holes), \(geometry.points.count) points"
             }
         }
-        return PlaceDetails(place: place, names: names, source: source, geometry: summary)
+        let entry = try places.areaSets.entry(ofPlace: id)
+        let levels = AddressLevel.nested.filter { entry?.ids[$0] != nil }
+        let areaPlaces = Dictionary(try places.results(ids: levels.compactMap { entry?.ids[$0] }).map { ($0.id, $0) },
+                                    uniquingKeysWith: { a, _ in a })
+        let adminLevels = try self.adminLevels(of: [id] + areaPlaces.keys)
+        let areas = levels.compactMap { level -> PlaceDetails.Area? in
+            guard let area = entry?.ids[level].flatMap({ areaPlaces[$0] }) else { return nil }
+            return PlaceDetails.Area(level: level, place: area, adminLevel: adminLevels[area.id],
+                                     isNearestPlace: entry?.fromNodes.contains(level) == true)
+        }
+        let ownAddress = try db.first("own address of a place", """
+            SELECT housenumber, street, postcode, city, country_code, state, country FROM place WHERE id = ?1
+            """, [.integer(id)]) { row in
+            Address(housenumber: row.text(0), street: row.text(1), postcode: row.text(2), city: row.text(3), countryCode: row.text(4),
+                    state: row.text(5), country: row.text(6))
+        } ?? Address()
+        let linked = try db.rows("records merged into a place", """
+            SELECT l.source_ref, s.format, s.name FROM place_link l JOIN source s ON s.id = l.source_id WHERE l.place_id = ?1 ORDER BY l.rowid
+            """, [.integer(id)]) { PlaceReader.sourceReference(record: $0.text(0) ?? "", format: $0.text(1), file: $0.text(2)) }
+        return PlaceDetails(place: place, names: names, source: source, geometry: summary, adminLevel: adminLevels[id],
+                            ownAddress: ownAddress, areas: areas, linkedRecords: linked)
+    }
+
+    /// The OSM admin levels of the places of `ids` that have one.
+    private func adminLevels(of ids: [Int64]) throws -> [Int64: Int] {
+        let rows = try db.rows("admin levels of places", """
+            SELECT id, admin_level FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND admin_level IS NOT NULL
+            """, [.text(JSONText.array(ids))]) { (row: Statement) in (row.int(0), Int(row.int(1))) }
+        return Dictionary(rows, uniquingKeysWith: { a, _ in a })
     }
 
     /// Every name of the places of `ids` in one statement, by id, each place's in `place_name` order (its

@@ -63,10 +63,15 @@ final class PlaceReader {
     /// The source record of a row of `columns`: its format and file (`source`) with `place.source_ref`. A
     /// format other than GeoNames' and CSV's is one of OSM's.
     static func sourceReference(_ row: Statement) -> SourceReference {
-        let record = row.text(1) ?? ""
-        switch row.text(19) {
+        sourceReference(record: row.text(1) ?? "", format: row.text(19), file: row.text(20))
+    }
+
+    /// The source record `record` (`place.source_ref`, `place_link.source_ref`) of a file of `format` and name
+    /// `file` (`source.format`, `source.name`).
+    static func sourceReference(record: String, format: String?, file: String?) -> SourceReference {
+        switch format {
         case "geonames": return SourceReference(format: .geonames, record: record)
-        case "csv": return SourceReference(format: .csv, file: row.text(20) ?? "", record: record)
+        case "csv": return SourceReference(format: .csv, file: file ?? "", record: record)
         default: return SourceReference(format: .osm, record: record)
         }
     }

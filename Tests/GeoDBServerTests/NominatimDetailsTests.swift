@@ -1,0 +1,128 @@
+// Nominatim's /details on SampleData/liechtenstein.osm.pbf: one place by OSM id or place id with the fields
+// Nominatim's details page shows, its address as lines with ids, names in the caller's languages, and bad
+// input answered 400.
+import Foundation
+@testable import GeoDB
+@testable import GeoDBServer
+import Testing
+import TestSupport
+
+@Suite(.serialized) struct NominatimDetailsTests {
+    static let liechtenstein = Result { try ServerProcess([try TestDatabases.liechtenstein()]) }
+
+    static func details(_ parameters: [(String, String)], headers: [String: String] = [:]) throws -> ServerProcess.Reply {
+        try liechtenstein.get().get("/details", parameters, headers: headers)
+    }
+
+    @Test func aPlaceByOSMIdOrPlaceId() throws {
+        let reply = try Self.details([("osmtype", "N"), ("osmid", "1932181216")])
+        #expect(reply.status == 200 && reply.headers["content-type"] == "application/json; charset=utf-8")
+        let vaduz = try reply.object()
+        #expect(vaduz["osm_type"] as? String == "N" && vaduz["osm_id"] as? Int == 1932181216)
+        #expect(vaduz["category"] as? String == "place" && vaduz["type"] as? String == "town" && vaduz["admin_level"] as? Int == 8)
+        #expect(vaduz["localname"] as? String == "Vaduz" && (vaduz["names"] as? [String: String])?["name:la"] == "Dulcis Vallis")
+        #expect((vaduz["addresstags"] as? [String: String])?["postcode"] == "9490" && vaduz["calculated_postcode"] as? String == "9490")
+        #expect(vaduz["country_code"] as? String == "li" && vaduz["rank_address"] as? Int == 17 && vaduz["isarea"] as? Bool == true)
+        #expect((vaduz["extratags"] as? [String: String])?["wikidata"] == "Q1844" && vaduz["calculated_wikipedia"] as? String == "de:Vaduz")
+        // Without polygon_geojson the geometry is the centroid; the optional sections are left out.
+        #expect((vaduz["geometry"] as? [String: Any])?["type"] as? String == "Point")
+        #expect((vaduz["centroid"] as? [String: Any])?["type"] as? String == "Point")
+        #expect(vaduz["address"] == nil && vaduz["keywords"] == nil)
+        // The same place by its place id, at the old path too; the area it lies in is its parent.
+        let placeID = try #require(vaduz["place_id"] as? Int)
+        let again = try Self.liechtenstein.get().get("/details.php", [("place_id", String(placeID))]).object()
+        #expect(again["osm_id"] as? Int == 1932181216 && again["parent_place_id"] as? Int == vaduz["parent_place_id"] as? Int)
+    }
+
+    /// The municipality's boundary is merged into the town's node: asked for by its id it answers the town,
+    /// which lists it among its linked places unless `linkedplaces=0`.
+    @Test func aMergedBoundaryIsALinkedPlace() throws {
+        let town = try Self.details([("osmtype", "R"), ("osmid", "1155956")]).object()
+        #expect(town["osm_id"] as? Int == 1932181216)
+        let linked = try #require(town["linked_places"] as? [[String: Any]])
+        #expect(linked.count == 1 && linked[0]["osm_type"] as? String == "R" && linked[0]["osm_id"] as? Int == 1155956)
+        #expect(try Self.details([("osmtype", "R"), ("osmid", "1155956"), ("linkedplaces", "0")]).object()["linked_places"] == nil)
+        // A place with nothing merged into it has no such field.
+        #expect(try Self.details([("osmtype", "W"), ("osmid", "529794592")]).object()["linked_places"] == nil)
+    }
+
+    @Test func addressLinesHaveTheAreasWithTheirIds() throws {
+        let parking = try Self.details([("osmtype", "W"), ("osmid", "529794592"), ("addressdetails", "1")]).object()
+        let lines = try #require(parking["address"] as? [[String: Any]])
+        #expect(lines.first?["osm_id"] as? Int == 529794592 && lines.first?["class"] as? String == "amenity")
+        let town = try #require(lines.first { $0["localname"] as? String == "Vaduz" })
+        #expect(town["osm_type"] as? String == "N" && town["osm_id"] as? Int == 1932181216 && town["admin_level"] as? Int == 8)
+        #expect(town["distance"] as? Double == 0 && town["isaddress"] as? Bool == true && town["rank_address"] as? Int == 17)
+        let county = try #require(lines.first { $0["localname"] as? String == "Oberland" })
+        #expect(county["osm_type"] as? String == "R" && county["class"] as? String == "boundary" && county["admin_level"] as? Int == 6)
+        // The suburb is the nearest place node, at its distance; the parent is the smallest area.
+        let suburb = try #require(lines.first { $0["localname"] as? String == "Ebenholz" })
+        #expect((suburb["distance"] as? Double).map { $0 > 0 } == true && parking["parent_place_id"] as? Int == suburb["place_id"] as? Int)
+        #expect(lines.last?["type"] as? String == "country_code" && lines.last?["localname"] as? String == "li")
+    }
+
+    @Test func fullGeometryAndKeywords() throws {
+        let vaduz = try Self.details([("osmtype", "N"), ("osmid", "1932181216"), ("polygon_geojson", "1"), ("keywords", "1")]).object()
+        #expect((vaduz["geometry"] as? [String: Any])?["type"] as? String == "MultiPolygon")
+        let keywords = try #require(vaduz["keywords"] as? [String: [[String: Any]]])
+        #expect(keywords["name"]?.contains { $0["token"] as? String == "vaduz" } == true)
+        #expect(keywords["address"]?.contains { $0["token"] as? String == "oberland" } == true)
+    }
+
+    /// `class` names the main tag of the place wanted: another one is not there.
+    @Test func anotherClassOrAnUnknownPlaceIs404() throws {
+        for parameters in [[("osmtype", "N"), ("osmid", "1932181216"), ("class", "highway")], [("osmtype", "R"), ("osmid", "1")],
+                           [("place_id", "999999999999")]] {
+            let reply = try Self.details(parameters)
+            #expect(reply.status == 404 && reply.error?["code"] as? Int == 404, "\(parameters): \(reply.text.prefix(200))")
+        }
+        #expect(try Self.details([("osmtype", "N"), ("osmid", "1932181216"), ("class", "place")]).status == 200)
+        // Flags as Nominatim reads them: anything but 0 is true.
+        let flagged = try Self.details([("osmtype", "N"), ("osmid", "1932181216"), ("addressdetails", "maybe"), ("hierarchy", "2")])
+        let flaggedBody = try flagged.object()
+        #expect(flagged.status == 200 && flaggedBody["address"] != nil)
+    }
+
+    @Test(arguments: [
+        ([("osmid", "1932181216")], "osmtype"), ([("osmtype", "X"), ("osmid", "1")], "osmtype"), ([("osmtype", "N")], "osmid"),
+        ([("osmtype", "N"), ("osmid", "-4")], "osmid"), ([("place_id", "abc")], "place_id"),
+        ([("osmtype", "N"), ("osmid", "1932181216"), ("format", "xml")], "format"),
+    ] as [([(String, String)], String)])
+    func badParametersAnswer400(parameters: [(String, String)], parameter: String) throws {
+        let reply = try Self.details(parameters)
+        #expect(reply.status == 400 && reply.error?["parameter"] as? String == parameter, "\(parameters): \(reply.text.prefix(200))")
+    }
+
+    /// `localname` in the first language of the parameter, else of the header, that the place has a name in.
+    @Test func localNameInTheCallersLanguage() throws {
+        let country = [("osmtype", "N"), ("osmid", "3696525426")]
+        #expect(try Self.details(country + [("accept-language", "xx,fo,de")]).object()["localname"] as? String == "Liktinstein")
+        #expect(try Self.details(country, headers: ["Accept-Language": "fo-FR;q=0.8,en;q=0.5"]).object()["localname"] as? String == "Liktinstein")
+        #expect(try Self.details(country + [("accept-language", "xx")]).object()["localname"] as? String == "Liechtenstein")
+    }
+
+    @Test func acceptLanguageOrderedByWeightWithBaseLanguages() {
+        #expect(NominatimDetails.languages("fo-FR;q=0.8,en-ca;q=0.5,en;q=0.3") == ["fo-fr", "fo", "en-ca", "en"])
+        #expect(NominatimDetails.languages("de;q=0.2, zh , fr ;q=0.9") == ["zh", "fr", "de"])
+        #expect(NominatimDetails.languages("de;q=5,*,fr") == ["fr"])
+        #expect(NominatimDetails.languages(nil).isEmpty)
+    }
+
+    @Test func debugIsAnHTMLPage() throws {
+        let reply = try Self.details([("osmtype", "N"), ("osmid", "1932181216"), ("debug", "1")])
+        #expect(reply.status == 200 && reply.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(reply.text.hasPrefix("<html>") && reply.text.contains("<body><pre>{") && reply.text.contains("\"osm_id\": 1932181216"))
+    }
+
+    /// Nominatim shows an interpolation line as `place=houses` and a house number on it (a search or
+    /// reverse answer) as `place=house`, not by its `addr:interpolation` tag.
+    @Test func anInterpolationIsPlaceHousesAndANumberOnItAHouse() throws {
+        var line = try JSONDecoder().decode(PlaceResult.self, from: Data("""
+            {"id": 1, "sourceId": "w1", "kind": "interpolation", "category": "addr:interpolation=odd", "displayName": "",
+             "lat": 47.1, "lon": 9.5, "address": {}, "tags": {}}
+            """.utf8))
+        #expect(PlaceFields(place: line).osmTag == ("place", "houses"))
+        line.match = .interpolated
+        #expect(PlaceFields(place: line).osmTag == ("place", "house"))
+    }
+}
