@@ -14,12 +14,22 @@ struct CategoryText {
     /// name that merely starts with a category word ("Restaurant Torkel") is not read as one.
     var placeIsTown: Bool
 
+    private init(filter: CategoryFilter, place: String?, placeIsTown: Bool) {
+        self.filter = filter
+        self.place = place
+        self.placeIsTown = placeIsTown
+    }
+
     /// Words that join a category to a place.
     static let connectors: Set<String> = ["near", "nearby", "around", "in", "at"]
 
     /// Nil when no leading part of the text is a category word or synonym of the taxonomy (singular or
     /// plural).
     init?(_ text: String, taxonomy: Taxonomy = .standard) {
+        if let bracketed = Self.bracketed(text, taxonomy: taxonomy) {
+            self = bracketed
+            return
+        }
         let parts = text.split(separator: ",", maxSplits: 1).map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
         guard let first = parts.first, !first.isEmpty else { return nil }
         var words = first
@@ -44,6 +54,25 @@ struct CategoryText {
             return
         }
         return nil
+    }
+
+    /// Nominatim's filter in brackets before the place: "[amenity=drinking_water] Wissfläckaweg" (an OSM tag),
+    /// "[restaurant] Vaduz" (a category word). The place may be any place, not only a town.
+    private static func bracketed(_ text: String, taxonomy: Taxonomy) -> CategoryText? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]") else { return nil }
+        let inside = trimmed[trimmed.index(after: trimmed.startIndex)..<close].trimmingCharacters(in: .whitespaces)
+        let filter: CategoryFilter
+        if let equals = inside.firstIndex(of: "="), equals > inside.startIndex, inside.index(after: equals) < inside.endIndex {
+            filter = .rawTag(inside)
+        } else if let named = resolve(inside, taxonomy: taxonomy) {
+            filter = named
+        } else {
+            return nil
+        }
+        var place = trimmed[trimmed.index(after: close)...].split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
+        if let first = place.first, connectors.contains(first.lowercased()) { place.removeFirst() }
+        return CategoryText(filter: filter, place: place.isEmpty ? nil : place.joined(separator: " "), placeIsTown: false)
     }
 
     /// The taxonomy categories a word or phrase names, as written or as the singular of a plural ("cafes",

@@ -80,6 +80,15 @@ final class ForwardSearch {
             return places
         }
         if let point = CoordinateParser.parse(text) { return explained(try coordinateResult(point, options: options), .coordinates) }
+        if let (rest, point) = CoordinateParser.split(text) {
+            // As Nominatim reads it: the words within 0.1° of the position (or in the box asked for), nearest first.
+            tried(.nearPosition, 1)
+            var around = options
+            around.near = point
+            around.bbox = options.bbox ?? BoundingBox(minLat: max(-90, point.lat - 0.1), minLon: max(-180, point.lon - 0.1),
+                                                      maxLat: min(90, point.lat + 0.1), maxLon: min(180, point.lon + 0.1))
+            return try results(rest, options: around, explanation: &explanation)
+        }
         if let category = try categoryPlaces(text, options: options) { return explained(category, .category) }
         let query = ParsedQuery(text)
         guard !query.words.isEmpty || !query.numbers.isEmpty else { return [] }
@@ -212,6 +221,8 @@ final class ForwardSearch {
         } else {
             found = try places.results(ids: try index.mostImportant(of: category.filter, options: options, limit: options.limit))
         }
+        // A country asked for holds in every path (the box and the anchor's surroundings cross borders).
+        if let code = options.countryCode { found = found.filter { $0.address.countryCode?.uppercased() == code.uppercased() } }
         guard !found.isEmpty else { return nil }
         return found.map { var p = $0; p.match = .category; return p }
     }

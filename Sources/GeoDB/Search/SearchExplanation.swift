@@ -8,6 +8,8 @@ public enum SearchReading: String, Codable, Sendable, CaseIterable {
     case coordinates
     /// The text names a category, alone or "… near X" / "… in Town".
     case category
+    /// Words and a position ("sporry weiher, N 47.10791° E 9.52676°"): the words searched within 0.1° of it.
+    case nearPosition = "near_position"
     /// The words are a place's name (the plain reading).
     case name
     /// The text is a postcode or its beginning.

@@ -12,6 +12,9 @@ enum CoordinateParser {
         let commaParts = trimmed.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
         if commaParts.count == 2 {
             halves = commaParts
+        } else if "NSns".contains(first), let split = trimmed.dropFirst().firstIndex(where: { "EWew".contains($0) }) {
+            // The hemisphere before each axis: "N 47.10791° E 9.52676°".
+            halves = [String(trimmed[..<split]), String(trimmed[split...])]
         } else if let split = trimmed.firstIndex(where: { "NSns".contains($0) }), split != trimmed.startIndex {
             halves = [String(trimmed[...split]), String(trimmed[trimmed.index(after: split)...])]
         } else {
@@ -24,6 +27,33 @@ enum CoordinateParser {
         let c = Coordinate(lat: lat, lon: lon)
         return c.isValid ? c : nil
     }
+
+    /// A position written before or after other words ("sporry weiher, N 47.10791° E 9.52676°",
+    /// "restaurant near 47.16712,9.51100", "[natural=peak] 47.06512,9.53965"): the position and the words
+    /// (without the commas and "near"/"at"/"around" that joined them). Only a position with a decimal point,
+    /// a degree sign or a hemisphere letter counts: "Austrasse 9 10" is a street and two numbers.
+    static func split(_ text: String) -> (rest: String, point: Coordinate)? {
+        let tokens = text.split(whereSeparator: \.isWhitespace)
+        guard tokens.count >= 2, tokens.count <= 40 else { return nil }
+        // The longest position first: "47.150° N 9.5340493° E" holds the shorter "47.150° N 9.5340493°".
+        for count in stride(from: min(8, tokens.count - 1), through: 1, by: -1) {
+            for (position, rest) in [(tokens.suffix(count), tokens.dropLast(count)), (tokens.prefix(count), tokens.dropFirst(count))] {
+                let written = position.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ", "))
+                guard written.contains(where: { ".°NSEWnsew".contains($0) }), let point = parse(written) else { continue }
+                var words = rest.map(String.init)
+                while let last = words.last, Self.joiners.contains(last.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ","))) {
+                    words.removeLast()
+                }
+                let joined = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ", "))
+                guard !joined.isEmpty else { continue }
+                return (joined, point)
+            }
+        }
+        return nil
+    }
+
+    /// Words that join a name to the position after it.
+    private static let joiners: Set<String> = ["near", "at", "around", ""]
 
     /// One axis: decimal degrees, or degrees/minutes/seconds, with a sign or a hemisphere letter.
     static func axis(_ text: String, positive: Character, negative: Character) -> Double? {
