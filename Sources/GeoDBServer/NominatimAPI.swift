@@ -20,6 +20,18 @@ struct NominatimAPI: Sendable {
             }
             endpoints.get("/lookup" + suffix, name: "nominatim_lookup", on: router) { try await lookup($0, $1) }
             endpoints.get("/status" + suffix, name: "status", on: router) { parameters, _ in try status(parameters) }
+            // Nominatim lists objects deleted in OSM but kept, and polygons it repaired or shrank on update.
+            // geodb keeps neither (a database is built whole from its input; broken polygons are counted in
+            // the import's summary): the lists are empty, in Nominatim's shape.
+            for path in ["/deletable", "/polygons"] {
+                endpoints.get(path + suffix, name: "nominatim" + path.replacingOccurrences(of: "/", with: "_"), on: router) { parameters, _ in
+                    if let format = parameters.string("format"), format != "json" {
+                        throw APIError.badParameter("format", "Parameter 'format' must be one of: json")
+                    }
+                    _ = try parameters.int("days", in: -1...100_000)
+                    return .json(.array([]))
+                }
+            }
         }
         NominatimDetails(endpoints: endpoints).register(on: router)
     }

@@ -144,5 +144,12 @@ import TestSupport
         #expect(try server.get("/search", [("q", "-21.0,-33.0"), ("format", "json")]).array().isEmpty)
         // .php paths, as older clients call them.
         #expect(try server.get("/search.php", [("q", "Vaduz"), ("format", "json")]).array().count > 0)
+        // Lists geodb keeps nothing for: empty, in Nominatim's shape.
+        for path in ["/deletable", "/polygons", "/polygons.php"] {
+            let reply = try server.get(path, [("days", "7")])
+            let list = try reply.array()
+            #expect(reply.status == 200 && list.isEmpty, "\(path)")
+        }
+        #expect(try server.get("/polygons", [("format", "xml")]).status == 400)
     }
 }
