@@ -27,14 +27,24 @@ struct NominatimOutput {
     var rootAttributes: [(String, String)] = []
 }
 
-/// One place to write, with what was read for it.
+/// One place to write, with what was read for it and its address lines (each format writes them and the
+/// display name made of them: worked out once).
 struct NominatimPlace {
     let found: GeoDatabaseSet.MemberPlace
     let geometry: Geometry?
     let names: [PlaceDetails.Name]?
+    let fields: PlaceFields
+    let address: [(String, String)]
+    let displayName: String
+
+    init(found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?) {
+        (self.found, self.geometry, self.names) = (found, geometry, names)
+        fields = PlaceFields(place: found.place)
+        address = fields.nominatimAddress
+        displayName = fields.nominatimDisplayName(address: address)
+    }
 
     var place: PlaceResult { found.place }
-    var fields: PlaceFields { PlaceFields(place: found.place) }
 }
 
 /// Writes places in Nominatim's formats. `single` answers are /reverse's: one object, or its error.
@@ -81,8 +91,8 @@ enum NominatimWriter {
             (output.format == .jsonv2 ? "category" : "class", .string(tag.key)), ("type", .string(tag.value)),
             ("place_rank", .int(Int64(place.kind.rank))), ("importance", .number(place.kind.baseImportance)),
             ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
-            ("display_name", .string(fields.nominatimDisplayName)),
-            ("address", output.address ? .object(fields.nominatimAddress.map { ($0.0, .string($0.1)) }) : nil),
+            ("display_name", .string(item.displayName)),
+            ("address", output.address ? .object(item.address.map { ($0.0, .string($0.1)) }) : nil),
             ("extratags", output.extraTags ? .strings(place.tags) : nil),
             ("namedetails", item.names.map(nameDetails)),
             ("boundingbox", .array([box.minLat, box.maxLat, box.minLon, box.maxLon].map { .string(DegreesText.decimal($0)) })),
@@ -103,8 +113,8 @@ enum NominatimWriter {
                 ("osm_id", fields.osm.map { .int($0.id) }), ("place_rank", .int(Int64(place.kind.rank))),
                 ("category", .string(tag.key)), ("type", .string(tag.value)), ("importance", .number(place.kind.baseImportance)),
                 ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
-                ("display_name", .string(fields.nominatimDisplayName)),
-                ("address", output.address ? .object(fields.nominatimAddress.map { ($0.0, .string($0.1)) }) : nil),
+                ("display_name", .string(item.displayName)),
+                ("address", output.address ? .object(item.address.map { ($0.0, .string($0.1)) }) : nil),
                 ("extratags", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
             ])),
             ("bbox", .array([box.minLon, box.minLat, box.maxLon, box.maxLat].map(JSON.number))),
@@ -124,7 +134,7 @@ enum NominatimWriter {
             ("properties", .object([("geocoding", .fields([
                 ("place_id", .int(item.found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
                 ("osm_id", fields.osm.map { .int($0.id) }), ("osm_key", .string(tag.key)), ("osm_value", .string(tag.value)),
-                ("type", .string(fields.photonType)), ("label", .string(fields.nominatimDisplayName)), ("name", place.name.map(JSON.string)),
+                ("type", .string(fields.photonType)), ("label", .string(item.displayName)), ("name", place.name.map(JSON.string)),
                 ("housenumber", address.housenumber.map(JSON.string)), ("street", address.street.map(JSON.string)),
                 ("locality", address.neighbourhood.map(JSON.string)), ("postcode", address.postcode.map(JSON.string)),
                 ("city", address.city.map(JSON.string)), ("district", address.suburb.map(JSON.string)),
@@ -179,15 +189,15 @@ enum NominatimWriter {
             }
             // The parts below sit inside a search's <place>, beside a reverse's <result>.
             if single {
-                xml.element("result", attributes, text: fields.nominatimDisplayName)
+                xml.element("result", attributes, text: item.displayName)
             } else {
-                xml.open("place", attributes + [("display_name", fields.nominatimDisplayName), ("class", tag.key), ("type", tag.value),
+                xml.open("place", attributes + [("display_name", item.displayName), ("class", tag.key), ("type", tag.value),
                                                 ("importance", String(place.kind.baseImportance))])
             }
             if output.geometry == .kml { xml.text("<geokml>" + GeometryText.kml(item.geometry, point: place.coordinate) + "</geokml>") }
             if output.address {
                 if single { xml.open("addressparts") }
-                for (key, value) in fields.nominatimAddress { xml.element(key, text: value) }
+                for (key, value) in item.address { xml.element(key, text: value) }
                 if single { xml.close("addressparts") }
             }
             if output.extraTags {
@@ -209,13 +219,16 @@ enum NominatimWriter {
     /// Degrees with seven decimals, as Nominatim's XML writes them.
     private static func fixed(_ degrees: Double) -> String { String(format: "%.7f", degrees) }
 
-    /// "Thu, 26 Nov 2026 03:00:00 +00:00", the timestamp Nominatim's XML carries.
+    /// "Thu, 26 Nov 2026 03:00:00 +00:00", the timestamp Nominatim's XML carries. Written from the C clock:
+    /// a DateFormatter made per answer cost more than the rest of a small answer.
     private static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+00:00'"
-        return formatter.string(from: Date())
+        var now = time(nil), parts = tm()
+        gmtime_r(&now, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +00:00"
     }
 
     // MARK: licence
@@ -259,6 +272,11 @@ struct XMLWriter {
     /// `&`, `<`, `>` (and in attribute values `"` and `'`) as entities; control characters XML 1.0 cannot hold
     /// are dropped (a tag value may hold any byte a mapper typed).
     static func escaped(_ text: String, quotes: Bool) -> String {
+        // Most values need nothing: checked on the bytes before any copy.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+                                        || (quotes && ($0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'"))) || $0 == 0xEF }) {
+            return text
+        }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

@@ -87,11 +87,11 @@ struct PlaceFields {
         }
     }
 
-    /// Nominatim's `display_name`: its address lines in order, each once ("Dorfbäckerei Herrmann, 29, Gnetsch,
+    /// Nominatim's `display_name` from its `address` lines (`nominatimAddress`): in order, each once ("Dorfbäckerei Herrmann, 29, Gnetsch,
     /// Mäls, Balzers, 9496, Liechtenstein"), where geodb's own puts the number after the street.
-    var nominatimDisplayName: String {
+    func nominatimDisplayName(address: [(String, String)]) -> String {
         var parts: [String] = []
-        for (key, value) in nominatimAddress where key != "country_code" && !parts.contains(value) { parts.append(value) }
+        for (key, value) in address where key != "country_code" && !parts.contains(value) { parts.append(value) }
         return parts.isEmpty ? place.displayName : parts.joined(separator: ", ")
     }
 

@@ -52,6 +52,9 @@ def request_paths(db, count=2000, seed=7):
     paths = {
         "search": [f"/v1/search?q={quote(n)}&limit=10" for n in names],
         "autocomplete": [f"/v1/autocomplete?q={quote(n[:rng.randint(3, max(3, min(8, len(n))))])}&limit=10" for n in names],
+        # Nominatim's search, the same names as json and as xml: writing xml must cost about what json does.
+        "nominatim json": [f"/search?q={quote(n)}&format=jsonv2&addressdetails=1" for n in names],
+        "nominatim xml": [f"/search?q={quote(n)}&format=xml&addressdetails=1" for n in names],
         "reverse": ["/reverse?lat=%.6f&lon=%.6f&format=jsonv2" % near(p) for p in points],
         "nearby": ["/v1/nearby?lat=%.6f&lon=%.6f&radius=1000&category=%s&limit=10" % (*near(p), rng.choice(["restaurant", "cafe", "pharmacy", "shop"]))
                    for p in points],
@@ -101,7 +104,7 @@ def bench_server(db, tz_db, quick=False):
     work = tempfile.mkdtemp()
     files = {}
     for endpoint, paths in request_paths(db).items():
-        files[endpoint] = os.path.join(work, endpoint.replace(" + ", "-") + ".txt")
+        files[endpoint] = os.path.join(work, endpoint.replace(" + ", "-").replace(" ", "-") + ".txt")
         with open(files[endpoint], "w") as f:
             f.write("\n".join(paths) + "\n")
     dbs = [db, tz_db] if tz_db else [db]
