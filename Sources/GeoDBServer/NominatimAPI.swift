@@ -13,12 +13,12 @@ struct NominatimAPI: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         for suffix in ["", ".php"] {
-            endpoints.get("/search" + suffix, name: "nominatim_search", on: router) { try await search($0, $1) }
+            endpoints.get("/search" + suffix, name: "nominatim_search", on: router, xmlErrors(.jsonv2) { try await search($0, $1) })
             endpoints.get("/reverse" + suffix, name: "reverse", on: router) { parameters, request in
                 try await Self.isPhotonReverse(parameters) ? PhotonAPI(endpoints: endpoints).reverse(parameters, request)
-                    : reverse(parameters, request)
+                    : xmlErrors(.xml) { try await reverse($0, $1) }(parameters, request)
             }
-            endpoints.get("/lookup" + suffix, name: "nominatim_lookup", on: router) { try await lookup($0, $1) }
+            endpoints.get("/lookup" + suffix, name: "nominatim_lookup", on: router, xmlErrors(.xml) { try await lookup($0, $1) })
             endpoints.get("/status" + suffix, name: "status", on: router) { parameters, _ in try status(parameters) }
             // Nominatim lists objects deleted in OSM but kept, and polygons it repaired or shrank on update.
             // geodb keeps neither (a database is built whole from its input; broken polygons are counted in
@@ -34,6 +34,28 @@ struct NominatimAPI: Sendable {
             }
         }
         NominatimDetails(endpoints: endpoints).register(on: router)
+    }
+
+    /// `handler`, its errors written as Nominatim's XML error when the request's format (or the endpoint's
+    /// default, `defaultFormat`) is xml: `<error><code>400</code><message>…</message></error>`.
+    private func xmlErrors(_ defaultFormat: NominatimOutput.Format, _ handler: @escaping Endpoints.Handler) -> Endpoints.Handler {
+        { [served] parameters, request in
+            do {
+                return try await handler(parameters, request)
+            } catch {
+                guard (parameters.string("format")?.lowercased() ?? defaultFormat.rawValue) == NominatimOutput.Format.xml.rawValue else { throw error }
+                let answer = APIError(error)
+                var xml = XMLWriter()
+                xml.text("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n")
+                xml.open("error")
+                xml.element("code", text: String(answer.status.code))
+                xml.element("message", text: served.hidingDirectories(answer.message))
+                xml.close("error")
+                var written = Answer.text(xml.output, contentType: "text/xml; charset=utf-8")
+                written.status = answer.status
+                return written
+            }
+        }
     }
 
     /// Nominatim's and Photon's reverse share the path. Photon's clients send a parameter Nominatim has not
@@ -138,20 +160,25 @@ struct NominatimAPI: Sendable {
     /// Nominatim's structured search: `street` ("9 Austrasse" or "Austrasse 9") with `city` (or the county or
     /// state) and `postalcode` is geodb's structured search; `amenity` and bare areas are searched as text.
     private func structuredSearch(_ parameters: QueryParameters, options: SearchOptions) async throws -> (String, [GeoDatabaseSet.MemberPlace]) {
+        // A field as typed, without the quotes a form or a script may leave around it ("\"Vaduz\"").
+        func field(_ name: String) -> String? {
+            let value = parameters.string(name)?.trimmingCharacters(in: CharacterSet(charactersIn: "\"' ").union(.whitespaces))
+            return value?.isEmpty == false ? value : nil
+        }
         var options = options
-        if let country = parameters.string("country").flatMap(CountryCode.parse) { options.countryCode = country }
-        let town = parameters.string("city") ?? parameters.string("county") ?? parameters.string("state")
-        let areas = ["city", "county", "state", "postalcode", "country"].compactMap(parameters.string)
-        if let street = parameters.string("street"), parameters.string("amenity") == nil {
+        if let country = field("country").flatMap(CountryCode.parse) { options.countryCode = country }
+        let town = field("city") ?? field("county") ?? field("state")
+        let areas = ["city", "county", "state", "postalcode", "country"].compactMap(field)
+        if let street = field("street"), field("amenity") == nil {
             var words = street.split(separator: " ").map(String.init)
             var number: String?
             if let last = words.last, words.count > 1, last.first?.isNumber == true { number = words.removeLast() }
             else if let first = words.first, words.count > 1, first.first?.isNumber == true { number = words.removeFirst() }
             let found = try await served.files.structuredSearch(street: words.joined(separator: " "), housenumber: number, city: town,
-                                                          postcode: parameters.string("postalcode"), options: options)
+                                                          postcode: field("postalcode"), options: options)
             return (([street] + areas).joined(separator: ", "), found)
         }
-        let text = ([parameters.string("amenity"), parameters.string("street")].compactMap { $0 } + areas).joined(separator: ", ")
+        let text = ([field("amenity"), field("street")].compactMap { $0 } + areas).joined(separator: ", ")
         return (text, try await served.files.search(text, options: options, offset: 0, limit: options.limit).places)
     }
 

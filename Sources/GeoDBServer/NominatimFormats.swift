@@ -124,7 +124,8 @@ enum NominatimWriter {
 
     /// A place as a feature of GeocodeJSON (the spec Nominatim's geocodejson follows).
     private static func geocodeJSON(_ item: NominatimPlace, output: NominatimOutput) -> JSON {
-        let place = item.place, fields = item.fields, tag = fields.osmTag, address = place.address
+        // The address parts only with address details (on by default in geocodejson), as Nominatim writes it.
+        let place = item.place, fields = item.fields, tag = fields.osmTag, address = output.address ? place.address : Address()
         var admin: [(String, JSON)] = []
         for (level, part) in [(2, Address.Part.country), (4, .state), (6, .county)] {
             if let name = address[part] { admin.append(("level\(level)", .string(name))) }

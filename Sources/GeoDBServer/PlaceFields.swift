@@ -44,7 +44,8 @@ struct PlaceFields {
     var addressType: String {
         switch place.kind {
         case .street: return "road"
-        case .address, .interpolation: return "building"
+        case .address: return "building"
+        case .interpolation: return "place"   // as Nominatim types a house number placed along a line
         case .poi: return osmTag.key
         default: return place.kind.rawValue
         }

@@ -56,6 +56,11 @@ import TestSupport
         #expect(((lookup.children.first?["children"] as? [[String: Any]]) ?? []).contains { $0["tag"] as? String == "road" })
         let tooMany = try server.get("/lookup", [("osm_ids", (1...51).map { "N\($0)" }.joined(separator: ",")), ("format", "json")])
         #expect(tooMany.status == 400 && tooMany.error?["message"] as? String == "Too many object IDs.")
+        // In xml (asked, or /lookup's default) the error is Nominatim's XML error.
+        let xmlError = try server.get("/lookup", [("osm_ids", (1...51).map { "N\($0)" }.joined(separator: ","))])
+        #expect(xmlError.status == 400 && xmlError.headers["content-type"] == "text/xml; charset=utf-8")
+        let error = try Self.parseXML(xmlError.text)
+        #expect(error.root == "error" && error.children.map { $0["text"] as? String } == ["400", "Too many object IDs."])
     }
 
     @Test func reverseDefaultsToXMLWithTheAddress() throws {
@@ -85,6 +90,22 @@ import TestSupport
         // A client naming a Photon parameter (geopy's Photon sends limit) gets Photon's GeoJSON.
         let photon = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("limit", "1")]).object()
         #expect(photon["type"] as? String == "FeatureCollection")
+    }
+
+    @Test func geocodeJSONHasTheAddressUnlessAskedNot() throws {
+        let server = try Self.server()
+        func first(_ details: String) throws -> [String: Any] {
+            let collection = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("format", "geocodejson"),
+                                                         ("addressdetails", details)]).object()
+            let feature = try #require((collection["features"] as? [[String: Any]])?.first)
+            return try #require((feature["properties"] as? [String: Any])?["geocoding"] as? [String: Any])
+        }
+        #expect(try first("1")["street"] as? String == "Austrasse" && first("1")["country"] as? String == "Liechtenstein")
+        let bare = try first("0")
+        #expect(bare["street"] == nil && bare["country"] == nil && bare["label"] != nil)
+        // Structured fields in quotes, as some forms send them.
+        let quoted = try server.get("/search", [("street", "\"9 Austrasse\""), ("city", "\"Vaduz\""), ("format", "json")]).array()
+        #expect(quoted.first?["osm_id"] as? Int == 364542906)
     }
 
     @Test func everyJSONFormatIsSentAsJSON() throws {
