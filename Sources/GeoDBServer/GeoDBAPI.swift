@@ -99,6 +99,7 @@ struct GeoDBAPI: Sendable {
         options.radius = try parameters.double("radius", in: 1...2_000_000)
         options.limit = try parameters.int("limit", in: 1...100) ?? 1
         options.includeTimeZone = try parameters.bool("timezone") ?? true
+        options.language = parameters.string("lang")
         let found = try await served.files.reverse(at: point, options: options)
         return .json(.object([("results", .array(found.map { member, result in
             ResultJSON.reverse(result, id: GeoDatabaseSet.globalID(member: member.index, id: result.place.id))

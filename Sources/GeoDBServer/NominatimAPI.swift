@@ -244,6 +244,7 @@ struct NominatimAPI: Sendable {
         guard let lat else { throw APIError.missing("lat") }
         guard let lon else { throw APIError.missing("lon") }
         var options = ReverseOptions()
+        options.language = Self.language(parameters.string("accept-language") ?? request.headers[.acceptLanguage])
         options.level = switch try parameters.int("zoom", in: 0...18) ?? 18 {
         case 0...4: .country
         case 5...9: .state

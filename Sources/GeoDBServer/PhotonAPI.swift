@@ -35,6 +35,7 @@ struct PhotonAPI: Sendable {
         let point = try parameters.requiredCoordinate()
         var options = ReverseOptions()
         options.limit = try parameters.int("limit", in: 1...50) ?? 1
+        options.language = NominatimAPI.language(parameters.string("lang"))
         if let kilometres = try parameters.double("radius", in: 0.001...100) { options.radius = kilometres * 1000 }
         let layers = parameters.all("layer")
         if layers == ["street"] { options.level = .street } else if layers.contains("house") || layers.isEmpty { options.level = .address }

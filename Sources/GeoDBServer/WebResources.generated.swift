@@ -1052,6 +1052,15 @@ start();
        "default": true
       },
       "description": ""
+     },
+     {
+      "name": "lang",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "type": "string"
+      },
+      "description": "Show names in this language where the place has one (name:xx), and the country in it."
      }
     ],
     "responses": {

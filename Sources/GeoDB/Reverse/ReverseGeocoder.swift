@@ -65,6 +65,8 @@ public struct ReverseOptions: Sendable {
     public var limit = 1
     /// Each answer carries the IANA zone of the query point (when the database has timezones).
     public var includeTimeZone = false
+    /// Show names in this language when the place has one (`name:xx`), and the country in it.
+    public var language: String?
 
     /// ```swift
     /// var options = ReverseOptions()
@@ -150,7 +152,7 @@ final class ReverseGeocoder {
         }
         if found.isEmpty { found = try fallback(point, level: options.level, containing: containing, limit: options.limit) }
         let distances = Dictionary(found.map { ($0.id, $0.distance) }, uniquingKeysWith: min)
-        let answers = try places.results(ids: found.map(\.id), distances: distances)
+        let answers = try places.localized(try places.results(ids: found.map(\.id), distances: distances), language: options.language)
         // Only the levels above the answer, and only those its own columns do not already give.
         let levels = Array(AddressLevel.nested.dropLast())
         let answerLevel = answers.first.flatMap { $0.kind.addressLevel }.flatMap { levels.firstIndex(of: $0) }
@@ -183,6 +185,8 @@ final class ReverseGeocoder {
                 // No boundary at the point: the answer's own areas, as the import found them, or its tags.
                 usedSource = ownSet?.source ?? (p.address.city != nil || p.address.postcode != nil ? .addressTags : source)
             }
+            // The country the areas named, in the language asked for.
+            PlaceReader.localizeCountry(&p.address, language: options.language)
             if p.kind.addressLevel != nil {
                 // An area answers for itself: only the levels above it.
                 p.displayName = AddressFormat.areaLine(name: p.name, address: p.address)

@@ -110,18 +110,28 @@ final class PlaceReader {
         return Dictionary(rows.compactMap { id, geometry in geometry.map { (id, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// `results` with each name shown in `language` where the place has a name in it (`name:xx`).
+    /// `results` with each name shown in `language` where the place has a name in it (`name:xx`), and the
+    /// country named in it (`localizeCountry`).
     func localized(_ results: [PlaceResult], language: String?) throws -> [PlaceResult] {
         guard let language else { return results }
         var out = results
         for index in out.indices {
-            if let localized = try db.first("read a localized name",
-                                            "SELECT name FROM place_name WHERE place_id = ?1 AND lang = ?2 AND type = 'name'",
-                                            [.integer(out[index].id), .text(language)], { $0.text(0) }) ?? nil {
-                out[index].name = localized
-                out[index].displayName = AddressFormat.displayName(name: localized, kind: out[index].kind, address: out[index].address)
-            }
+            let localized = try db.first("read a localized name",
+                                         "SELECT name FROM place_name WHERE place_id = ?1 AND lang = ?2 AND type = 'name'",
+                                         [.integer(out[index].id), .text(language)], { $0.text(0) }) ?? nil
+            let before = out[index].address.country
+            Self.localizeCountry(&out[index].address, language: language)
+            guard localized != nil || out[index].address.country != before else { continue }
+            if let localized { out[index].name = localized }
+            out[index].displayName = AddressFormat.displayName(name: out[index].name, kind: out[index].kind, address: out[index].address)
         }
         return out
+    }
+
+    /// The address's country in `language`, from CLDR (`CountryCode.name`), when it has a country code and
+    /// CLDR the language.
+    static func localizeCountry(_ address: inout Address, language: String?) {
+        guard let language, let code = address.countryCode, let name = CountryCode.name(code, language: language) else { return }
+        address.country = name
     }
 }

@@ -25,6 +25,9 @@ extension GeoDBCommand {
         @Option(parsing: .unconditional, help: "Nearest candidates to list (1 … 100).")
         var limit = 1
 
+        @Option(help: "Show names in this language when known, and the country in it (e.g. de).")
+        var lang: String?
+
         @OptionGroup var output: JSONOption
 
         func validate() throws {
@@ -39,6 +42,7 @@ extension GeoDBCommand {
             options.radius = radius
             options.limit = limit
             options.includeTimeZone = true
+            options.language = lang
             let results = more.isEmpty ? try await database.open().reverse(at: point, options: options)
                 : try await database.open(with: more).reverse(at: point, options: options).map { found in
                     var result = found.result

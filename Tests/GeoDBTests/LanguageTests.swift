@@ -1,0 +1,30 @@
+// Names in the user's language: a place's own name:xx, and the country from the CLDR names Foundation
+// carries, so a GeoNames-only database names Germany "Deutschland" for German.
+import Foundation
+@testable import GeoDB
+import Testing
+import TestSupport
+
+@Suite struct LanguageTests {
+    @Test func countryNamesComeFromCLDR() {
+        #expect(CountryCode.name("DE", language: "de") == "Deutschland" && CountryCode.name("de", language: "fr") == "Allemagne")
+        #expect(CountryCode.name("LI", language: "ja") == "リヒテンシュタイン" && CountryCode.name("LI", language: "fo") == "Liktinstein")
+        // A language CLDR does not have is no language (Foundation would answer in English); a bad code no country.
+        #expect(CountryCode.name("DE", language: "zz") == nil && CountryCode.name("D1", language: "de") == nil)
+    }
+
+    @Test func searchAndReverseNameTheCountryInTheAskedLanguage() throws {
+        let cities = try GeoDatabase(path: try TestDatabases.cities())
+        var german = SearchOptions()
+        german.language = "de"
+        let berlin = try #require(try cities.search("Berlin", options: german).first { $0.address.countryCode == "DE" })
+        #expect(berlin.address.country == "Deutschland" && berlin.displayName.hasSuffix("Deutschland"))
+        #expect(try cities.search("Berlin").first { $0.address.countryCode == "DE" }?.address.country == "Germany")
+
+        let liechtenstein = try CountryHierarchyTests.liechtenstein.get()
+        var japanese = ReverseOptions()
+        japanese.language = "ja"
+        let answer = try #require(try liechtenstein.reverse(at: Coordinate(lat: 47.14, lon: 9.55), options: japanese).first)
+        #expect(answer.place.address.country == "リヒテンシュタイン" && answer.place.displayName.hasSuffix("リヒテンシュタイン"))
+    }
+}
