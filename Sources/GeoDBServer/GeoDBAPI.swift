@@ -133,7 +133,7 @@ struct GeoDBAPI: Sendable {
         guard let zone = try await served.files.timeZone(at: point, date: date) else {
             throw APIError(status: .notFound, message: "no database served has timezones (import a timezone GeoJSON)")
         }
-        return .json(ResultJSON.timeZone(zone))
+        return .json(ResultJSON.timeZone(zone, at: point))
     }
 
     // MARK: categories, places, maps
@@ -146,7 +146,7 @@ struct GeoDBAPI: Sendable {
     func place(_ parameters: QueryParameters) async throws -> Answer {
         let reference = try parameters.required("ref")
         let (shard, details) = try await served.lookup(reference)
-        let geometry = try await shard.database.geometry(ofPlace: details.place.id)
+        let geometry = try await shard.database.read { [id = details.place.id] in try $0.geometry(ofPlace: id) }
         return .json(ResultJSON.details(details, id: GeoDatabaseSet.globalID(member: shard.index, id: details.place.id), geometry: geometry))
     }
 

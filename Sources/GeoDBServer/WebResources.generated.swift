@@ -1728,6 +1728,12 @@ start();
      "at"
     ],
     "properties": {
+     "lat": {
+      "type": "number"
+     },
+     "lon": {
+      "type": "number"
+     },
      "tzid": {
       "type": "string"
      },
@@ -1768,6 +1774,14 @@ start();
      },
      "next_utc_offset_seconds": {
       "type": "integer"
+     },
+     "known_to_system": {
+      "type": "boolean",
+      "description": "Whether this system's tz database has the zone; without it there is no clock."
+     },
+     "utc_offset": {
+      "type": "string",
+      "description": "The UTC offset as text, +03:00."
      }
     }
    },

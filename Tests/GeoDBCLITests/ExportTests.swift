@@ -86,8 +86,8 @@ import TestSupport
         }
         #expect(rings > 5)
         let cafes = try runGeodb(["export", db, "--ndjson", "--category", "cafe"]).stdout.split(separator: "\n")
-        let nearby = try GeoDatabase(path: db).places(in: BoundingBox(minLat: -90, minLon: -180, maxLat: 90, maxLon: 180),
-                                                      filter: try .resolve(["cafe"]), limit: 1000)
+        let nearby = try GeoDatabase(path: db).withSession { try $0.places(in: BoundingBox(minLat: -90, minLon: -180, maxLat: 90, maxLon: 180),
+                                                      filter: try .resolve(["cafe"]), limit: 1000) }
         #expect(cafes.count == nearby.places.count && cafes.count > 50)
         let box = try runGeodb(["export", db, "--format", "csv", "--bbox", "24.94,60.165,24.945,60.17"]).stdout
         let rows = box.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -108,10 +108,10 @@ import TestSupport
         #expect(lons.count == rows.count && lons.contains { $0 > 179.95 } && lons.contains { $0 < -179.95 })
         #expect(lons.allSatisfy { $0 >= 179.95 || $0 <= -179.95 })
         #expect(rows.compactMap { Double($0[4]) }.allSatisfy { abs($0) <= 0.05 })
-        let inBox = try GeoDatabase(path: db).places(in: BoundingBox(minLat: -0.05, minLon: 179.95, maxLat: 0.05, maxLon: -179.95),
+        let inBox = try GeoDatabase(path: db).withSession { try $0.places(in: BoundingBox(minLat: -0.05, minLon: 179.95, maxLat: 0.05, maxLon: -179.95),
                                                      filter: .categories(Taxonomy.standard.descendants(of: "food_and_drink")
                                                          + Taxonomy.standard.descendants(of: "money")
-                                                         + Taxonomy.standard.descendants(of: "health")), limit: 1000)
+                                                         + Taxonomy.standard.descendants(of: "health")), limit: 1000) }
         #expect(rows.count >= inBox.places.count && !rows.isEmpty)
     }
 

@@ -78,7 +78,7 @@ struct SchemaContractTests {
 
         // Category totals: the library's counts with children.
         let counts = try #require(report["category_counts"] as? [String: Int])
-        let roots = try db.categories().filter { $0.parent == nil }
+        let roots = try db.withSession { try $0.categories() }.filter { $0.parent == nil }
         #expect(counts.count == roots.count)
         for root in roots { #expect(counts[root.id].map(Int64.init) == root.placesWithChildren, "\(root.id)") }
 

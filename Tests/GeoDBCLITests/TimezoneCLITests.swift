@@ -43,7 +43,7 @@ import TestSupport
         #expect(object["tzid"] as? String == "Europe/Helsinki")
         #expect(object["utc_offset_seconds"] as? Int == 10800)
         #expect(object["utc_offset"] as? String == "+03:00")
-        #expect(object["dst"] as? Bool == true)
+        #expect(object["is_dst"] as? Bool == true)
         #expect(object["local_time"] as? String == "2026-07-01T15:00:00+03:00")
         #expect(object["next_transition"] as? String == "2026-10-25T01:00:00Z")
         #expect(object["source"] as? String == "polygon")

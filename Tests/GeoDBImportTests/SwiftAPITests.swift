@@ -22,7 +22,7 @@ import TestSupport
             try db.reverse(at: point).map(\.place.id).description,
             try db.places(near: point, radius: 500, filter: try .resolve(["cafe"]), limit: 20).places.map(\.id).description,
             try db.timeZone(at: point).tzid,
-            try db.hierarchical(town: "Helsinki", street: "Aleksanterinkatu").map(\.id).description,
+            try db.withSession { try $0.hierarchical(town: "Helsinki", street: "Aleksanterinkatu") }.map(\.id).description,
         ]
     }
 
@@ -36,7 +36,7 @@ import TestSupport
             try await db.reverse(at: point).map(\.place.id).description,
             try await db.places(near: point, radius: 500, filter: try .resolve(["cafe"]), limit: 20).places.map(\.id).description,
             try await db.timeZone(at: point).tzid,
-            try await db.hierarchical(town: "Helsinki", street: "Aleksanterinkatu").map(\.id).description,
+            try await db.read { try $0.hierarchical(town: "Helsinki", street: "Aleksanterinkatu") }.map(\.id).description,
         ]
     }
 

@@ -158,7 +158,7 @@ import TestSupport
 
     /// Towns list biggest first: the populations of the OSM place nodes.
     @Test func townsListByPopulation() throws {
-        let towns = try Self.liechtenstein.get().hierarchical(town: "S")
+        let towns = try Self.liechtenstein.get().withSession { try $0.hierarchical(town: "S") }
         #expect(towns.prefix(2).map(\.name) == ["Schaan", "Schellenberg"])
         let populations = towns.compactMap(\.population)
         #expect(populations == populations.sorted(by: >) && populations.first == 6002)
@@ -216,7 +216,7 @@ import TestSupport
         let schaan = try #require(try Self.search(db, "9494", limit: 1).first)
         #expect(schaan.kind == .postcode && schaan.match == .exact && schaan.address.city == "Schaan")
         func streets(_ name: String, _ postcode: String) throws -> [String] {
-            try db.structuredSearch(street: name, housenumber: nil, city: nil, postcode: postcode).map { $0.address.city ?? "" }
+            try db.withSession { try $0.structuredSearch(street: name, housenumber: nil, city: nil, postcode: postcode) }.map { $0.address.city ?? "" }
         }
         #expect(try streets("Austrasse", "9490") == ["Vaduz"])
         #expect(try streets("Austrasse", "9495") == ["Triesen"])

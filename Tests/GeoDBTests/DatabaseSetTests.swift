@@ -57,7 +57,9 @@ import TestSupport
         let details = try await GeoDatabaseSet.details(of: found, geometries: true, names: true)
         #expect(details.count == found.count && details.contains { $0.geometry != nil })
         for (place, read) in zip(found, details) {
-            #expect(read.geometry == (try await place.member.database.geometry(ofPlace: place.place.id)))
+            let id = place.place.id
+            let geometry = try await place.member.database.read { try $0.geometry(ofPlace: id) }
+            #expect(read.geometry == geometry)
             let names = try await place.member.database.lookup(String(place.place.id)).names
             #expect(read.names?.map(\.name) == names.map(\.name) && read.names?.map(\.type) == names.map(\.type))
         }

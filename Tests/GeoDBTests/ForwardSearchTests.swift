@@ -113,16 +113,16 @@ import TestSupport
     }
 
     @Test func structuredAndHierarchical() throws {
-        let nine = try db.structuredSearch(street: "Mannerheimintie", housenumber: "9", city: "Helsinki", postcode: nil)
+        let nine = try db.withSession { try $0.structuredSearch(street: "Mannerheimintie", housenumber: "9", city: "Helsinki", postcode: nil) }
         #expect(!nine.isEmpty && nine.allSatisfy { $0.address.housenumber == "9" && $0.match == .exact })
-        #expect(try db.hierarchical(town: "Helsin").first?.sourceRef?.description == "n1372477580")
-        let streets = try db.hierarchical(town: "Helsinki", street: "Manner")
+        #expect(try db.withSession { try $0.hierarchical(town: "Helsin") }.first?.sourceRef?.description == "n1372477580")
+        let streets = try db.withSession { try $0.hierarchical(town: "Helsinki", street: "Manner") }
         #expect(streets.map(\.name).contains("Mannerheimintie"))
         #expect(streets.allSatisfy { $0.kind == .street && ($0.name ?? "").hasPrefix("Manner") })
-        let numbers = try db.hierarchical(town: "Helsinki", street: "Mannerheimintie", housenumber: "1")
+        let numbers = try db.withSession { try $0.hierarchical(town: "Helsinki", street: "Mannerheimintie", housenumber: "1") }
         #expect(!numbers.isEmpty && numbers.allSatisfy { ($0.address.housenumber ?? "").hasPrefix("1") })
         #expect(numbers.first?.address.housenumber == "1")
-        let crossings = try db.crossings(of: "Mannerheimintie")
+        let crossings = try db.withSession { try $0.crossings(of: "Mannerheimintie") }
         #expect(Set(crossings.compactMap(\.name)).isSuperset(of: ["Kaivokatu", "Aleksanterinkatu", "Pohjoisesplanadi"]))
         #expect(!crossings.contains { $0.name == "Mannerheimintie" })
     }

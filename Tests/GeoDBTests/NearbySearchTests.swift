@@ -96,7 +96,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
             let box = BoundingBox(minLat: lat, minLon: lon, maxLat: lat + Double.random(in: 0.001...0.01, using: &random),
                                   maxLon: lon + Double.random(in: 0.001...0.01, using: &random))
             let filter = filters[round % filters.count]
-            let got = try allPages(limit: 7) { try db.places(in: box, filter: filter, limit: 7, after: $0) }
+            let got = try allPages(limit: 7) { cursor in try db.withSession { try $0.places(in: box, filter: filter, limit: 7, after: cursor) } }
             let expected = all.filter { matches($0, filter) && box.contains($0.coordinate) }
                 .map { ($0.id, box.center.distance(to: $0.coordinate)) }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
@@ -126,7 +126,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         }
         // A box across the antimeridian (min lon > max lon).
         let box = BoundingBox(minLat: -0.05, minLon: 179.98, maxLat: 0.05, maxLon: -179.98)
-        let got = try allPages(limit: 5) { try db.places(in: box, filter: .anyNamedPOI, limit: 5, after: $0) }
+        let got = try allPages(limit: 5) { cursor in try db.withSession { try $0.places(in: box, filter: .anyNamedPOI, limit: 5, after: cursor) } }
         let expected = all.filter { matches($0, .anyNamedPOI) && $0.coordinate.lat >= -0.05 && $0.coordinate.lat <= 0.05
             && ($0.coordinate.lon >= 179.98 || $0.coordinate.lon <= -179.98) }
         #expect(Set(got.map(\.id)) == Set(expected.map(\.id)))

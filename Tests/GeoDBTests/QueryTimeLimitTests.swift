@@ -43,10 +43,10 @@ import TestSupport
     @Test func cancellingTheTaskStopsAnAsyncQuery() async throws {
         let db = try GeoDatabase(path: try TestDatabases.cities())
         let world = BoundingBox(minLat: -85, minLon: -180, maxLat: 85, maxLon: 180)
-        let task = Task { try await db.mapFeatures(in: world, limit: 10_000) }
+        let task = Task { try await db.read { try $0.mapFeatures(in: world, limit: 10_000) } }
         task.cancel()
         let error = await #expect(throws: GeoDBError.self) { _ = try await task.value }
         #expect(error?.code == .interrupted)
-        #expect(try await db.mapFeatures(in: world, limit: 10).count == 10)
+        #expect(try await db.read { try $0.mapFeatures(in: world, limit: 10) }.count == 10)
     }
 }

@@ -25,7 +25,7 @@ struct BadCall: Sendable, CustomTestStringConvertible {
             var options = SearchOptions()
             change(&options)
             _ = try db.search("Mannerheimintie", options: options)
-            _ = try db.structuredSearch(street: "Mannerheimintie", housenumber: "1", city: nil, postcode: nil, options: options)
+            _ = try db.withSession { try $0.structuredSearch(street: "Mannerheimintie", housenumber: "1", city: nil, postcode: nil, options: options) }
         }
     }
 
@@ -47,17 +47,17 @@ struct BadCall: Sendable, CustomTestStringConvertible {
             cases.append(BadCall(name: "hierarchical limit \(limit)", option: "limit", message: "`limit` \(limit) is out of range (1…100)") { db in
                 var options = SearchOptions()
                 options.limit = limit
-                _ = try db.hierarchical(town: "Helsinki", street: "Aleksanterinkatu", housenumber: "52", options: options)
+                _ = try db.withSession { try $0.hierarchical(town: "Helsinki", street: "Aleksanterinkatu", housenumber: "52", options: options) }
             })
             cases.append(BadCall(name: "town list limit \(limit)", option: "limit", message: "`limit` \(limit) is out of range (1…100)") { db in
                 var options = SearchOptions()
                 options.limit = limit
-                _ = try db.hierarchical(town: "Helsinki", options: options)
+                _ = try db.withSession { try $0.hierarchical(town: "Helsinki", options: options) }
             })
             cases.append(BadCall(name: "crossings limit \(limit)", option: "limit", message: "`limit` \(limit) is out of range (1…100)") { db in
                 var options = SearchOptions()
                 options.limit = limit
-                _ = try db.crossings(of: "Mannerheimintie", options: options)
+                _ = try db.withSession { try $0.crossings(of: "Mannerheimintie", options: options) }
             })
             cases.append(BadCall(name: "reverse limit \(limit)", option: "limit", message: "`limit` \(limit) is out of range (1…100)",
                                  call: reverse { $0.limit = limit }))
@@ -67,7 +67,7 @@ struct BadCall: Sendable, CustomTestStringConvertible {
                 _ = try db.places(near: here, radius: 500, limit: limit)
             })
             cases.append(BadCall(name: "in-box limit \(limit)", option: "limit", message: "`limit` \(limit) is out of range (1…1000)") { db in
-                _ = try db.places(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96), limit: limit)
+                _ = try db.withSession { try $0.places(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96), limit: limit) }
             })
         }
         // Coordinates: out of range, NaN, infinite.
@@ -85,7 +85,7 @@ struct BadCall: Sendable, CustomTestStringConvertible {
                 _ = try db.places(near: point, radius: 500)
             })
             cases.append(BadCall(name: "in-box near \(text)", option: "near", message: "`near` \(text) is out of range \(range)") { db in
-                _ = try db.places(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96), near: point)
+                _ = try db.withSession { try $0.places(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96), near: point) }
             })
             cases.append(BadCall(name: "timezone at \(text)", option: "point", message: "`point` \(text) is out of range \(range)") { db in
                 _ = try db.timeZone(at: point)
@@ -111,8 +111,8 @@ struct BadCall: Sendable, CustomTestStringConvertible {
         let outsideText = "`bbox` 24.93,60.16,24.96,91 is out of range \(range)"
         cases.append(BadCall(name: "search bbox inverted", option: "bbox", message: invertedText, call: search { $0.bbox = inverted }))
         cases.append(BadCall(name: "search bbox outside", option: "bbox", message: outsideText, call: search { $0.bbox = outside }))
-        cases.append(BadCall(name: "in-box inverted", option: "bbox", message: invertedText) { db in _ = try db.places(in: inverted) })
-        cases.append(BadCall(name: "in-box outside", option: "bbox", message: outsideText) { db in _ = try db.places(in: outside) })
+        cases.append(BadCall(name: "in-box inverted", option: "bbox", message: invertedText) { db in _ = try db.withSession { try $0.places(in: inverted) } })
+        cases.append(BadCall(name: "in-box outside", option: "bbox", message: outsideText) { db in _ = try db.withSession { try $0.places(in: outside) } })
         cases.append(BadCall(name: "export selection inverted", option: "bbox", message: invertedText) { db in
             var selection = PlaceSelection()
             selection.bbox = inverted
@@ -169,9 +169,9 @@ struct BadCall: Sendable, CustomTestStringConvertible {
         options.autocomplete = true
         _ = try db.search(text, options: options)
         _ = try db.search(text)
-        _ = try db.hierarchical(town: text, street: text, housenumber: text)
-        _ = try db.structuredSearch(street: text, housenumber: text, city: text, postcode: text)
-        _ = try db.crossings(of: text)
+        _ = try db.withSession { try $0.hierarchical(town: text, street: text, housenumber: text) }
+        _ = try db.withSession { try $0.structuredSearch(street: text, housenumber: text, city: text, postcode: text) }
+        _ = try db.withSession { try $0.crossings(of: text) }
         #expect(throws: GeoDBError.self) { try db.lookup(text) }
     }
 }

@@ -96,16 +96,16 @@ import TestSupport
         let whole = try db.search(text, options: options).map(\.id)
         options.limit = 7
         var paged: [Int64] = []
-        var page = try db.searchPage(text, options: options)
+        var page = try db.withSession { try $0.searchPage(text, options: options) }
         paged += page.places.map(\.id)
         while let next = page.nextCursor, paged.count < 500 {
-            page = try db.searchPage(text, options: options, after: next)
+            page = try db.withSession { try $0.searchPage(text, options: options, after: next) }
             paged += page.places.map(\.id)
         }
         #expect(Array(paged.prefix(100)) == whole)
         #expect(paged.count <= 500 && Set(paged).count == paged.count)
         #expect(page.nextCursor == nil)
-        #expect(throws: GeoDBError.self) { try db.searchPage(text + "x", options: options, after: "7.0") }
+        #expect(throws: GeoDBError.self) { try db.withSession { try $0.searchPage(text + "x", options: options, after: "7.0") } }
     }
 
     /// Short forms of Schema/abbreviations.tsv: a compound's ending ("Landstr." for Landstrasse, "Sankt
@@ -129,7 +129,7 @@ import TestSupport
     @Test func aCategoryWordFindsThePlacesOfThatCategory() throws {
         let db = try Self.liechtenstein.get()
         let box = BoundingBox(minLat: 47.12, minLon: 9.50, maxLat: 47.16, maxLon: 9.54)
-        let byCategory = try db.places(in: box, filter: try CategoryFilter.resolve(["restaurant"]), limit: 100).places
+        let byCategory = try db.withSession { try $0.places(in: box, filter: try CategoryFilter.resolve(["restaurant"]), limit: 100) }.places
         let byText = try Self.search(db, "restaurant", limit: 100) { $0.bbox = box }
         #expect(byText.count == byCategory.count && byText.allSatisfy { $0.categoryID == "restaurant" && $0.match == .category })
         #expect(Set(byText.map(\.id)) == Set(byCategory.map(\.id)))
@@ -186,9 +186,9 @@ import TestSupport
         let db = try Self.liechtenstein.get()
         var options = SearchOptions()
         options.limit = 3
-        let plain = try db.hierarchical(town: "S", options: options)
+        let plain = try db.withSession { try $0.hierarchical(town: "S", options: options) }
         options.near = Coordinate(lat: 47.2312, lon: 9.5458)   // Schellenberg
-        let near = try db.hierarchical(town: "S", options: options)
+        let near = try db.withSession { try $0.hierarchical(town: "S", options: options) }
         #expect(plain.first?.name == "Schaan")
         #expect(near.first?.name != "Schaan" && (near.first?.distanceM ?? .infinity) < 3_000, "\(near.map(\.displayName))")
     }
@@ -197,11 +197,11 @@ import TestSupport
         let db = try Self.liechtenstein.get()
         var options = SearchOptions()
         options.limit = 50
-        let byName = try db.hierarchical(town: "Vaduz", street: "A", options: options)
+        let byName = try db.withSession { try $0.hierarchical(town: "Vaduz", street: "A", options: options) }
         #expect(byName.count >= 5 && byName.map { $0.name ?? "" } == byName.map { $0.name ?? "" }.sorted())
         let point = try #require(byName.last).coordinate
         options.near = point
-        let byDistance = try db.hierarchical(town: "Vaduz", street: "A", options: options)
+        let byDistance = try db.withSession { try $0.hierarchical(town: "Vaduz", street: "A", options: options) }
         #expect(Set(byDistance.map(\.id)) == Set(byName.map(\.id)))
         #expect(byDistance.first?.id == byName.last?.id)
         let distances = byDistance.map { $0.distanceM ?? -1 }
@@ -317,7 +317,7 @@ import TestSupport
         var options = SearchOptions()
         options.limit = 100
         options.kinds = [.poi]
-        let pois = try db.places(in: BoundingBox(minLat: 47.0, minLon: 9.4, maxLat: 47.3, maxLon: 9.7), limit: 1000)
+        let pois = try db.withSession { try $0.places(in: BoundingBox(minLat: 47.0, minLon: 9.4, maxLat: 47.3, maxLon: 9.7), limit: 1000) }
             .places.filter { $0.address.city != nil && $0.name != nil }.prefix(60)
         let hits = try pois.filter { poi in
             try Self.search(db, "\(poi.name!), \(poi.address.city!)", limit: 3).contains { $0.name == poi.name }

@@ -121,80 +121,6 @@ public final class GeoDatabase: Sendable {
         try await run { try $0.search(text, options: options) }
     }
 
-    /// `search` a page at a time: the first `options.limit` results, then with each page's `nextCursor` as
-    /// `after` the next (up to 500 results in all). A cursor from another query is refused.
-    ///
-    /// ```swift
-    /// let first = try db.searchPage("kahvila")
-    /// let second = try db.searchPage("kahvila", after: first.nextCursor)
-    /// ```
-    public func searchPage(_ text: String, options: SearchOptions = SearchOptions(), after cursor: String? = nil) throws -> PlacePage {
-        try withSession { try $0.searchPage(text, options: options, after: cursor) }
-    }
-
-    /// `searchPage(_:options:after:)` for async code.
-    public func searchPage(_ text: String, options: SearchOptions = SearchOptions(), after cursor: String? = nil) async throws -> PlacePage {
-        try await run { try $0.searchPage(text, options: options, after: cursor) }
-    }
-
-    /// Addresses and places from separate fields, e.g. street "Aleksanterinkatu", number "52", city "Helsinki".
-    ///
-    /// ```swift
-    /// let hits = try db.structuredSearch(street: "Aleksanterinkatu", housenumber: "52", city: "Helsinki", postcode: nil)
-    /// ```
-    public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
-                                 options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
-        try withSession { try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options) }
-    }
-
-    /// `structuredSearch(street:housenumber:city:postcode:options:)` for async code.
-    ///
-    /// ```swift
-    /// let hits = try await db.structuredSearch(street: "Aleksanterinkatu", housenumber: "52", city: nil, postcode: nil)
-    /// ```
-    public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
-                                 options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
-        try await run { try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options) }
-    }
-
-    /// Town, then a street in it, then a house number on that street: each step narrows the last.
-    ///
-    /// ```swift
-    /// let numbers = try db.hierarchical(town: "Helsinki", street: "Aleksanterinkatu", housenumber: "5")
-    /// ```
-    public func hierarchical(town: String, street: String? = nil, housenumber: String? = nil,
-                             options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
-        try withSession { try $0.hierarchical(town: town, street: street, housenumber: housenumber, options: options) }
-    }
-
-    /// `hierarchical(town:street:housenumber:options:)` for async code.
-    ///
-    /// ```swift
-    /// let streets = try await db.hierarchical(town: "Helsinki", street: "Manner")
-    /// ```
-    public func hierarchical(town: String, street: String? = nil, housenumber: String? = nil,
-                             options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
-        try await run { try $0.hierarchical(town: town, street: street, housenumber: housenumber, options: options) }
-    }
-
-    /// The streets crossing `street` (optionally in `town`), each at the crossing point.
-    ///
-    /// ```swift
-    /// let corners = try db.crossings(of: "Mannerheimintie", town: "Helsinki")
-    /// ```
-    public func crossings(of street: String, town: String? = nil, options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
-        try withSession { try $0.crossings(of: street, town: town, options: options) }
-    }
-
-    /// `crossings(of:town:options:)` for async code.
-    ///
-    /// ```swift
-    /// let corners = try await db.crossings(of: "Mannerheimintie")
-    /// ```
-    public func crossings(of street: String, town: String? = nil, options: SearchOptions = SearchOptions()) async throws -> [PlaceResult] {
-        try await run { try $0.crossings(of: street, town: town, options: options) }
-    }
-
     /// Everything about one place, by id (`1234`) or the `sourceRef` results carry (`n123`, `w45`, `r6`,
     /// `geonames:658225`, `csv:stores.csv:17`).
     ///
@@ -212,34 +138,6 @@ public final class GeoDatabase: Sendable {
     /// ```
     public func lookup(_ reference: String) async throws -> PlaceDetails {
         try await run { try $0.lookup(reference) }
-    }
-
-    /// The line or polygon geometry of a place (`PlaceResult.id`), nil for a place that is a point.
-    ///
-    /// ```swift
-    /// let shape = try db.geometry(ofPlace: street.id)
-    /// ```
-    public func geometry(ofPlace id: Int64) throws -> Geometry? {
-        try withSession { try $0.geometry(ofPlace: id) }
-    }
-
-    /// `geometry(ofPlace:)` for async code.
-    public func geometry(ofPlace id: Int64) async throws -> Geometry? {
-        try await run { try $0.geometry(ofPlace: id) }
-    }
-
-    /// Up to `limit` places to draw on a map of `box`, most important first (see `QuerySession.mapFeatures`).
-    ///
-    /// ```swift
-    /// let features = try db.mapFeatures(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96))
-    /// ```
-    public func mapFeatures(in box: BoundingBox, limit: Int = 2_000) throws -> [MapFeature] {
-        try withSession { try $0.mapFeatures(in: box, limit: limit) }
-    }
-
-    /// `mapFeatures(in:limit:)` for async code.
-    public func mapFeatures(in box: BoundingBox, limit: Int = 2_000) async throws -> [MapFeature] {
-        try await run { try $0.mapFeatures(in: box, limit: limit) }
     }
 
     // MARK: reverse
@@ -286,46 +184,6 @@ public final class GeoDatabase: Sendable {
     public func places(near center: Coordinate, radius: Double, filter: CategoryFilter = .anyNamedPOI,
                        name: String? = nil, limit: Int = 10, after cursor: String? = nil) async throws -> PlacePage {
         try await run { try $0.places(near: center, radius: radius, filter: filter, name: name, limit: limit, after: cursor) }
-    }
-
-    /// Places of `filter` inside a box (min > max longitude crosses the antimeridian), nearest to `near`
-    /// (default: the box's centre) first, a page at a time.
-    ///
-    /// ```swift
-    /// let box = BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96)
-    /// let page = try db.places(in: box, filter: try .resolve(["pharmacy"]), limit: 50)
-    /// ```
-    public func places(in box: BoundingBox, near: Coordinate? = nil, filter: CategoryFilter = .anyNamedPOI,
-                       name: String? = nil, limit: Int = 10, after cursor: String? = nil) throws -> PlacePage {
-        try withSession { try $0.places(in: box, near: near, filter: filter, name: name, limit: limit, after: cursor) }
-    }
-
-    /// `places(in:near:filter:name:limit:after:)` for async code.
-    ///
-    /// ```swift
-    /// let page = try await db.places(in: BoundingBox(minLat: 60.16, minLon: 24.93, maxLat: 60.18, maxLon: 24.96))
-    /// ```
-    public func places(in box: BoundingBox, near: Coordinate? = nil, filter: CategoryFilter = .anyNamedPOI,
-                       name: String? = nil, limit: Int = 10, after cursor: String? = nil) async throws -> PlacePage {
-        try await run { try $0.places(in: box, near: near, filter: filter, name: name, limit: limit, after: cursor) }
-    }
-
-    /// The database's POI taxonomy in tree order, with place counts.
-    ///
-    /// ```swift
-    /// for category in try db.categories() where category.depth == 0 { print(category.id) }
-    /// ```
-    public func categories() throws -> [CategoryCount] {
-        try withSession { try $0.categories() }
-    }
-
-    /// `categories()` for async code.
-    ///
-    /// ```swift
-    /// let taxonomy = try await db.categories()
-    /// ```
-    public func categories() async throws -> [CategoryCount] {
-        try await run { try $0.categories() }
     }
 
     // MARK: timezones

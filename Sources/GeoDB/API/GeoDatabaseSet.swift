@@ -126,7 +126,7 @@ public struct GeoDatabaseSet: Sendable {
             var options = options, found: [PlaceResult] = [], cursor: String?
             options.limit = min(depth, SearchOptions.maxLimit)
             repeat {
-                let page = try await member.database.searchPage(text, options: options, after: cursor)
+                let page = try await member.database.read { [cursor, options] in try $0.searchPage(text, options: options, after: cursor) }
                 found += page.places
                 cursor = page.nextCursor
             } while found.count < depth && cursor != nil
@@ -140,8 +140,9 @@ public struct GeoDatabaseSet: Sendable {
     public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                                  options: SearchOptions) async throws -> [MemberPlace] {
         let perMember = try await Self.eachMember(withPlaces) { member in
-            try await member.database.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode,
-                                                       options: options).map { MemberPlace(member: member, place: $0) }
+            try await member.database.read {
+                try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options)
+            }.map { MemberPlace(member: member, place: $0) }
         }
         return Self.distinct(Self.merge(perMember, limit: options.limit) { ($0.place.score ?? 0) > ($1.place.score ?? 0) })
     }
@@ -169,7 +170,7 @@ public struct GeoDatabaseSet: Sendable {
         }
         let perMember = try await Self.eachMember(reaching) { member in
             let page = if let box {
-                try await member.database.places(in: box, near: center, filter: filter, name: name, limit: depth)
+                try await member.database.read { try $0.places(in: box, near: center, filter: filter, name: name, limit: depth) }
             } else if let center {
                 try await member.database.places(near: center, radius: radius, filter: filter, name: name, limit: depth)
             } else {
@@ -195,7 +196,7 @@ public struct GeoDatabaseSet: Sendable {
 
     /// The taxonomy (every file has the same) with the places of all files counted.
     public func categories() async throws -> [CategoryCount] {
-        let perMember = try await Self.eachMember(withPlaces) { try await $0.database.categories() }
+        let perMember = try await Self.eachMember(withPlaces) { try await $0.database.read { try $0.categories() } }
         guard var merged = perMember.first else { return [] }
         for other in perMember.dropFirst() {
             let counts = Dictionary(other.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -251,7 +252,7 @@ public struct GeoDatabaseSet: Sendable {
     /// What a map of `box` shows, from every file that reaches it, most important first per file.
     public func mapFeatures(in box: BoundingBox, limit: Int) async throws -> [(member: Member, feature: MapFeature)] {
         let perMember = try await Self.eachMember(members.filter { $0.meets(box) }) { member in
-            try await member.database.mapFeatures(in: box, limit: limit).map { (member: member, feature: $0) }
+            try await member.database.read { try $0.mapFeatures(in: box, limit: limit) }.map { (member: member, feature: $0) }
         }
         return Array(perMember.joined().prefix(limit))
     }

@@ -47,16 +47,19 @@ package enum ResultJSON {
         ])
     }
 
-    /// The zone at a point and its clock at the answer's date.
-    package static func timeZone(_ zone: TimeZoneAnswer) -> JSON {
-        let iso = ISO8601DateFormatter()
-        return .fields([
+    /// The zone at `point` and its clock at the answer's date (`known_to_system`: whether this system's tz
+    /// database has the zone, without which there is no clock).
+    package static func timeZone(_ zone: TimeZoneAnswer, at point: Coordinate) -> JSON {
+        .fields([
+            ("lat", .number(point.lat)), ("lon", .number(point.lon)),
             ("tzid", .string(zone.tzid)), ("source", .string(zone.source.rawValue)),
-            ("candidates", zone.candidates.count > 1 ? .array(zone.candidates.map(JSON.string)) : nil),
-            ("distance_m", zone.distanceMeters.map(JSON.number)), ("at", .string(iso.string(from: zone.date))),
-            ("utc_offset_seconds", zone.utcOffsetSeconds.map { .int(Int64($0)) }), ("is_dst", zone.isDST.map(JSON.bool)),
+            ("candidates", .array(zone.candidates.map(JSON.string))),
+            ("distance_m", zone.distanceMeters.map { .number(($0 * 10).rounded() / 10) }), ("at", .string(ISO8601Text.utc(zone.date))),
+            ("known_to_system", .bool(zone.knownToSystem)),
+            ("utc_offset_seconds", zone.utcOffsetSeconds.map { .int(Int64($0)) }),
+            ("utc_offset", zone.utcOffsetSeconds.map { .string(ISO8601Text.offset($0)) }), ("is_dst", zone.isDST.map(JSON.bool)),
             ("abbreviation", zone.abbreviation.map(JSON.string)), ("local_time", zone.localTime.map(JSON.string)),
-            ("next_transition", zone.nextTransition.map { .string(iso.string(from: $0)) }),
+            ("next_transition", zone.nextTransition.map { .string(ISO8601Text.utc($0)) }),
             ("next_utc_offset_seconds", zone.nextUTCOffsetSeconds.map { .int(Int64($0)) }),
         ])
     }

@@ -5,7 +5,7 @@ import GeoDBSQLite
 /// One thing to draw on a map: a street as lines, an area as polygons, anything else as its point.
 ///
 /// ```swift
-/// let streets = try db.mapFeatures(in: box).filter { $0.kind == .street }
+/// let streets = try db.withSession { try $0.mapFeatures(in: box) }.filter { $0.kind == .street }
 /// ```
 public struct MapFeature: Sendable {
     /// `place.id`.

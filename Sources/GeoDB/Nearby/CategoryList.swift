@@ -3,7 +3,7 @@
 /// A category with its place counts.
 ///
 /// ```swift
-/// let cafes = try db.categories().first { $0.id == "cafe" }?.places
+/// let cafes = try db.withSession { try $0.categories() }.first { $0.id == "cafe" }?.places
 /// ```
 public struct CategoryCount: Codable, Sendable {
     /// Taxonomy id, e.g. `cafe`.

@@ -14,9 +14,9 @@ extension GeoDBCommand {
         var all = false
 
         func run() throws {
-            let categories = try database.open().categories().filter { all || $0.placesWithChildren > 0 }
+            let categories = try database.open().withSession { try $0.categories() }.filter { all || $0.placesWithChildren > 0 }
             if output.json {
-                print(try Format.json(categories))
+                print(ResultJSON.categories(categories).indented())
                 return
             }
             Terminal.show(Format.table([["category", "label", "places", "synonyms"]] + categories.map { c in

@@ -47,7 +47,7 @@ extension GeoDBCommand {
                 shownID = GeoDatabaseSet.globalID(member: found.member.index, id: details.place.id)
             }
             if output.json {
-                let geometry = try await file.geometry(ofPlace: details.place.id)
+                let geometry = try await file.read { [id = details.place.id] in try $0.geometry(ofPlace: id) }
                 print(ResultJSON.details(details, id: shownID, geometry: geometry).indented())
                 return
             }

@@ -66,7 +66,9 @@ extension GeoDBCommand {
                                                                          name: name, offset: 0, limit: limit)
                 page = PlacePage(places: found.places.map(\.placeWithGlobalID), nextCursor: nil)
             } else if let box {
-                page = try await database.open().places(in: box, near: center, filter: filter, name: name, limit: limit, after: after)
+                page = try await database.open().read { [center, filter, name, limit, after] in
+                    try $0.places(in: box, near: center, filter: filter, name: name, limit: limit, after: after)
+                }
             } else {
                 page = try await database.open().places(near: center!, radius: radius, filter: filter, name: name, limit: limit,
                                                         after: after)

@@ -142,15 +142,18 @@ extension GeoDBCommand {
                 }
                 results = found.map(\.placeWithGlobalID)
             } else if let text {
-                let page = try await database.open().searchPage(text, options: options, after: after)
+                let page = try await database.open().read { [options, after] in try $0.searchPage(text, options: options, after: after) }
                 (results, next) = (page.places, page.nextCursor)
             } else if crossing, let street {
-                results = try await database.open().crossings(of: street, town: town, options: options)
+                results = try await database.open().read { [town, options] in try $0.crossings(of: street, town: town, options: options) }
             } else if let town {
-                results = try await database.open().hierarchical(town: town, street: street, housenumber: housenumber, options: options)
+                results = try await database.open().read { [street, housenumber, options] in
+                    try $0.hierarchical(town: town, street: street, housenumber: housenumber, options: options)
+                }
             } else {
-                results = try await database.open().structuredSearch(street: street, housenumber: housenumber, city: city,
-                                                               postcode: postcode, options: options)
+                results = try await database.open().read { [street, housenumber, city, postcode, options] in
+                    try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options)
+                }
             }
             if output.json {
                 print(ResultJSON.page(results.map { ResultJSON.place($0) }, next: next).indented())

@@ -82,7 +82,7 @@ extension GeoDBCommand {
                 answer = found
             }
             if output.json {
-                print(try Format.json(TimeZoneReport(coordinate: coordinate, answer: answer)))
+                print(ResultJSON.timeZone(answer, at: coordinate).indented())
             } else {
                 Terminal.show(TimeZoneReport.describe(answer, all: all))
             }

@@ -1,45 +1,11 @@
-// A timezone answer for the terminal and as JSON (`geodb timezone`).
+// A timezone answer for the terminal (`geodb timezone`).
 import Foundation
 import GeoDB
 
-/// A timezone answer as JSON.
-struct TimeZoneReport: Encodable {
-    var lat: Double
-    var lon: Double
-    var tzid: String
-    var source: String
-    var distanceM: Double?
-    var candidates: [String]
-    var at: String
-    var knownToSystem: Bool
-    var utcOffsetSeconds: Int?
-    var utcOffset: String?
-    var dst: Bool?
-    var abbreviation: String?
-    var localTime: String?
-    var nextTransition: String?
-    var nextUtcOffsetSeconds: Int?
-
-    init(coordinate: Coordinate, answer a: TimeZoneAnswer) {
-        lat = coordinate.lat
-        lon = coordinate.lon
-        tzid = a.tzid
-        source = a.source.rawValue
-        distanceM = a.distanceMeters.map { ($0 * 10).rounded() / 10 }
-        candidates = a.candidates
-        at = ISO8601Text.utc(a.date)
-        knownToSystem = a.knownToSystem
-        utcOffsetSeconds = a.utcOffsetSeconds
-        utcOffset = a.utcOffsetSeconds.map(ISO8601Text.offset)
-        dst = a.isDST
-        abbreviation = a.abbreviation
-        localTime = a.localTime
-        nextTransition = a.nextTransition.map(ISO8601Text.utc)
-        nextUtcOffsetSeconds = a.nextUTCOffsetSeconds
-    }
-
+/// A timezone answer for the terminal (`--json` prints `ResultJSON.timeZone`, /v1/timezone's object).
+enum TimeZoneReport {
     /// The answer as text for the terminal: the zone, then its clock and how it was found.
-static func describe(_ a: TimeZoneAnswer, all: Bool) -> String {
+    static func describe(_ a: TimeZoneAnswer, all: Bool) -> String {
         var rows: [[String]] = []
         if let offset = a.utcOffsetSeconds, let dst = a.isDST {
             rows.append(["UTC offset", ISO8601Text.offset(offset) + (dst ? ", daylight saving time" : ", standard time")])
