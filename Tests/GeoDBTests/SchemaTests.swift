@@ -76,3 +76,23 @@ import TestSupport
         #expect(error?.message.contains("notes.txt") == true)
     }
 }
+
+/// The schema version README and the contract state is the one the code writes (they said 5 and 6 while
+/// files were version 8, so a reader written from them refused every file).
+@Suite struct DocumentedVersionTests {
+    @Test func readmeAndContractStateTheSchemaVersionTheCodeWrites() throws {
+        let patterns = [#"PRAGMA user_version` = (\d+)"#, #"schema version (\d+)"#, #"`schema_version` \| `(\d+)`"#,
+                        #"Schema: +version (\d+)"#]
+        var found = 0
+        for file in ["README.md", "docs/SCHEMA.md"] {
+            let text = try String(contentsOf: TestPaths.root.appendingPathComponent(file), encoding: .utf8)
+            for pattern in patterns {
+                for match in text.matches(of: try Regex<(Substring, Substring)>(pattern)) {
+                    #expect(Int64(match.output.1) == Schema.version, "\(file): \(match.output.0)")
+                    found += 1
+                }
+            }
+        }
+        #expect(found >= 4)
+    }
+}
