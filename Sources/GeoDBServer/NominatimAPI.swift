@@ -139,6 +139,12 @@ struct NominatimAPI: Sendable {
                                                           postcode: parameters.string("postalcode"), options: options)
             return (([street] + areas).joined(separator: ", "), found)
         }
+        // A postcode alone (with its country, or not) asks for the postcode, not the places with it (Nominatim's
+        // structured search looks the postcode up among postcodes only).
+        if parameters.string("postalcode") != nil, options.kinds.isEmpty,
+           ["street", "city", "county", "state", "amenity"].allSatisfy({ parameters.string($0) == nil }) {
+            options.kinds = [.postcode]
+        }
         let text = ([parameters.string("amenity"), parameters.string("street")].compactMap { $0 } + areas).joined(separator: ", ")
         return (text, try await served.files.search(text, options: options, offset: 0, limit: options.limit).places)
     }

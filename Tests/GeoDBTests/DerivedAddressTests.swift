@@ -1,6 +1,7 @@
 // Addresses completed at import, as Nominatim completes them (SampleData/liechtenstein.osm.pbf): a house
 // number tagged without a street gets the nearest named street, an address without a postcode the
-// postcode of its street's addresses; both marked derived, found by search, shown by reverse.
+// postcode of its street's addresses; both marked derived, found by search, shown by reverse. And a
+// postcode asked for with its country.
 import Foundation
 @testable import GeoDB
 import Testing
@@ -38,5 +39,16 @@ import TestSupport
         // A postcode that disagrees with a derived one does not hide the address from a structured search.
         let structured = try db.structuredSearch(street: "In der Egerta", housenumber: "11", city: nil, postcode: "9490")
         #expect(structured.first?.id == house.id)
+    }
+
+    /// "9486, li", "9486 Liechtenstein": the postcode, in that country.
+    @Test func aPostcodeWithItsCountryFindsThePostcode() throws {
+        let db = try Self.liechtenstein.get()
+        for text in ["9486, li", "9486, Liechtenstein", "9486 LI"] {
+            let first = try #require(try db.search(text).first, "\(text)")
+            #expect(first.kind == .postcode && first.name == "9486" && first.address.countryCode == "LI", "\(text): \(first.displayName)")
+        }
+        // Another country's code finds no postcode of Liechtenstein.
+        #expect(try db.search("9486, at").allSatisfy { $0.kind != .postcode })
     }
 }
