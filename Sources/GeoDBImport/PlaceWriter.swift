@@ -378,6 +378,13 @@ public final class PlaceWriter: PlaceSink {
         linker.setNames(names, ofPlace: id)
     }
 
+    /// Place `id`'s address is `new` now instead of `old` (`AddressCompleter` derived a part): its search
+    /// rows follow.
+    func readdressed(_ id: Int64, kind: PlaceKind, importance: Double, names: SearchNames, from old: Address, to new: Address) throws {
+        try fullText.delete(id: id, importance: importance, kind: kind, names: names.texts, address: old.searchText)
+        try fullText.insert(id: id, importance: importance, kind: kind, names: names.texts, address: new.searchText)
+    }
+
     /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,
     /// so that the caller's index building overlaps them; call once after the last place.
     public func finish() throws {

@@ -178,6 +178,12 @@ struct NominatimAPI: Sendable {
                                                           postcode: field("postalcode"), options: options)
             return (([street] + areas).joined(separator: ", "), found)
         }
+        // A postcode alone (with its country, or not) asks for the postcode, not the places with it (Nominatim's
+        // structured search looks the postcode up among postcodes only).
+        if field("postalcode") != nil, options.kinds.isEmpty,
+           ["street", "city", "county", "state", "amenity"].allSatisfy({ field($0) == nil }) {
+            options.kinds = [.postcode]
+        }
         let text = ([field("amenity"), field("street")].compactMap { $0 } + areas).joined(separator: ", ")
         return (text, try await served.files.search(text, options: options, offset: 0, limit: options.limit).places)
     }

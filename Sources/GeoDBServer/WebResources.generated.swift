@@ -1526,6 +1526,17 @@ start();
        "type": "string"
       }
      },
+     "address_derived": {
+      "type": "array",
+      "description": "The address parts geodb derived at import, not tagged: street (the nearest named street), postcode (of the addresses around).",
+      "items": {
+       "type": "string",
+       "enum": [
+        "street",
+        "postcode"
+       ]
+      }
+     },
      "tags": {
       "type": "object",
       "additionalProperties": {

@@ -32,6 +32,9 @@ public struct Address: Hashable, Sendable {
     public var country: String?
     /// ISO 3166-1 alpha-2, upper case.
     public var countryCode: String?
+    /// The parts import derived rather than read from the place's tags (`place.derived`): a street from the
+    /// nearest named street, a postcode from the addresses around. Not an address part.
+    public var derived: [Part] = []
 
     public init(housenumber: String? = nil, street: String? = nil, postcode: String? = nil,
                 neighbourhood: String? = nil, suburb: String? = nil, city: String? = nil, county: String? = nil,
@@ -89,6 +92,9 @@ public struct Address: Hashable, Sendable {
     public var parts: [(part: Part, value: String)] {
         Part.allCases.compactMap { part in self[part].map { (part, $0) } }
     }
+
+    /// `derived` as `place.derived` stores it: the parts' keys, comma-separated.
+    public var derivedText: String? { derived.isEmpty ? nil : derived.map(\.rawValue).joined(separator: ",") }
 
     /// The parts that are set by key (`country_code` for the code).
     public var dictionary: [String: String] {

@@ -97,6 +97,11 @@ final class ForwardSearch {
         // A postcode, or its beginning ("949" lists 9490–9498): the postcode places, before the places there.
         if query.words.isEmpty, query.numbers.count == 1, let code = query.numberText {
             Self.merge(from(.postcode, try postcodeCandidates(code, options: options)), into: &ranked)
+        } else if query.numbers.count == 1, let code = query.numberText, let country = try countryNamed(by: query.words) {
+            // A postcode and its country ("9486, li", "9490 Liechtenstein", Nominatim's postalcode with country).
+            var inCountry = options
+            inCountry.countryCode = country
+            Self.merge(from(.postcode, try postcodeCandidates(code, options: inCountry)), into: &ranked)
         }
         // "Name, Town": words naming where a place is match the areas it lies in, the others the place.
         Self.merge(from(.whatWhere, try placedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil)),
@@ -247,6 +252,22 @@ final class ForwardSearch {
         }
         guard let near = options.near else { return towns.first }
         return towns.min { near.distance(to: $0.coordinate) < near.distance(to: $1.coordinate) }
+    }
+
+    /// The country that the folded `words` are the code ("li") or a name ("liechtenstein") of; nil when
+    /// they are none (or nothing).
+    private func countryNamed(by words: [String]) throws -> String? {
+        guard !words.isEmpty, words.count <= 4 else { return nil }
+        if words.count == 1, let code = CountryCode.parse(words[0]) { return code }
+        var countries = SearchOptions()
+        countries.kinds = [.country]
+        guard let match = FTSQuery.groups(words.map { [$0] }, column: "name") else { return nil }
+        for candidate in try index.candidates(match: match, options: countries, limit: 5) {
+            let names = try index.names(of: [candidate.id], alternates: false, words: words, fuzzy: false, language: nil)[candidate.id] ?? []
+            guard names.contains(where: { $0.words == words }) else { continue }
+            return try places.results(ids: [candidate.id]).first?.address.countryCode
+        }
+        return nil
     }
 
     /// Postcode places whose code is `code` or, from three characters, starts with it; in code order after

@@ -29,7 +29,9 @@ final class StructuredSearch {
             let found = try places.results(ids: try index.candidates(match: match, options: options).map(\.id)).filter { p in
                 TextNormalizer.tokens(p.address.street ?? "").joined(separator: " ") == wantedStreet
                     && Self.foldNumber(p.address.housenumber ?? "") == wantedNumber
-                    && Self.matches(p.address.city, city) && Self.matches(p.address.postcode, postcode)
+                    && Self.matches(p.address.city, city)
+                    // A postcode derived at import is the neighbours' guess, no reason to refuse the address.
+                    && (Self.matches(p.address.postcode, postcode) || p.address.derived.contains(.postcode))
             }
             if !found.isEmpty {
                 return Array(found.map { var p = $0; p.match = .exact; p.score = SearchRanking.structuredExactScore; return p }

@@ -18,9 +18,9 @@ final class PlaceReader {
     static let columns = """
         p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
         p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population,
-        pas.area_set_id, s.format, s.name
+        pas.area_set_id, s.format, s.name, p.derived
         """
-    static let columnCount = 21
+    static let columnCount = 22
     /// The tables `columns` read besides `place p`.
     static let joins = """
         LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id
@@ -51,6 +51,7 @@ final class PlaceReader {
         let kind = try Self.kind(row.text(2), place: id, in: db.path)
         var address = Address(housenumber: row.text(8), street: row.text(9), postcode: row.text(10), city: row.text(11),
                               countryCode: row.text(12), state: row.text(14), country: row.text(15))
+        if let derived = row.text(21) { address.derived = derived.split(separator: ",").compactMap { Address.Part(rawValue: String($0)) } }
         try areaSets.fill(&address, from: row.isNull(18) ? nil : row.int(18))
         let name = row.text(5)
         let at = try row.coordinate(6, 7, place: id, in: db.path)

@@ -54,7 +54,10 @@ CREATE TABLE place (
     tags         TEXT,               -- JSON object of display tags (opening_hours, website, phone, ...)
     state        TEXT,               -- first-level subdivision name (GeoNames admin1 name, CSV state column)
     country      TEXT,               -- country name (GeoNames country table, CSV country column)
-    timezone     TEXT                -- IANA time zone id (GeoNames 'timezone' column, CSV timezone column)
+    timezone     TEXT,               -- IANA time zone id (GeoNames 'timezone' column, CSV timezone column)
+    derived      TEXT                -- address parts not tagged but derived at import: 'street' (the nearest
+                                     -- named street), 'postcode' (of the addresses around), or both,
+                                     -- comma-separated; NULL when every part is the place's own
 );
 
 -- Every name of a place, with its type and language.

@@ -58,6 +58,8 @@ final class HierarchyBuilder {
             }
         }
         try sets.finish()
+        // After the sets: a postcode is derived only where no postal area gives one.
+        try AddressCompleter(writer: writer, osmSources: osmSources).run()
     }
 
     /// Calls `body` with each place of this import, in id order.

@@ -57,6 +57,10 @@ extension GeoDBCommand {
                          "  id \(p.id), source \(details.source) \(p.sourceRef?.description ?? "-"), category \(p.category?.text ?? "-")",
                          String(format: "  at %.7f, %.7f", p.lat, p.lon),
                          "  address: \(p.displayName)"]
+            if !p.address.derived.isEmpty {
+                lines.append("  derived at import: " + p.address.derived.map(\.rawValue).joined(separator: ", ")
+                             + " (not tagged; the nearest named street, the postcode of the addresses around)")
+            }
             if !details.names.isEmpty {
                 lines.append("  names:")
                 lines += details.names.map { "    \($0.name)  (\($0.type)\($0.lang.map { ":" + $0 } ?? ""))" }

@@ -1,0 +1,290 @@
+// Completes the addresses of an import as Nominatim does when it finds a place's parent: a house number
+// tagged without addr:street (or addr:place, which the reader already takes as the street) gets the
+// nearest named street, and an address or street that neither carries a postcode nor lies in a postal area
+// gets the postcode of the nearest address on the same street, else of the nearest address around. What
+// is derived is marked in `place.derived` (docs/SCHEMA.md), and the place's search row is rewritten so
+// that "Im Winkel 8, Triesen" finds it.
+import Foundation
+import GeoDB
+import GeoDBSQLite
+
+/// Derives the streets and postcodes addresses lack; runs after the area sets are written.
+final class AddressCompleter {
+    /// How far the nearest named street may be from a house number without a street. Nominatim takes the
+    /// nearest road at any distance up to about 9 km (`getNearestRoadPlaceId`: a radius doubled from 0.00005°
+    /// while under 0.1°); a house stands along its street, and a farm at the end of an unnamed drive is seldom
+    /// more than a hundred metres or two from the named road it is reached from. Further away the nearest
+    /// named street is as likely another village's, and no street is better than a wrong one.
+    static let streetReach = 200.0
+    /// How far the nearest address of the same street with a postcode may be: a street's postcode changes
+    /// seldom along it, but same-named streets of two towns are often a kilometre or more apart.
+    static let sameStreetReach = 500.0
+    /// How far the nearest address with a postcode may be when none of the same street is: about a block,
+    /// so that a code is not carried across a postcode border into a street whose houses carry none.
+    static let nearbyReach = 200.0
+
+    /// A cell of a grid of `degrees`.
+    private struct Cell: Hashable {
+        var row: Int32, column: Int32
+
+        init(row: Int32, column: Int32) {
+            self.row = row
+            self.column = column
+        }
+
+        init(lat: Double, lon: Double, degrees: Double) {
+            row = Int32(((lat + 90) / degrees).rounded(.down))
+            column = Int32(((lon + 180) / degrees).rounded(.down))
+        }
+    }
+
+    /// The grid of both passes, 1/256° (434 m north–south, 296 m east–west at 47°, 217 m at 60°): a street
+    /// segment is put in every cell its box grown by the reach meets, and addresses with a postcode are
+    /// looked for in as many cells around as the reach needs at that latitude.
+    private static let cellDegrees = 1.0 / 256
+
+    private let writer: PlaceWriter
+    private let osmSources: Set<Int64>
+
+    init(writer: PlaceWriter, osmSources: Set<Int64>) {
+        self.writer = writer
+        self.osmSources = osmSources
+    }
+
+    /// How many places were given a street and how many a postcode.
+    struct Counts: Equatable {
+        var streets = 0, postcodes = 0
+    }
+
+    /// Derives and writes; memory holds the places that lack a part (a point each), the street segments
+    /// near them and the addresses with postcodes near those lacking one, not the import's places.
+    @discardableResult
+    func run() throws -> Counts {
+        guard !osmSources.isEmpty else { return Counts() }
+        let streets = try deriveStreets()
+        let postcodes = try derivePostcodes(streets: streets)
+        try write(streets: streets, postcodes: postcodes)
+        return Counts(streets: streets.count, postcodes: postcodes.count)
+    }
+
+    // MARK: Streets
+
+    /// The nearest named street of each house number of this import's OSM sources that has none.
+    private func deriveStreets() throws -> [Int64: String] {
+        var orphans: [(id: Int64, point: Point7)] = []
+        var cells = Set<Cell>()
+        let select = try writer.db.prepare("""
+            SELECT id, source_id, lat, lon FROM place
+            WHERE id >= ?1 AND housenumber IS NOT NULL AND street IS NULL AND kind IN ('address', 'poi', 'interpolation')
+            """)
+        try select.bind(1, writer.firstID)
+        while try select.step() {
+            guard osmSources.contains(select.int(1)) else { continue }
+            let at = try select.coordinate(2, 3, place: select.int(0), in: writer.db.path)
+            orphans.append((select.int(0), Point7(at)))
+            cells.insert(Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees))
+        }
+        guard !orphans.isEmpty else { return [:] }
+
+        // The segments of named streets near them, by cell, each with its street's index in `names`.
+        var names: [String] = []
+        var segments: [Cell: [(street: Int32, a: Point7, b: Point7)]] = [:]
+        let streets = try writer.db.prepare("""
+            SELECT p.name, g.geometry FROM place p JOIN place_geometry g ON g.place_id = p.id
+            WHERE p.kind = 'street' AND p.name IS NOT NULL ORDER BY p.id
+            """)
+        while try streets.step() {
+            guard let blob = streets.blob(1), case .lineStrings(let lines)? = Geometry(encoded: blob), let name = streets.text(0) else { continue }
+            // Its index in `names`, which it joins only when a segment of it is near an orphan.
+            let index = Int32(names.count)
+            var used = false
+            for line in lines where line.count > 1 {
+                for i in 1..<line.count {
+                    let a = line[i - 1], b = line[i]
+                    Self.forEachCell(around: a, b, reach: Self.streetReach, degrees: Self.cellDegrees) { cell in
+                        guard cells.contains(cell) else { return }
+                        segments[cell, default: []].append((index, a, b))
+                        used = true
+                    }
+                }
+            }
+            if used { names.append(name) }
+        }
+
+        var derived: [Int64: String] = [:]
+        for orphan in orphans {
+            let at = orphan.point.coordinate
+            var best: (distance: Double, street: Int32)?
+            for segment in segments[Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)] ?? [] {
+                let d = LineMath.distance(from: at, to: [segment.a, segment.b]).distance
+                // Equal distances (a corner house) go to the street read first, which is the lower id.
+                if d <= Self.streetReach, best.map({ d < $0.distance }) ?? true { best = (d, segment.street) }
+            }
+            if let best { derived[orphan.id] = names[Int(best.street)] }
+        }
+        return derived
+    }
+
+    /// Calls `body` with each cell of `degrees` that the box of segment a–b grown by `reach` metres meets
+    /// (no array: it runs for every segment of every named street).
+    private static func forEachCell(around a: Point7, _ b: Point7, reach: Double, degrees: Double, _ body: (Cell) -> Void) {
+        let metresPerDegree = Coordinate.earthRadius * .pi / 180
+        let minLat = Double(min(a.lat, b.lat)) / 1e7, maxLat = Double(max(a.lat, b.lat)) / 1e7
+        let minLon = Double(min(a.lon, b.lon)) / 1e7, maxLon = Double(max(a.lon, b.lon)) / 1e7
+        // A segment across the antimeridian: its short way round is outside [minLon, maxLon]; left out
+        // rather than filling the world's width with cells (no street is mapped so).
+        guard maxLon - minLon <= 180 else { return }
+        let dLat = reach / metresPerDegree
+        let dLon = reach / (metresPerDegree * max(0.01, cos(max(abs(minLat), abs(maxLat)) * .pi / 180)))
+        let low = Cell(lat: minLat - dLat, lon: minLon - dLon, degrees: degrees)
+        let high = Cell(lat: maxLat + dLat, lon: maxLon + dLon, degrees: degrees)
+        for row in low.row...high.row {
+            for column in low.column...high.column { body(Cell(row: row, column: column)) }
+        }
+    }
+
+    // MARK: Postcodes
+
+    /// A place lacking a postcode, with its street (own, derived, or its name for a street) and country.
+    private struct Needy {
+        var id: Int64
+        var at: Coordinate
+        var street: String?
+        var country: String?
+    }
+
+    /// The postcode of each address, interpolation line and street of this import's OSM sources that has
+    /// none of its own and lies in no postal area.
+    private func derivePostcodes(streets: [Int64: String]) throws -> [Int64: String] {
+        var needy: [Needy] = []
+        var cells = Set<Cell>()
+        let select = try writer.db.prepare("""
+            SELECT p.id, p.source_id, p.lat, p.lon, CASE WHEN p.kind = 'street' THEN p.name ELSE p.street END,
+                   coalesce(s.country_code, p.country_code)
+            FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
+            WHERE p.id >= ?1 AND p.postcode IS NULL AND s.postcode IS NULL
+              AND (p.housenumber IS NOT NULL AND p.kind IN ('address', 'poi', 'interpolation') OR p.kind = 'street' AND p.name IS NOT NULL)
+            """)
+        try select.bind(1, writer.firstID)
+        while try select.step() {
+            guard osmSources.contains(select.int(1)) else { continue }
+            let id = select.int(0)
+            let at = try select.coordinate(2, 3, place: id, in: writer.db.path)
+            needy.append(Needy(id: id, at: at, street: select.text(4) ?? streets[id], country: select.text(5)))
+            Self.forEachCell(around: at, reach: Self.sameStreetReach) { cells.insert($0) }
+        }
+        guard !needy.isEmpty else { return [:] }
+
+        // The addresses with a postcode in those cells; streets, codes and countries kept once each.
+        var texts: [String] = [], textIndex: [String: Int32] = [:]
+        func intern(_ text: String?) -> Int32 {
+            guard let text else { return -1 }
+            if let known = textIndex[text] { return known }
+            texts.append(text)
+            textIndex[text] = Int32(texts.count - 1)
+            return Int32(texts.count - 1)
+        }
+        var known: [Cell: [(at: Point7, street: Int32, postcode: Int32, country: Int32)]] = [:]
+        let addresses = try writer.db.prepare("""
+            SELECT p.id, p.lat, p.lon, p.street, p.postcode, coalesce(s.country_code, p.country_code)
+            FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
+            WHERE p.postcode IS NOT NULL AND p.housenumber IS NOT NULL AND p.kind IN ('address', 'poi')
+            """)
+        while try addresses.step() {
+            let at = try addresses.coordinate(1, 2, place: addresses.int(0), in: writer.db.path)
+            let cell = Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)
+            guard cells.contains(cell), let code = addresses.text(4) else { continue }
+            known[cell, default: []].append((Point7(at), intern(addresses.text(3) ?? streets[addresses.int(0)]), intern(code),
+                                             intern(addresses.text(5))))
+        }
+
+        var derived: [Int64: String] = [:]
+        let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
+        for place in needy {
+            let street = place.street.flatMap { textIndex[$0] } ?? -2
+            let country = place.country.flatMap { textIndex[$0] } ?? -1
+            // Squared metres on a local plane: exact enough within a few hundred metres, and no trigonometry
+            // per address.
+            let p = Point7(place.at), xScale = cos(place.at.lat * .pi / 180) * metresPerUnit
+            var sameStreet: (d2: Double, code: Int32)?, nearby: (d2: Double, code: Int32)?
+            func closer(_ d2: Double, _ code: Int32, than best: (d2: Double, code: Int32)?) -> Bool {
+                guard let best else { return true }
+                // Equally near (two codes at one point): the lower code, so that imports agree.
+                return d2 < best.d2 || (d2 == best.d2 && texts[Int(code)] < texts[Int(best.code)])
+            }
+            Self.forEachCell(around: place.at, reach: Self.sameStreetReach) { cell in
+                for address in known[cell] ?? [] {
+                    // Another country's codes are another numbering (9490 Vaduz; 9490 in Austria is none).
+                    if country >= 0, address.country >= 0, address.country != country { continue }
+                    let dx = Double(Int64(address.at.lon) - Int64(p.lon)) * xScale
+                    let dy = Double(Int64(address.at.lat) - Int64(p.lat)) * metresPerUnit
+                    let d2 = dx * dx + dy * dy
+                    if address.street == street, d2 <= Self.sameStreetReach * Self.sameStreetReach,
+                       closer(d2, address.postcode, than: sameStreet) {
+                        sameStreet = (d2, address.postcode)
+                    }
+                    if d2 <= Self.nearbyReach * Self.nearbyReach, closer(d2, address.postcode, than: nearby) {
+                        nearby = (d2, address.postcode)
+                    }
+                }
+            }
+            if let code = (sameStreet ?? nearby)?.code { derived[place.id] = texts[Int(code)] }
+        }
+        return derived
+    }
+
+    /// Calls `body` with each cell that the circle of `reach` metres around `point` may meet.
+    private static func forEachCell(around point: Coordinate, reach: Double, _ body: (Cell) -> Void) {
+        let p = Point7(point)
+        forEachCell(around: p, p, reach: reach, degrees: cellDegrees, body)
+    }
+
+    // MARK: Writing
+
+    /// Sets the derived parts, marks them, and rewrites each place's search row with its new address.
+    private func write(streets: [Int64: String], postcodes: [Int64: String]) throws {
+        let ids = Set(streets.keys).union(postcodes.keys).sorted()
+        guard !ids.isEmpty else { return }
+        try writer.flushNames()
+        let read = try writer.db.prepare("""
+            SELECT kind, importance, housenumber, street, postcode, city, state, country FROM place WHERE id = ?1
+            """)
+        // Their names, for their search rows, in one pass: place_name has no index on place_id until the end.
+        var names: [Int64: [PlaceName]] = [:]
+        let wanted = Set(ids)
+        let readNames = try writer.db.prepare("SELECT place_id, name, type, lang FROM place_name WHERE place_id >= ?1 ORDER BY rowid")
+        try readNames.bind(1, writer.firstID)
+        while try readNames.step() {
+            guard wanted.contains(readNames.int(0)) else { continue }
+            names[readNames.int(0), default: []].append(PlaceName(name: readNames.text(1) ?? "", type: readNames.text(2) ?? "", lang: readNames.text(3)))
+        }
+        let update = try writer.db.prepare("""
+            UPDATE place SET street = coalesce(street, ?2), postcode = coalesce(postcode, ?3), derived = ?4 WHERE id = ?1
+            """)
+        for id in ids {
+            try read.bind(1, id)
+            guard try read.step(), let kind = PlaceKind(rawValue: read.text(0) ?? "") else {
+                read.reset()
+                continue
+            }
+            let importance = read.double(1)
+            let old = Address(housenumber: read.text(2), street: read.text(3), postcode: read.text(4), city: read.text(5),
+                              state: read.text(6), country: read.text(7))
+            read.reset()
+            var new = old
+            var parts: [Address.Part] = []
+            if old.street == nil, let street = streets[id] {
+                new.street = street
+                parts.append(.street)
+            }
+            if old.postcode == nil, let code = postcodes[id] {
+                new.postcode = code
+                parts.append(.postcode)
+            }
+            guard !parts.isEmpty else { continue }
+            try update.run([.integer(id), new.street.map { .text($0) } ?? .null, new.postcode.map { .text($0) } ?? .null,
+                            .text(parts.map(\.rawValue).joined(separator: ","))])
+            try writer.readdressed(id, kind: kind, importance: importance, names: SearchNames(names[id] ?? []), from: old, to: new)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+// Addresses completed at import, as Nominatim completes them (SampleData/liechtenstein.osm.pbf): a house
+// number tagged without a street gets the nearest named street, an address without a postcode the
+// postcode of its street's addresses; both marked derived, found by search, shown by reverse. And a
+// postcode asked for with its country.
+import Foundation
+@testable import GeoDB
+import Testing
+import TestSupport
+
+@Suite struct DerivedAddressTests {
+    static let liechtenstein = Result { try GeoDatabase(path: try TestDatabases.liechtenstein()) }
+
+    /// Industriestrasse 23, Triesen (w272649995) is tagged addr:housenumber=23, no street, no postcode.
+    @Test func aHouseNumberWithoutAStreetGetsTheNearestNamedStreet() throws {
+        let db = try Self.liechtenstein.get()
+        let house = try db.lookup("w272649995").place
+        #expect(house.address.housenumber == "23" && house.address.street == "Industriestrasse", "\(house.address)")
+        #expect(house.address.derived == [.street, .postcode] && house.address.postcode == "9495")
+        // Search finds it by that street, in its town.
+        let found = try db.search("Industriestrasse 23, Triesen", options: { var o = SearchOptions(); o.limit = 3; return o }())
+        #expect(found.first?.id == house.id, "\(found.map(\.displayName))")
+        // Reverse at the house shows the street and postcode.
+        let reverse = try #require(try db.reverse(at: house.coordinate).first)
+        #expect(reverse.place.id == house.id && reverse.place.address.street == "Industriestrasse" && reverse.place.address.postcode == "9495")
+        // JSON says which parts are derived; a tagged address says nothing.
+        func compact(_ json: JSON) -> String { String(decoding: json.encoded() ?? [], as: UTF8.self) }
+        let json = compact(ResultJSON.place(house))
+        #expect(json.contains(#""address_derived":["street","postcode"]"#), "\(json)")
+        let tagged = try #require(try db.search("Austrasse 11, Triesen").first)
+        #expect(tagged.address.derived.isEmpty && !compact(ResultJSON.place(tagged)).contains("address_derived"))
+    }
+
+    /// In der Egerta 11, Schaan (w128189093) has a street but no postcode; its neighbours on the street
+    /// carry 9494.
+    @Test func anAddressWithoutAPostcodeGetsItsStreetsPostcode() throws {
+        let db = try Self.liechtenstein.get()
+        let house = try db.lookup("w128189093").place
+        #expect(house.address.street == "In der Egerta" && house.address.postcode == "9494" && house.address.derived == [.postcode])
+        // A postcode that disagrees with a derived one does not hide the address from a structured search.
+        let structured = try db.withSession { try $0.structuredSearch(street: "In der Egerta", housenumber: "11", city: nil, postcode: "9490") }
+        #expect(structured.first?.id == house.id)
+    }
+
+    /// "9486, li", "9486 Liechtenstein": the postcode, in that country.
+    @Test func aPostcodeWithItsCountryFindsThePostcode() throws {
+        let db = try Self.liechtenstein.get()
+        for text in ["9486, li", "9486, Liechtenstein", "9486 LI"] {
+            let first = try #require(try db.search(text).first, "\(text)")
+            #expect(first.kind == .postcode && first.name == "9486" && first.address.countryCode == "LI", "\(text): \(first.displayName)")
+        }
+        // Another country's code finds no postcode of Liechtenstein.
+        #expect(try db.search("9486, at").allSatisfy { $0.kind != .postcode })
+    }
+}
