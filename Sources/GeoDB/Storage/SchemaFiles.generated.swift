@@ -341,7 +341,7 @@ ferry_terminal	transport	Ferry terminal	ferry,harbour,port	amenity=ferry_termina
 airport	transport	Airport	airports,airfield,lentokenttä	aeroway=aerodrome,aeroway=terminal,geonames=S.AIRP,geonames=S.AIRF,geonames=S.AIRH
 car_repair	transport	Car repair	garage,mechanic,auto repair	shop=car_repair,shop=car,shop=tyres
 car_wash	transport	Car wash	carwash	amenity=car_wash
-bridge	transport	Bridge	bridges,silta,brücke	man_made=bridge,bridge=*
+bridge	transport	Bridge	bridges,silta,brücke	man_made=bridge
 accommodation		Accommodation	lodging,stay,sleep,where to stay	
 hotel	accommodation	Hotel	hotels,hotelli	tourism=hotel,tourism=motel,geonames=S.HTL
 hostel	accommodation	Hostel	hostels,backpackers,youth hostel	tourism=hostel
