@@ -72,10 +72,9 @@ public struct OSMTags: Sendable {
 enum OSMKey: UInt8, CaseIterable {
     case other
     // POI keys, in priority order: the first an object has makes its category (`OSMClassifier.poiCategory`).
-    // A bus stop is `highway=bus_stop` before `public_transport=platform` (Nominatim's main tag); a named
-    // landuse is a place only when nothing else is (Nominatim's "fallback").
-    case amenity, shop, tourism, leisure, office, craft, healthcare, historic, emergency, railway,
-         aeroway, manMade, natural, waterway, sport, club, highway, publicTransport, building, landuse
+    // A named landuse is a place only when nothing else is (Nominatim's "fallback").
+    case amenity, shop, tourism, leisure, office, craft, healthcare, historic, emergency, publicTransport, railway,
+         aeroway, manMade, natural, waterway, sport, club, highway, building, landuse
     case boundary, adminLevel, place, postalCode, type, area, brand, population, wikidata, wikipedia
     case addrHousenumber, addrHousename, addrStreet, addrPlace, addrPostcode, addrCity, addrCountry, addrInterpolation
     case iso3166Alpha2, iso3166, iso3166Subdivision, water
@@ -87,7 +86,7 @@ enum OSMKey: UInt8, CaseIterable {
 
     private static let texts = [
         "", "amenity", "shop", "tourism", "leisure", "office", "craft", "healthcare", "historic", "emergency",
-        "railway", "aeroway", "man_made", "natural", "waterway", "sport", "club", "highway", "public_transport",
+        "public_transport", "railway", "aeroway", "man_made", "natural", "waterway", "sport", "club", "highway",
         "building", "landuse", "boundary", "admin_level", "place", "postal_code", "type", "area", "brand", "population", "wikidata", "wikipedia",
         "addr:housenumber", "addr:housename", "addr:street", "addr:place", "addr:postcode", "addr:city", "addr:country",
         "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1", "ISO3166-2", "water",
