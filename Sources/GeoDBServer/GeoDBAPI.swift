@@ -91,10 +91,15 @@ struct GeoDBAPI: Sendable {
         let point = try parameters.requiredCoordinate()
         var options = ReverseOptions()
         if let level = parameters.string("level") {
-            guard let known = ReverseLevel(rawValue: level) else {
-                throw APIError.badParameter("level", "unknown level '\(level.prefix(40))' (\(ReverseLevel.allCases.map(\.rawValue).joined(separator: ", ")))")
+            do { try options.setKind(level, option: "level") } catch {
+                throw APIError.badParameter("level", "unknown level '\(level.prefix(40))' (\(ReverseOptions.kinds.joined(separator: ", ")))")
             }
-            options.level = known
+        }
+        for layer in parameters.list("layer") {
+            guard let known = ReverseLayer(rawValue: layer.lowercased()) else {
+                throw APIError.badParameter("layer", "unknown layer '\(layer.prefix(40))' (\(ReverseLayer.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            options.layers.insert(known)
         }
         options.radius = try parameters.double("radius", in: 1...2_000_000)
         options.limit = try parameters.int("limit", in: 1...100) ?? 1

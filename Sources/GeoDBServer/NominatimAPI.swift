@@ -251,7 +251,9 @@ struct NominatimAPI: Sendable {
         guard let lon else { throw APIError.missing("lon") }
         var options = ReverseOptions()
         options.language = Self.language(parameters.string("accept-language") ?? request.headers[.acceptLanguage])
-        options.level = switch try parameters.int("zoom", in: 0...18) ?? 18 {
+        let zoom = try parameters.int("zoom", in: 0...18) ?? 18
+        options.maxRank = Self.reverseMaxRanks[zoom]
+        options.level = switch zoom {
         case 0...4: .country
         case 5...9: .state
         case 10...12: .city
@@ -259,12 +261,10 @@ struct NominatimAPI: Sendable {
         case 16...17: .street
         default: .address
         }
-        let layers = Set(parameters.list("layer").map { $0.lowercased() })
-        for layer in layers where !["address", "poi", "railway", "natural", "manmade"].contains(layer) {
+        for layer in parameters.list("layer") where ReverseLayer(rawValue: layer.lowercased()) == nil {
             throw APIError.badParameter("layer", "unknown layer '\(layer.prefix(40))' (address, poi, railway, natural, manmade)")
         }
-        // geodb's reverse has two layers: the address and the POIs (stations, peaks and bridges are POIs).
-        if !layers.isEmpty && !layers.contains("address") { options.level = .poi }
+        options.layers = Set(parameters.list("layer").compactMap { ReverseLayer(rawValue: $0.lowercased()) })
         var found: [GeoDatabaseSet.MemberPlace] = []
         if (-90...90).contains(lat) && (-180...180).contains(lon), let first = try await served.files.reverse(at: Coordinate(lat: lat, lon: lon), options: options).first {
             found = [GeoDatabaseSet.MemberPlace(member: first.member, place: first.result.place)]
@@ -274,6 +274,9 @@ struct NominatimAPI: Sendable {
         described.query = "lat=\(lat)&lon=\(lon)"
         return try await answer(found, output: described, parameters: parameters, single: true)
     }
+
+    /// The most detailed rank a reverse answer of each zoom may have (Nominatim's `REVERSE_MAX_RANKS`).
+    static let reverseMaxRanks = [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30]
 
     // MARK: /lookup
 

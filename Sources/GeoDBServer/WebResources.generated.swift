@@ -1014,11 +1014,23 @@ start();
         "suburb",
         "city",
         "state",
-        "country"
+        "country",
+        "natural",
+        "railway",
+        "manmade"
        ],
        "default": "address"
       },
-      "description": ""
+      "description": "A level, or a feature layer: only its features answer."
+     },
+     {
+      "name": "layer",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "type": "string"
+      },
+      "description": "Comma-separated layers (address, poi, natural, railway, manmade): the nearest answer of them wins."
      },
      {
       "name": "radius",

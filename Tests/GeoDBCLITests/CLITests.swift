@@ -11,7 +11,7 @@ import TestSupport
         let db = scratch.path("helsinki.sqlite")
         let imported = try runGeodb(["import", TestPaths.sampleData("helsinki.osm.pbf"), "--output", db])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("2,519 places"))
+        #expect(imported.stdout.contains("2,524 places"))
         #expect(imported.stderr.isEmpty)   // no progress when standard error is not a terminal
 
         let text = try runGeodb(["inspect", db])
@@ -21,11 +21,11 @@ import TestSupport
 
         let json = try runGeodb(["inspect", db, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["place_count"] as? Int == 2519)
+        #expect(object["place_count"] as? Int == 2524)
         #expect(object["schema_version"] as? Int == Int(Schema.version))
         #expect((object["sources"] as? [[String: Any]])?.first?["name"] as? String == "helsinki.osm.pbf")
 
-        #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "2519\n")
+        #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "2524\n")
         #expect(try runGeodb(["inspect", db, "--get", "kind.street"]).stdout == "99\n")
         let unknown = try runGeodb(["inspect", db, "--get", "nonsense"])
         #expect(unknown.status != 0 && unknown.stderr.contains("unknown key 'nonsense'"))

@@ -27,7 +27,7 @@ import TestSupport
     }
 
     static let queries = [["search", "Stockmann"], ["search", "--town", "Helsinki"], ["nearby", "60.1685", "24.9415"],
-                          ["lookup", "1891"], ["reverse", "60.1685", "24.9415"], ["inspect"], ["inspect", "--check"]]
+                          ["lookup", "1892"], ["reverse", "60.1685", "24.9415"], ["inspect"], ["inspect", "--check"]]
 
     @Test(arguments: [
         ("PRAGMA foreign_keys = OFF; DROP TABLE source; CREATE VIEW source AS SELECT 1 AS id, 'made up' AS name, 'csv' AS format",
@@ -70,7 +70,7 @@ import TestSupport
              DELETE FROM place_category; UPDATE place SET category = printf('%.*c', WIDTH, 'x') WHERE id = (SELECT id FROM place
              WHERE kind = 'poi' ORDER BY (lat - 60.1685) * (lat - 60.1685) + (lon - 24.9415) * (lon - 24.9415) LIMIT 1)
              """, "xxxxxxxxxx"),
-            (["lookup", "1891"], "UPDATE place SET name = printf('%.*c', WIDTH, char(1)) WHERE id = 1891", #"\u{1}\u{1}"#),
+            (["lookup", "1892"], "UPDATE place SET name = printf('%.*c', WIDTH, char(1)) WHERE id = 1892", #"\u{1}\u{1}"#),
         ] {
             let small = try seconds(arguments, sql.replacingOccurrences(of: "WIDTH", with: "2000"), showing: shown)
             let large = try seconds(arguments, sql.replacingOccurrences(of: "WIDTH", with: "20000"), showing: shown)
@@ -97,7 +97,7 @@ import TestSupport
     /// by its check; the file stays as it was.
     @Test func appendRefusesADatabaseThatFailsItsChecks() throws {
         let scratch = try ScratchDirectory()
-        let db = try Self.edited("DELETE FROM place_rtree WHERE id = 1891", in: scratch)
+        let db = try Self.edited("DELETE FROM place_rtree WHERE id = 1892", in: scratch)
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let csv = scratch.path("more.csv")
         try "name,lat,lon\nExtra,60.17,24.94\n".write(toFile: csv, atomically: false, encoding: .utf8)
@@ -120,7 +120,7 @@ import TestSupport
         #expect(scratch.contents() == ["edited.sqlite", "out.csv"])
 
         let writer = try Connection(path: db, mode: .readWrite)
-        try writer.execute("PRAGMA journal_mode = WAL; UPDATE place SET name = 'Uusi' WHERE id = 1891")
+        try writer.execute("PRAGMA journal_mode = WAL; UPDATE place SET name = 'Uusi' WHERE id = 1892")
         let stderr = try Self.refusal(["search", db, "Stockmann"])
         #expect(stderr.contains("edited.sqlite: cannot open: it is in WAL journal mode and \(db)-wal holds changes not yet written into it; "
                                 + "run sqlite3 \(db) 'PRAGMA journal_mode=DELETE' where you may write the file"), "\(stderr)")
@@ -138,14 +138,14 @@ import TestSupport
     /// Coordinates that no import writes (a damaged or edited file): named in the error, not trapped on
     /// while converting them.
     @Test(arguments: [
-        ("UPDATE place SET lat = 1e10 WHERE id = 1891", "place 1891 has latitude 10000000000.0, longitude 24.9414577: outside ±90/±180"),
-        ("UPDATE place SET lat = 9e999 WHERE id = 1891", "place 1891 has latitude inf, longitude 24.9414577: outside ±90/±180"),
-        ("UPDATE place SET lon = -2.19e160 WHERE id = 1891", "place 1891 has latitude 60.1685416, longitude -2.19e+160: outside ±90/±180"),
+        ("UPDATE place SET lat = 1e10 WHERE id = 1892", "place 1892 has latitude 10000000000.0, longitude 24.9414577: outside ±90/±180"),
+        ("UPDATE place SET lat = 9e999 WHERE id = 1892", "place 1892 has latitude inf, longitude 24.9414577: outside ±90/±180"),
+        ("UPDATE place SET lon = -2.19e160 WHERE id = 1892", "place 1892 has latitude 60.1685416, longitude -2.19e+160: outside ±90/±180"),
     ])
     func coordinatesOffTheGlobeAreReported(sql: String, expected: String) throws {
         let scratch = try ScratchDirectory()
         let db = try Self.edited(sql, in: scratch)
-        for arguments in [["search", db, "Stockmann"], ["lookup", db, "1891"], ["reverse", db, "60.1685", "24.9415"],
+        for arguments in [["search", db, "Stockmann"], ["lookup", db, "1892"], ["reverse", db, "60.1685", "24.9415"],
                           ["export", db, "--format", "csv", "-o", scratch.path("out.csv")],
                           ["export", db, "--geometry", "full", "-o", scratch.path("out.geojson")]] {
             let stderr = try Self.refusal(arguments)

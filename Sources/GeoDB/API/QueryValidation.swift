@@ -70,6 +70,15 @@ public enum QueryValidation {
         }
     }
 
+    /// The error for a name that is none of a list's (a reverse level or layer).
+    ///
+    /// ```swift
+    /// throw QueryValidation.unknownValue("rivers", option: "layers", known: ["address", "poi", "natural"])
+    /// ```
+    public static func unknownValue(_ text: String, option: String, known: [String]) -> GeoDBError {
+        GeoDBError(.invalidArgument, "`\(option)` '\(text.prefix(40))' is none of \(known.joined(separator: ", "))", option: option)
+    }
+
     /// The error for a cursor that is not one this query printed: malformed, or from another query or database.
     ///
     /// ```swift

@@ -67,11 +67,40 @@ public struct ReverseOptions: Sendable {
     public var includeTimeZone = false
     /// Show names in this language when the place has one (`name:xx`), and the country in it.
     public var language: String?
+    /// The classes of places that may answer (Nominatim's layers); the nearest of them wins. Empty: `level`
+    /// decides alone (an address, else a street, else the nearest place). `.address` is what `level` finds
+    /// without that last step; `.poi` the nearest POI; `.natural`, `.railway`, `.manmade` the nearest feature
+    /// of the layer (`ReverseLayer.feature`), measured to its line or polygon, within `radius` (default 500 m).
+    public var layers: Set<ReverseLayer> = []
+    /// With `layers`: the most detailed feature that may answer, as Nominatim's ranks (`ReverseLayer.rank`):
+    /// 18 peaks and coarser, 19 rivers too, 22 streams and woods too; below 30 no POI answers (Nominatim's zoom
+    /// 18 is 30, 13 is 19, 12 is 18).
+    public var maxRank = 30
 
     /// ```swift
     /// var options = ReverseOptions()
     /// ```
     public init() {}
+
+    /// Sets what the CLI's `--kind` and /v1's `level` name: a level (`address` … `country`), or a feature
+    /// layer (`natural`, `railway`, `manmade`: only that layer's features answer).
+    ///
+    /// ```swift
+    /// var options = ReverseOptions()
+    /// try options.setKind("natural")   // options.layers == [.natural]
+    /// ```
+    public mutating func setKind(_ name: String, option: String = "kind") throws {
+        if let level = ReverseLevel(rawValue: name) {
+            self.level = level
+        } else if let layer = ReverseLayer(rawValue: name), ReverseLayer.features.contains(layer) {
+            layers = [layer]
+        } else {
+            throw QueryValidation.unknownValue(name, option: option, known: Self.kinds)
+        }
+    }
+
+    /// The names `setKind` takes: the levels, then the feature layers.
+    public static let kinds = ReverseLevel.allCases.map(\.rawValue) + ReverseLayer.features.map(\.rawValue)
 
     /// Largest `limit` accepted.
     public static let maxLimit = 100
@@ -129,28 +158,20 @@ final class ReverseGeocoder {
         try QueryValidation.coordinate(point, option: "point")
         try options.validate()
         let radius = options.radius ?? options.level.defaultRadius
-        var found: [Found] = []
         let containing = try hierarchy.containingAreas(point)
-        switch options.level {
-        case .address:
-            found = try nearestAddresses(point, radius: radius, limit: options.limit)
-            if found.isEmpty { found = try nearestStreets(point, radius: max(radius, ReverseLevel.street.defaultRadius), limit: options.limit) }
-            if found.isEmpty {
+        var found: [Found]
+        if options.layers.isEmpty {
+            found = try levelAnswers(point, level: options.level, radius: radius, containing: containing, limit: options.limit)
+            if found.isEmpty && options.level == .address {
                 found = try nearest.nearest(point, kinds: nil, radius: max(radius, 5_000), limit: options.limit)
                     .map { Found(id: $0.id, distance: $0.distance) }
             }
-        case .street:
-            found = try nearestStreets(point, radius: radius, limit: options.limit)
-        default:
-            // The area of the level containing the point (a municipality, not the nearest town node).
-            if let area = options.level.areaLevel.flatMap({ containing[$0] }) {
-                found = [Found(id: area.placeID, distance: 0, match: .area)]
-            } else {
-                found = try nearest.nearest(point, kinds: options.level.kinds, radius: radius, limit: options.limit)
-                    .map { Found(id: $0.id, distance: $0.distance) }
-            }
+        } else {
+            found = try layerAnswers(point, options: options, radius: radius, containing: containing)
         }
-        if found.isEmpty { found = try fallback(point, level: options.level, containing: containing, limit: options.limit) }
+        if found.isEmpty && (options.layers.isEmpty || options.layers.contains(.address)) {
+            found = try fallback(point, level: options.level, containing: containing, limit: options.limit)
+        }
         let distances = Dictionary(found.map { ($0.id, $0.distance) }, uniquingKeysWith: min)
         let answers = try places.localized(try places.results(ids: found.map(\.id), distances: distances), language: options.language)
         // Only the levels above the answer, and only those its own columns do not already give.
@@ -216,6 +237,76 @@ final class ReverseGeocoder {
                 place.address.copy(part, from: areas)
             }
         }
+    }
+
+    /// What `level` finds near the point: for an address the addresses, else the streets; for a street the
+    /// streets; for an area level the area of that level containing the point, else the nearest of its kinds.
+    private func levelAnswers(_ point: Coordinate, level: ReverseLevel, radius: Double,
+                              containing: [AddressLevel: AddressHierarchy.Area], limit: Int) throws -> [Found] {
+        switch level {
+        case .address:
+            let found = try nearestAddresses(point, radius: radius, limit: limit)
+            return found.isEmpty ? try nearestStreets(point, radius: max(radius, ReverseLevel.street.defaultRadius), limit: limit) : found
+        case .street:
+            return try nearestStreets(point, radius: radius, limit: limit)
+        default:
+            // The area of the level containing the point (a municipality, not the nearest town node).
+            if let area = level.areaLevel.flatMap({ containing[$0] }) { return [Found(id: area.placeID, distance: 0, match: .area)] }
+            return try nearest.nearest(point, kinds: level.kinds, radius: radius, limit: limit).map { Found(id: $0.id, distance: $0.distance) }
+        }
+    }
+
+    /// The nearest answers of the asked layers: what `level` finds for `.address`, the nearest POIs (those
+    /// ranked 30: no peak or park, as Nominatim's POI layer, and only when `maxRank` is 30), the nearest
+    /// features of the feature layers up to `maxRank`; nearest first, a tie to the layer listed first.
+    private func layerAnswers(_ point: Coordinate, options: ReverseOptions, radius: Double,
+                              containing: [AddressLevel: AddressHierarchy.Area]) throws -> [Found] {
+        let featureRadius = options.radius ?? max(radius, ReverseLevel.poi.defaultRadius)
+        var found: [(found: Found, layer: Int)] = []
+        if options.layers.contains(.address) {
+            found += try levelAnswers(point, level: options.level, radius: radius, containing: containing, limit: options.limit)
+                .map { ($0, 0) }
+        }
+        if options.layers.contains(.poi), options.maxRank >= 30 {
+            found += try nearestFeatures(point, radius: featureRadius, limit: options.limit) { kind, category in
+                kind == .poi && ReverseLayer.rank(kind: kind, category: category) >= 30
+            }.map { ($0, 1) }
+        }
+        let features = options.layers.intersection(ReverseLayer.features)
+        if !features.isEmpty {
+            found += try nearestFeatures(point, radius: featureRadius, limit: options.limit) { kind, category in
+                ReverseLayer.feature(kind: kind, category: category).map(features.contains) == true
+                    && ReverseLayer.rank(kind: kind, category: category) <= options.maxRank
+            }.map { ($0, 2) }
+        }
+        var seen = Set<Int64>()
+        return found.sorted { ($0.found.distance, $0.layer, $0.found.id) < ($1.found.distance, $1.layer, $1.found.id) }
+            .map(\.found).filter { seen.insert($0.id).inserted }.prefix(options.limit).map { $0 }
+    }
+
+    /// Named POIs and features that `wanted` takes (by kind and raw category) within `radius`, nearest first,
+    /// measured to their geometry (a river to its line, 0 inside a park or a lake).
+    private func nearestFeatures(_ point: Coordinate, radius: Double, limit: Int,
+                                 wanted: (PlaceKind, String?) -> Bool) throws -> [Found] {
+        var found: [Found] = []
+        let kinds = JSONText.array(ReverseLayer.featureKinds.map(\.rawValue))
+        for box in BoundingBox.covering(radius: radius, around: point) {
+            let rows = try db.rows("features near a point", """
+                SELECT p.id, p.kind, p.category, p.lat, p.lon, g.geometry FROM place_rtree r CROSS JOIN place p ON p.id = r.id
+                LEFT JOIN place_geometry g ON g.place_id = p.id
+                WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND p.name IS NOT NULL
+                  AND p.kind IN (SELECT value FROM json_each(?5))
+                """, box.sqlValues + [.text(kinds)]) { row in
+                (row.int(0), try PlaceReader.kind(row.text(1), place: row.int(0), in: db.path), row.text(2),
+                 try row.coordinate(3, 4, place: row.int(0), in: db.path), row.blob(5))
+            }
+            for (id, kind, category, at, blob) in rows {
+                guard wanted(kind, category) else { continue }
+                let distance = blob.flatMap(Geometry.init(encoded:))?.distance(from: point) ?? point.distance(to: at)
+                if distance <= radius { found.append(Found(id: id, distance: distance)) }
+            }
+        }
+        return Array(found.sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }.prefix(limit))
     }
 
     /// A place found near the point: how far, how it matched, and the house number interpolated there.

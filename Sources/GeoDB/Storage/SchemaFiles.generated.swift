@@ -344,6 +344,7 @@ ferry_terminal	transport	Ferry terminal	ferry,harbour,port	amenity=ferry_termina
 airport	transport	Airport	airports,airfield,lentokenttä	aeroway=aerodrome,aeroway=terminal,geonames=S.AIRP,geonames=S.AIRF,geonames=S.AIRH
 car_repair	transport	Car repair	garage,mechanic,auto repair	shop=car_repair,shop=car,shop=tyres
 car_wash	transport	Car wash	carwash	amenity=car_wash
+bridge	transport	Bridge	bridges,silta,brücke	man_made=bridge
 accommodation		Accommodation	lodging,stay,sleep,where to stay	
 hotel	accommodation	Hotel	hotels,hotelli	tourism=hotel,tourism=motel,geonames=S.HTL
 hostel	accommodation	Hostel	hostels,backpackers,youth hostel	tourism=hostel
@@ -358,6 +359,19 @@ mountain	tourism	Mountain	peak,mountains,summit,hill,tunturi	natural=peak,natura
 artwork	tourism	Artwork	public art,sculpture,statue	tourism=artwork,amenity=artwork
 monument	tourism	Monument	memorial,monuments,historic site	historic=monument,historic=memorial,historic=castle,historic=ruins,geonames=S.MNMT,geonames=S.CSTL,geonames=S.RUIN
 information	tourism	Tourist information	tourist info,info,visitor centre	tourism=information
+nature		Nature	natural feature,natural features,landscape	natural=*,waterway=*,water=*
+river	nature	River	rivers,joki,fluss	waterway=river,water=river,waterway=riverbank,geonames=H.STM
+stream	nature	Stream	streams,brook,creek,bach,oja	waterway=stream,waterway=brook,waterway=ditch,waterway=drain
+canal	nature	Canal	canals,kanal,kanava	waterway=canal,water=canal
+waterfall	nature	Waterfall	waterfalls,cascade,wasserfall	waterway=waterfall,natural=waterfall,geonames=H.FLLS
+lake	nature	Lake	lakes,pond,ponds,reservoir,järvi,lampi	natural=water,water=lake,water=pond,water=reservoir,landuse=reservoir,geonames=H.LK
+spring	nature	Spring	springs,hot spring,quelle,lähde	natural=spring,natural=hot_spring,natural=geyser,geonames=H.SPNG
+cave	nature	Cave	caves,cave entrance,grotto,höhle,luola	natural=cave_entrance,geonames=S.CAVE
+glacier	nature	Glacier	glaciers,gletscher,jäätikkö	natural=glacier,geonames=H.GLCR
+mountain_pass	nature	Mountain pass	saddle,col,pass	natural=saddle,mountain_pass=yes,geonames=T.PASS
+forest	nature	Forest	forests,woods,woodland,wald,metsä	natural=wood,landuse=forest,geonames=V.FRST
+bay	nature	Bay	bays,cove,gulf,strait,lahti	natural=bay,natural=strait,geonames=H.BAY
+cape	nature	Cape	headland,promontory,niemi	natural=cape,geonames=T.CAPE
 education		Education	learning	
 school	education	School	schools,koulu	amenity=school,geonames=S.SCH
 kindergarten	education	Kindergarten	preschool,nursery,daycare,päiväkoti	amenity=kindergarten,amenity=childcare

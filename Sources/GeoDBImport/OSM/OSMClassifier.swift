@@ -16,16 +16,29 @@ enum OSMClassifier {
                     "switch", "buffer_stop", "level_crossing", "crossing", "signal", "razed", "construction", "proposed", "stop",
                     "turntable", "miniature", "funicular", "monorail", "preserved", "railway_crossing"],
         .highway: [],  // highway= is a POI only for the values in `highwayPOIs`
-        .natural: ["coastline", "tree_row", "water", "wood", "scrub", "grassland", "wetland", "bare_rock", "sand",
-                    "heath", "ridge", "cliff", "tree"],
-        .manMade: ["pipeline", "cutline", "embankment", "breakwater", "groyne", "dyke", "street_cabinet", "manhole",
-                     "pier", "bridge", "clearcut"],
+        .natural: ["coastline", "yes", "water"],   // named water is a water body (`waterCategory`)
+        .manMade: ["pipeline", "cutline", "street_cabinet", "manhole", "clearcut"],
         .emergency: ["fire_hydrant", "yes", "no"],
         .publicTransport: ["stop_area", "stop_area_group", "stop_position"],
         .building: ["no"],
         .amenity: ["bench", "waste_basket", "grit_bin", "parking_space", "parking_entrance", "vending_machine",
                     "bicycle_parking", "waste_disposal", "hunting_stand", "clock", "loading_dock"],
+        // A river's area is water (`waterCategory`); its name is the river's, whose line is the place.
+        .waterway: ["riverbank"],
+        // Water (`waterCategory`); the land use of settlements names a part of one (Nominatim: an address
+        // level), which is not a feature.
+        .landuse: ["reservoir", "basin", "residential", "industrial", "commercial", "retail"],
     ]
+
+    /// Values that make a POI only when named: features, not destinations, but a name makes them places
+    /// people look for (a wood, a ridge, a bridge, a river's line), as Nominatim imports them.
+    static let namedOnlyValues: [OSMKey: Set<String>] = [
+        .natural: ["tree_row", "wood", "scrub", "grassland", "wetland", "bare_rock", "sand", "heath", "ridge",
+                    "cliff", "tree"],
+        .manMade: ["embankment", "breakwater", "groyne", "dyke", "pier", "bridge"],
+    ]
+    /// Keys whose every value makes a POI only when named (`waterway`: a stream; `landuse`: a wood's name).
+    static let namedOnlyKeys: Set<OSMKey> = [.waterway, .landuse]
 
     static let highwayPOIs: Set<String> = ["bus_stop", "rest_area", "services", "motorway_junction", "trailhead"]
 
@@ -103,7 +116,7 @@ enum OSMClassifier {
         if hasName, let category = waterCategory(tags) {
             return OSMClassification(kind: .water, category: category)
         }
-        if let category = poiCategory(tags), hasName || usefulUnnamed.contains(category) {
+        if let category = poiCategory(tags, hasName: hasName), hasName || usefulUnnamed.contains(category) {
             if category.hasPrefix("building=") && !hasName {
                 return tags[.addrHousenumber] != nil ? OSMClassification(kind: .address, category: category) : nil
             }
@@ -129,15 +142,16 @@ enum OSMClassifier {
         return nil
     }
 
-    /// The first POI key present with a value that makes a POI, as 'key=value'.
-    static func poiCategory(_ tags: OSMTags) -> String? {
+    /// The first POI key present with a value that makes a POI, as 'key=value'; some only when the object
+    /// has a name (`namedOnlyValues`, `namedOnlyKeys`).
+    static func poiCategory(_ tags: OSMTags, hasName: Bool = true) -> String? {
         // One pass: of the tags whose key makes a POI, the one whose key comes first (`OSMKey` lists the POI
         // keys in priority order). Asking for each key in turn scanned a building's tags 18 times.
         let best = tags.tags.withUnsafeBufferPointer { buffer -> Int? in
             var best: Int?
             for i in buffer.indices where buffer[i].info.key.isPOIKey {
                 if let best, buffer[best].info.key.rawValue <= buffer[i].info.key.rawValue { continue }
-                if makesPOI(buffer[i].info.key, buffer[i].value) { best = i }
+                if makesPOI(buffer[i].info.key, buffer[i].value, hasName: hasName) { best = i }
             }
             return best
         }
@@ -146,17 +160,23 @@ enum OSMClassifier {
     }
 
     /// Whether a tag with POI key `key` makes its object a POI.
-    private static func makesPOI(_ key: OSMKey, _ value: String) -> Bool {
+    private static func makesPOI(_ key: OSMKey, _ value: String, hasName: Bool) -> Bool {
         guard value != "no" else { return false }
         if key == .highway { return highwayPOIs.contains(value) }   // highway= only for these values
+        if !hasName, namedOnlyKeys.contains(key) || namedOnlyValues[key]?.contains(value) == true { return false }
         return ignoredValues[key]?.contains(value) != true
     }
 
-    /// The highway type if these tags make a named street.
-    static func streetType(_ tags: OSMTags) -> String? {
-        guard let highway = tags[.highway], streetTypes.contains(highway), tags[.area] != "yes" || highway == "pedestrian"
-        else { return nil }
-        return highway
+    /// The family and value of a way whose named segments are merged into one line (a street:
+    /// `highway=residential`; a river: `waterway=river`), nil for other ways.
+    static func lineType(_ tags: OSMTags) -> (family: LineCollector.Family, value: String)? {
+        if let highway = tags[.highway], streetTypes.contains(highway), tags[.area] != "yes" || highway == "pedestrian" {
+            return (.highway, highway)
+        }
+        if let waterway = tags[.waterway], LineCollector.isLine(.waterway, waterway), tags[.area] != "yes" {
+            return (.waterway, waterway)
+        }
+        return nil
     }
 
     /// Name tags indexed for search: `name`, `name:xx` and these, each optionally with a `:xx` language.

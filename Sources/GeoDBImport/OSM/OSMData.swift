@@ -72,23 +72,24 @@ public struct OSMTags: Sendable {
 enum OSMKey: UInt8, CaseIterable {
     case other
     // POI keys, in priority order: the first an object has makes its category (`OSMClassifier.poiCategory`).
+    // A named landuse is a place only when nothing else is (Nominatim's "fallback").
     case amenity, shop, tourism, leisure, office, craft, healthcare, historic, emergency, publicTransport, railway,
-         aeroway, manMade, natural, sport, club, highway, building
+         aeroway, manMade, natural, waterway, sport, club, highway, building, landuse
     case boundary, adminLevel, place, postalCode, type, area, brand, population, wikidata, wikipedia
     case addrHousenumber, addrHousename, addrStreet, addrPlace, addrPostcode, addrCity, addrCountry, addrInterpolation
-    case iso3166Alpha2, iso3166, iso3166Subdivision, water, waterway, landuse
+    case iso3166Alpha2, iso3166, iso3166Subdivision, water
 
-    var isPOIKey: Bool { rawValue >= Self.amenity.rawValue && rawValue <= Self.building.rawValue }
+    var isPOIKey: Bool { rawValue >= Self.amenity.rawValue && rawValue <= Self.landuse.rawValue }
 
     /// The key as OSM writes it.
     var text: String { Self.texts[Int(rawValue)] }
 
     private static let texts = [
         "", "amenity", "shop", "tourism", "leisure", "office", "craft", "healthcare", "historic", "emergency",
-        "public_transport", "railway", "aeroway", "man_made", "natural", "sport", "club", "highway", "building",
-        "boundary", "admin_level", "place", "postal_code", "type", "area", "brand", "population", "wikidata", "wikipedia",
+        "public_transport", "railway", "aeroway", "man_made", "natural", "waterway", "sport", "club", "highway",
+        "building", "landuse", "boundary", "admin_level", "place", "postal_code", "type", "area", "brand", "population", "wikidata", "wikipedia",
         "addr:housenumber", "addr:housename", "addr:street", "addr:place", "addr:postcode", "addr:city", "addr:country",
-        "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1", "ISO3166-2", "water", "waterway", "landuse",
+        "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1", "ISO3166-2", "water",
     ]
 
     fileprivate static let byText = Dictionary(uniqueKeysWithValues: allCases.dropFirst().map { ($0.text, $0) })

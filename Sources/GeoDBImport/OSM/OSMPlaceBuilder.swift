@@ -43,7 +43,7 @@ public final class OSMPlaceBuilder: OSMHandler {
     private let fileName: String
     private let nodes = NodeLocationStore()
     private let wayRefs: WayRefStore
-    private var streets: StreetCollector
+    private var lines: LineCollector
     private let addressNodes: AddressNodeIndex
     private var interpolations: [(wayID: Int64, refs: [Int64], points: [Point7], tags: OSMTags)] = []
     private var nodesSealed = false
@@ -67,7 +67,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         self.sink = sink
         self.fileName = fileName
         wayRefs = WayRefStore(spill: try SpillFile(directory: scratchDirectory))
-        streets = StreetCollector(spill: try SpillFile(directory: scratchDirectory))
+        lines = LineCollector(spill: try SpillFile(directory: scratchDirectory))
         addressNodes = AddressNodeIndex(spill: try SpillFile(directory: scratchDirectory))
     }
 
@@ -101,8 +101,8 @@ public final class OSMPlaceBuilder: OSMHandler {
         let hasName = Self.hasName(tags)
         let isClosed = refs.count >= 4 && refs.first == refs.last
         let classification = OSMClassifier.classify(tags, hasName: hasName, isArea: isClosed)
-        let street = hasName ? OSMClassifier.streetType(tags) : nil
-        guard classification != nil || street != nil else { return }
+        let lineType = hasName ? OSMClassifier.lineType(tags) : nil
+        guard classification != nil || lineType != nil else { return }
         let names = Self.names(tags)
         let tags = classification == nil ? OSMTags() : tags.detached()   // streets need only their names
         // The geometry is the rest of the way's work: it goes to the sink's thread (the writer's, which
@@ -110,10 +110,10 @@ public final class OSMPlaceBuilder: OSMHandler {
         let nodes = sinkNodes!
         try sink.perform { [self] target in
             let line = resolve(refs, with: nodes.location(of:), counting: &geometryStats)
-            if let street, classification == nil || classification?.kind == .address || classification?.kind == .poi {
+            if let lineType, classification == nil || classification?.kind == .address || classification?.kind == .poi {
                 guard line.count >= 1 else { return }
-                try streets.add(wayID: id, highway: street, names: names, points: line)
-                geometryStats.streetSegments += 1
+                try lines.add(wayID: id, family: lineType.family, value: lineType.value, names: names, points: line)
+                if lineType.family == .highway { geometryStats.streetSegments += 1 }
             } else if let classification, !line.isEmpty {
                 try emitWay(id: id, classification, tags, names, line: line, isClosed: isClosed, into: target)
             }
@@ -195,7 +195,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         waysSealed = true
         wayRefs.seal()
         try sink.perform { [self] target in
-            try emitStreets(into: target)
+            try emitLines(into: target)
             try emitInterpolations(into: target)
         }
     }
@@ -252,23 +252,28 @@ public final class OSMPlaceBuilder: OSMHandler {
         try target.add(record)
     }
 
-    private func emitStreets(into target: PlaceSink) throws {
-        for group in streets.streetGroups() {
-            let segments = group.map { streets.segments[$0] }
-            let lines = try segments.map { try streets.line(of: $0) }
-            var names: [PlaceName] = []
-            var seen = Set<PlaceName>()
-            for segment in segments {
-                for n in streets.names(of: segment) where seen.insert(n).inserted { names.append(n) }
+    /// One place per named line: a street (`highway=…`, the most important type of its segments) or a
+    /// river, stream or canal (kind water, `waterway=…`), its ways merged by `LineCollector`'s rule.
+    private func emitLines(into target: PlaceSink) throws {
+        for family in LineCollector.Family.allCases {
+            for group in lines.lineGroups(family) {
+                let segments = group.map { lines.segments[$0] }
+                let lineStrings = try segments.map { try lines.line(of: $0) }
+                var names: [PlaceName] = []
+                var seen = Set<PlaceName>()
+                for segment in segments {
+                    for n in lines.names(of: segment) where seen.insert(n).inserted { names.append(n) }
+                }
+                // The most important type of the line's segments (a family's values are in order of importance).
+                let type = lines.type(of: segments.min { $0.type < $1.type }!)
+                let longest = lineStrings.max { LineMath.relativeLength($0) < LineMath.relativeLength($1) } ?? lineStrings[0]
+                let point = LineMath.point(along: longest, fraction: 0.5) ?? longest[0]
+                let geometry = Geometry.lineStrings(lineStrings)
+                try target.add(PlaceRecord(
+                    sourceRef: "w\(segments[0].wayID)", kind: family.kind, category: "\(family.key)=\(type.value)",
+                    name: names[0].name, names: names, coordinate: point.coordinate, boundingBox: geometry.boundingBox,
+                    geometry: geometry))
             }
-            // The most important highway type of the street's segments (highwayOrder is by importance).
-            let highway = streets.highway(of: segments.min { $0.highway < $1.highway }!)
-            let longest = lines.max { LineMath.relativeLength($0) < LineMath.relativeLength($1) } ?? lines[0]
-            let point = LineMath.point(along: longest, fraction: 0.5) ?? longest[0]
-            let geometry = Geometry.lineStrings(lines)
-            try target.add(PlaceRecord(
-                sourceRef: "w\(segments[0].wayID)", kind: .street, category: "highway=\(highway)", name: names[0].name,
-                names: names, coordinate: point.coordinate, boundingBox: geometry.boundingBox, geometry: geometry))
         }
     }
 

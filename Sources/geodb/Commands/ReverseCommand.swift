@@ -16,8 +16,9 @@ extension GeoDBCommand {
                                                                 valueName: "database… lat lon"))
         var position: [String] = []
 
-        @Option(help: "Granularity: address, street, poi, suburb, city, state, country.")
-        var kind: ReverseLevel = .address
+        @Option(help: ArgumentHelp("Granularity: address, street, poi, suburb, city, state, country; or a feature layer: natural (peaks, "
+                                   + "rivers, lakes, woods), railway (stations), manmade (parks, land use, bridges, towers)."))
+        var kind = "address"
 
         @Option(parsing: .unconditional, help: "Search radius in metres (default: 50 for addresses, 500 for streets and POIs, … 2000 km for countries).")
         var radius: Double?
@@ -32,13 +33,15 @@ extension GeoDBCommand {
 
         func validate() throws {
             _ = try PointArgument.parse(MoreDatabases.split(position).rest, command: "reverse")
+            var options = ReverseOptions()
+            do { try options.setKind(kind) } catch { throw CLIMessages.usageError(error) }
         }
 
         func run() async throws {
             let (more, rest) = MoreDatabases.split(position)
             let point = try PointArgument.parse(rest, command: "reverse")
             var options = ReverseOptions()
-            options.level = kind
+            try options.setKind(kind)
             options.radius = radius
             options.limit = limit
             options.includeTimeZone = true
@@ -55,7 +58,8 @@ extension GeoDBCommand {
             }
             guard !results.isEmpty else {
                 // An address query falls back to streets and then to POIs and places up to 5 km.
-                let reach = max(radius ?? kind.defaultRadius, kind == .address ? 5_000 : 0)
+                let reach = options.layers.isEmpty ? max(radius ?? options.level.defaultRadius, options.level == .address ? 5_000 : 0)
+                    : radius ?? ReverseLevel.poi.defaultRadius
                 Terminal.show("nothing within \(Format.count(Int(reach))) m, and no area contains the point")
                 return
             }
@@ -75,5 +79,3 @@ extension GeoDBCommand {
         }
     }
 }
-
-extension ReverseLevel: ExpressibleByArgument {}

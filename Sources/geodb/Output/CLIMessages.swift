@@ -6,7 +6,7 @@ import GeoDB
 enum CLIMessages {
     /// The flag or argument of each library option the CLI sets.
     static let flags: [String: String] = [
-        "limit": "--limit", "near": "--near", "bbox": "--bbox", "countryCode": "--country", "kinds": "--kind",
+        "limit": "--limit", "near": "--near", "bbox": "--bbox", "countryCode": "--country", "kinds": "--kind", "kind": "--kind",
         "categories": "--category", "language": "--lang", "radius": "--radius", "after": "--after",
         "center": "LAT LON", "point": "LAT LON", "force": "--force", "append": "--append", "output": "--output",
         "delimiter": "--delimiter", "nameColumn": "--name-column", "latColumn": "--lat-column",
