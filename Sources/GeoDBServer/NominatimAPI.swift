@@ -346,12 +346,11 @@ struct NominatimAPI: Sendable {
             }
             callback = name
         }
-        let wantsGeometry = output.geometry != nil || output.format != .geocodejson
-        let read = try await GeoDatabaseSet.details(of: places, geometries: wantsGeometry && places.contains { PlaceFields(place: $0.place).mayHaveGeometry },
+        // Every place's shape, a building's too: Nominatim's box and polygon outputs are the object's. (One
+        // statement for the whole answer; geocodejson without a polygon output needs none.)
+        let read = try await GeoDatabaseSet.details(of: places, geometries: output.geometry != nil || output.format != .geocodejson,
                                                     names: output.names)
-        let items = zip(places, read).map { place, read in
-            NominatimPlace(found: place, geometry: PlaceFields(place: place.place).mayHaveGeometry ? read.geometry : nil, names: read.names)
-        }
+        let items = zip(places, read).map { place, read in NominatimPlace(found: place, geometry: read.geometry, names: read.names) }
         var answer = NominatimWriter.answer(items, output: output, single: single)
         answer.callback = callback
         return answer

@@ -126,9 +126,12 @@ enum NominatimWriter {
     private static func geocodeJSON(_ item: NominatimPlace, output: NominatimOutput) -> JSON {
         // The address parts only with address details (on by default in geocodejson), as Nominatim writes it.
         let place = item.place, fields = item.fields, tag = fields.osmTag, address = output.address ? place.address : Address()
+        // The areas by their usual admin_level in the country (AdminLevels), coarsest first.
         var admin: [(String, JSON)] = []
-        for (level, part) in [(2, Address.Part.country), (4, .state), (6, .county)] {
-            if let name = address[part] { admin.append(("level\(level)", .string(name))) }
+        for level in AddressLevel.nested.reversed() where level != .postcode {
+            if let name = address[level: level], let adminLevel = AdminLevels.standard.adminLevel(of: level, country: address.countryCode) {
+                admin.append(("level\(adminLevel)", .string(name)))
+            }
         }
         return .object([
             ("type", .string("Feature")),

@@ -101,6 +101,9 @@ import TestSupport
             return try #require((feature["properties"] as? [String: Any])?["geocoding"] as? [String: Any])
         }
         #expect(try first("1")["street"] as? String == "Austrasse" && first("1")["country"] as? String == "Liechtenstein")
+        // The areas under their admin_level in Liechtenstein: Oberland 6, Vaduz 8, the country 2.
+        let admin = try first("1")["admin"] as? [String: String]
+        #expect(admin?["level2"] == "Liechtenstein" && admin?["level6"] == "Oberland" && admin?["level8"] == "Vaduz")
         let bare = try first("0")
         #expect(bare["street"] == nil && bare["country"] == nil && bare["label"] != nil)
         // Structured fields in quotes, as some forms send them.

@@ -29,6 +29,17 @@ package struct AdminLevels: Sendable {
         }
     }
 
+    /// The admin_level an address level usually has in `country`: of the admin levels that are this address
+    /// level there, the finest (counties are 6 more often than 5, cities 8 more often than 7). GeocodeJSON's
+    /// `admin.levelN` keys by it; the answer holds the area's name, not which admin_level it was tagged with.
+    ///
+    /// ```swift
+    /// AdminLevels.standard.adminLevel(of: .city, country: "LI")   // 8
+    /// ```
+    package func adminLevel(of level: AddressLevel, country: String?) -> Int? {
+        (1...12).reversed().first { self.level(adminLevel: $0, country: country) == level }
+    }
+
     /// The address level of `adminLevel` in `country` (nil when it is none there, or unknown).
     package func level(adminLevel: Int, country: String?) -> AddressLevel? {
         if let country, let levels = countries[country], let level = levels[adminLevel] { return level }

@@ -203,6 +203,8 @@ final class ForwardSearch {
     private func categoryPlaces(_ text: String, options: SearchOptions) throws -> [PlaceResult]? {
         guard options.kinds.isEmpty || options.kinds.contains(.poi), options.categories == nil,
               let category = CategoryText(text) else { return nil }
+        // A country asked for is applied to a deeper list: the box and an anchor's surroundings cross borders.
+        let depth = options.countryCode == nil ? options.limit : min(NearbySearch.maxPageSize, options.limit * 20)
         var found: [PlaceResult]
         if let placeText = category.place {
             var anchorOptions = options
@@ -212,22 +214,23 @@ final class ForwardSearch {
             if PlaceReach.townKinds.contains(anchor.kind), let reach = PlaceReach.metres(anchor.kind) {
                 let around = try nearby.places(near: anchor.coordinate, radius: reach, filter: category.filter, name: nil,
                                                limit: NearbySearch.maxPageSize, after: nil).places
-                found = Array(try TownScope(anchor, places: places, db: db).filter(around).prefix(options.limit))
+                found = Array(try TownScope(anchor, places: places, db: db).filter(around).prefix(depth))
             } else {
                 found = try nearby.places(near: anchor.coordinate, radius: 1_000, filter: category.filter, name: nil,
-                                          limit: options.limit, after: nil).places
+                                          limit: depth, after: nil).places
             }
         } else if let box = options.bbox {
-            found = try nearby.places(in: box, near: options.near, filter: category.filter, name: nil, limit: options.limit,
+            found = try nearby.places(in: box, near: options.near, filter: category.filter, name: nil, limit: depth,
                                       after: nil).places
         } else if let near = options.near {
-            found = try nearby.places(near: near, radius: 10_000, filter: category.filter, name: nil, limit: options.limit,
+            found = try nearby.places(near: near, radius: 10_000, filter: category.filter, name: nil, limit: depth,
                                       after: nil).places
         } else {
             found = try places.results(ids: try index.mostImportant(of: category.filter, options: options, limit: options.limit))
         }
-        // A country asked for holds in every path (the box and the anchor's surroundings cross borders).
-        if let code = options.countryCode { found = found.filter { $0.address.countryCode?.uppercased() == code.uppercased() } }
+        if let code = options.countryCode {
+            found = Array(found.filter { $0.address.countryCode?.uppercased() == code.uppercased() }.prefix(options.limit))
+        }
         guard !found.isEmpty else { return nil }
         return found.map { var p = $0; p.match = .category; return p }
     }
