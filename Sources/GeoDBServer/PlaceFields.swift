@@ -57,8 +57,10 @@ struct PlaceFields {
         var out: [(String, String)] = []
         if let name = place.name, place.kind != .street, place.kind != .address { out.append((addressType, name)) }
         for (ours, key) in Self.nominatimKeys where ours != .countryCode {
-            // The settlement under what it is, as Nominatim keys it: town, village, hamlet or city.
-            let theirs = ours == .city ? Self.settlementKey(place.address.cityKind) : key
+            // An area under what it is, as Nominatim keys it: a town, a village of the municipality.
+            // (Each key once: a village in a village municipality keeps `suburb`.)
+            let byKind = AddressLevel(rawValue: ours.rawValue).flatMap { Self.areaKey($0, kind: place.address.areaKinds[$0]) }
+            let theirs = byKind.flatMap { kindKey in out.contains { $0.0 == kindKey } ? nil : kindKey } ?? key
             if let value = place.address[ours], !out.contains(where: { $0.1 == value && $0.0 == theirs }) {
                 if place.kind == .street && ours == .street { out.append(("road", place.name ?? value)); continue }
                 out.append((theirs, value))
@@ -80,11 +82,14 @@ struct PlaceFields {
         nominatimKeys.first { $0.part == part }?.key ?? part.rawValue
     }
 
-    /// Nominatim's address key of a settlement of this kind (`city` when the kind is unknown).
-    static func settlementKey(_ kind: PlaceKind?) -> String {
-        switch kind {
-        case .town?, .village?, .hamlet?: kind!.rawValue
-        default: "city"
+    /// Nominatim's address key of the area of `level` when it is a place of `kind`: a settlement (or a
+    /// part of a municipality) by what it is — `town`, `village`, `hamlet`, `city` — other areas by their level.
+    static func areaKey(_ level: AddressLevel, kind: PlaceKind?) -> String? {
+        switch (level, kind) {
+        case (.city, .town?), (.city, .village?), (.city, .hamlet?), (.city, .city?),
+             (.suburb, .village?), (.suburb, .hamlet?), (.suburb, .town?), (.neighbourhood, .hamlet?):
+            kind!.rawValue
+        default: nil
         }
     }
 

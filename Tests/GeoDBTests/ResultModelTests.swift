@@ -36,13 +36,13 @@ import Testing
         for level in AddressLevel.allCases { #expect(Address.Part(level).rawValue == level.rawValue) }
         // The settlement's kind goes with its name, and is no part of JSON.
         var town = Address()
-        town.setCity("Vaduz", kind: .town)
+        town.setArea(.city, name: "Vaduz", kind: .town)
         address.copy(.city, from: town)
-        #expect(address.city == "Vaduz" && address.cityKind == .town && address.dictionary["city"] == "Vaduz")
+        #expect(address.city == "Vaduz" && address.areaKinds[.city] == .town && address.dictionary["city"] == "Vaduz")
         address.copy(.city, from: Address(city: "Schaan"))
-        #expect(address.city == "Schaan" && address.cityKind == nil)
-        address.setCity(nil, kind: .village)
-        #expect(address.cityKind == nil)
+        #expect(address.city == "Schaan" && address.areaKinds[.city] == nil)
+        address.setArea(.city, name: nil, kind: .village)
+        #expect(address.areaKinds[.city] == nil)
         address.city = "Vaduz"
         let decoded = try JSONDecoder().decode(Address.self, from: JSONEncoder().encode(address))
         #expect(decoded == address && !decoded.isEmpty && Address().isEmpty)

@@ -22,9 +22,6 @@ public struct Address: Hashable, Sendable {
     public var suburb: String?
     /// The settlement: a city, town, village or hamlet.
     public var city: String?
-    /// What the settlement is (`.city`, `.town`, `.village`, `.hamlet`), when it is a place geodb knows: a
-    /// city tag names no kind. Not an address part: Nominatim keys the settlement by it.
-    public var cityKind: PlaceKind?
     public var county: String?
     /// First-level subdivision name (an admin_level 4 boundary, GeoNames admin1 name, a CSV state column).
     public var state: String?
@@ -32,6 +29,10 @@ public struct Address: Hashable, Sendable {
     public var country: String?
     /// ISO 3166-1 alpha-2, upper case.
     public var countryCode: String?
+    /// What the areas of the address are, when they are places geodb knows (a tag names no kind): the
+    /// settlement a town or a village, the part of it a suburb or a village of the municipality. Not address
+    /// parts: Nominatim keys each area by what it is.
+    public var areaKinds: [AddressLevel: PlaceKind] = [:]
     /// The parts import derived rather than read from the place's tags (`place.derived`): a street from the
     /// nearest named street, a postcode from the addresses around. Not an address part.
     public var derived: [Part] = []
@@ -103,15 +104,19 @@ public struct Address: Hashable, Sendable {
 
     public var isEmpty: Bool { Part.allCases.allSatisfy { self[$0] == nil } }
 
-    /// Takes `part` from `other`: the settlement with what it is.
+    /// Takes `part` from `other`: an area with what it is.
     public mutating func copy(_ part: Part, from other: Address) {
-        if part == .city { setCity(other.city, kind: other.cityKind) } else { self[part] = other[part] }
+        if let level = AddressLevel(rawValue: part.rawValue) {
+            setArea(level, name: other[level: level], kind: other.areaKinds[level])
+        } else {
+            self[part] = other[part]
+        }
     }
 
-    /// Sets the settlement and what it is together, so that a kind never describes another town's name.
-    public mutating func setCity(_ name: String?, kind: PlaceKind?) {
-        city = name
-        cityKind = name == nil ? nil : kind
+    /// Sets an area and what it is together, so that a kind never describes another area's name.
+    public mutating func setArea(_ level: AddressLevel, name: String?, kind: PlaceKind?) {
+        self[level: level] = name
+        areaKinds[level] = name == nil ? nil : kind
     }
 
     /// "street housenumber postcode city state country", the text the search index holds for the address,

@@ -81,11 +81,7 @@ final class AddressHierarchy {
         var result = Address()
         let containing = try containingAreas(point)
         for (level, area) in containing {
-            if level == .city {
-                result.setCity(area.name, kind: area.kind)
-            } else if let name = area.name {
-                result[level: level] = name
-            }
+            if let name = area.name { result.setArea(level, name: name, kind: area.kind) }
         }
         // The country's code, else that of the smallest area that has one.
         if let code = containing[.country]?.countryCode
@@ -101,7 +97,7 @@ final class AddressHierarchy {
             let byID = Dictionary(try places.results(ids: found.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             if let place = found.lazy.compactMap({ near in byID[near.id].flatMap { near.distance <= PlaceReach.metres($0.kind) ?? 0 ? $0 : nil } }).first,
                let name = place.name {
-                if level == .city { result.setCity(name, kind: place.kind) } else { result[level: level] = name }
+                result.setArea(level, name: name, kind: place.kind)
             }
         }
         return (result, result.isEmpty ? .addressTags : .nearestPlace)

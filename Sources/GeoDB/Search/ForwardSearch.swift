@@ -146,7 +146,7 @@ final class ForwardSearch {
             place.distanceM = shown[place.id]?.distanceM
             if let (point, town) = shown[place.id]?.shownIn {
                 (place.lat, place.lon) = (point.lat, point.lon)
-                place.address.setCity(town, kind: nil)   // a town the street runs through: its kind is not read
+                place.address.setArea(.city, name: town, kind: nil)   // a town the street runs through: its kind is not read
                 place.displayName = AddressFormat.displayName(name: place.name, kind: place.kind, address: place.address)
             }
             return place

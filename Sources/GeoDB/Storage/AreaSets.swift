@@ -9,8 +9,8 @@ final class AreaSets {
     struct Entry {
         var ids: [AddressLevel: Int64] = [:]
         var names: [AddressLevel: String] = [:]
-        /// What the city level's area is (town, village, …).
-        var cityKind: PlaceKind?
+        /// What each level's area is (a town, a village of the municipality, …).
+        var kinds: [AddressLevel: PlaceKind] = [:]
         var postcode: String?
         var countryCode: String?
         /// Levels given by the nearest place node of their kind rather than a containing boundary.
@@ -36,7 +36,8 @@ final class AreaSets {
         if let entry = entries[id] { return entry }
         let entry = try db.first("read an area set", """
             SELECT s.postcode, s.country_code, s.from_nodes, s.neighbourhood_id, s.suburb_id, s.city_id, s.county_id, s.state_id,
-                   s.country_id, n.name, sb.name, c.name, co.name, st.name, cn.name, c.kind
+                   s.country_id, n.name, sb.name, c.name, co.name, st.name, cn.name,
+                   n.kind, sb.kind, c.kind, co.kind, st.kind, cn.kind
             FROM area_set s
             LEFT JOIN place n ON n.id = s.neighbourhood_id LEFT JOIN place sb ON sb.id = s.suburb_id
             LEFT JOIN place c ON c.id = s.city_id LEFT JOIN place co ON co.id = s.county_id
@@ -48,8 +49,8 @@ final class AreaSets {
             for (offset, level) in AddressLevel.nested.enumerated() {
                 if !row.isNull(Int32(3 + offset)) { entry.ids[level] = row.int(Int32(3 + offset)) }
                 if let name = row.text(Int32(9 + offset)) { entry.names[level] = name }
+                if let kind = row.text(Int32(15 + offset)).flatMap(PlaceKind.init(rawValue:)) { entry.kinds[level] = kind }
             }
-            entry.cityKind = row.text(15).flatMap(PlaceKind.init(rawValue:))
             entry.words = Set(TextNormalizer.tokens((Array(entry.names.values) + [entry.postcode].compactMap { $0 }).joined(separator: " ")))
             return entry
         }
@@ -68,8 +69,10 @@ final class AreaSets {
     func fill(_ address: inout Address, from id: Int64?) throws {
         guard let entry = try entry(id) else { return }
         for (level, name) in entry.names where address[level: level] == nil { address[level: level] = name }
-        // The set's city is what its area is; a city the place's own tag names is that area when the names agree.
-        if address.city != nil && address.city == entry.names[.city] { address.cityKind = entry.cityKind }
+        // Each area is what the set's is; a name the place's own tags give is that area when the names agree.
+        for (level, kind) in entry.kinds where address[level: level] != nil && address[level: level] == entry.names[level] {
+            address.areaKinds[level] = kind
+        }
         if address.postcode == nil, let postcode = entry.postcode { address.postcode = postcode }
         // The country around it over its own addr:country (see AreaSetAssigner).
         if let code = entry.countryCode { address.countryCode = code }
