@@ -91,7 +91,9 @@ struct NominatimAPI: Sendable {
             if found.first?.place.kind == .coordinate {
                 // Text that is only a position: Nominatim answers the place there, as /reverse would.
                 let point = found[0].place.coordinate
-                found = try await served.files.reverse(at: point, options: ReverseOptions()).prefix(1).map {
+                var here = ReverseOptions()
+                here.language = options.language
+                found = try await served.files.reverse(at: point, options: here).prefix(1).map {
                     GeoDatabaseSet.MemberPlace(member: $0.member, place: $0.result.place)
                 }
             }
