@@ -25,20 +25,8 @@ struct PlaceFields {
         }
     }
 
-    /// Photon's `type` (its layers): house, street, locality, district, city, county, state, country, other.
-    var photonType: String {
-        switch place.kind {
-        case .address, .interpolation, .poi: return "house"
-        case .street, .square: return "street"
-        case .neighbourhood, .hamlet, .locality: return "locality"
-        case .suburb: return "district"
-        case .city, .town, .village: return "city"
-        case .county: return "county"
-        case .state: return "state"
-        case .country: return "country"
-        default: return "other"
-        }
-    }
+    /// Photon's `type` (its layer): house, street, locality, district, city, county, state, country, other.
+    var photonType: String { PhotonLayer(kind: place.kind).rawValue }
 
     /// Nominatim's `addresstype`: the key the place itself would have in an address.
     var addressType: String {
@@ -128,4 +116,27 @@ struct PlaceFields {
         default: return true
         }
     }
+}
+
+/// Photon's layers, and which geodb places are in each: a place's `type` in Photon's answers and what its
+/// `layer` filter keeps.
+enum PhotonLayer: String, CaseIterable {
+    case house, street, locality, district, city, county, state, country, other
+
+    init(kind: PlaceKind) {
+        switch kind {
+        case .address, .interpolation, .poi: self = .house
+        case .street, .square: self = .street
+        case .neighbourhood, .hamlet, .locality: self = .locality
+        case .suburb: self = .district
+        case .city, .town, .village: self = .city
+        case .county: self = .county
+        case .state: self = .state
+        case .country: self = .country
+        default: self = .other
+        }
+    }
+
+    /// The kinds of places in this layer.
+    var kinds: [PlaceKind] { PlaceKind.allCases.filter { PhotonLayer(kind: $0) == self } }
 }

@@ -74,6 +74,15 @@ struct QueryParameters {
 
     func has(_ name: String) -> Bool { values[name] != nil }
 
+    /// The names of the parameters given (Photon answers 400 for one it does not know).
+    var names: some Collection<String> { values.keys }
+
+    /// Every value of a parameter given more than once, trimmed, not split (Photon's `include=a,b&include=c`
+    /// is two conditions).
+    func repeated(_ name: String) -> [String] {
+        (values[name] ?? []).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
     /// Every value of a parameter given more than once (`osm_tag=a&osm_tag=b`), and each split at commas.
     func all(_ name: String) -> [String] {
         (values[name] ?? []).flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) } }.filter { !$0.isEmpty }
