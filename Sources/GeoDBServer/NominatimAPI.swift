@@ -62,7 +62,7 @@ struct NominatimAPI: Sendable {
     /// (`limit`: geopy always does; `lang`, `radius`, `osm_tag`, …); anything else is Nominatim's, whose
     /// default answer is XML.
     static func isPhotonReverse(_ parameters: QueryParameters) -> Bool {
-        !parameters.has("format") && ["limit", "lang", "radius", "osm_tag", "distance_sort", "query_string_filter", "location_bias_scale"]
+        !parameters.has("format") && ["limit", "lang", "radius", "osm_tag", "distance_sort", "query_string_filter"]
             .contains(where: parameters.has)
     }
 
