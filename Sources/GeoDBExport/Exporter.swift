@@ -82,6 +82,7 @@ public enum Exporter {
     }
 
     private static func write(database: String, output: String?, options: ExportOptions) throws -> ExportSummary {
+        if let output { try GeoDBError.refuseDirectory(asOutput: output) }
         let session = try QuerySession(path: database)
         guard let output else {
             guard options.format != .gpkg else {

@@ -50,8 +50,12 @@ extension GeoDBCommand {
             guard ["point", "full"].contains(geometry) else { throw ValidationError("--geometry is point or full") }
             if ndjson && format != "geojson" { throw ValidationError("--ndjson is for --format geojson") }
             if format == "csv" && geometry == "full" { throw ValidationError("CSV holds points only: drop --geometry full") }
-            if format == "gpkg" && output == nil { throw ValidationError("--format gpkg needs --output FILE.gpkg") }
+            if format == "gpkg" && output == nil {
+                try UnknownOption.reject(Export.self, name: "export", adding: ["--output", "-"])
+                throw ValidationError("--format gpkg needs --output FILE.gpkg")
+            }
             _ = try KindList.parse(kind.map { [$0] } ?? [])
+            try CategoryArgument.validate(category)
         }
 
         func run() throws {
