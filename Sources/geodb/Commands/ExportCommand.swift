@@ -12,7 +12,8 @@ extension GeoDBCommand {
             discussion: """
                 To standard output without --output (GeoJSON and CSV). Places are written in id order with \
                 their fields (id, source_id, kind, category, category_id, name, address, timezone, population) \
-                and tags; --geometry full writes streets as lines and areas as polygons instead of points. \
+                and tags; --geometry full writes streets as lines and areas as polygons instead of points (a \
+                GeoPackage has a layer per geometry type: points, lines, polygons, each with an R*Tree spatial index). \
                 A CSV export imports again as the same places with `geodb import FILE.csv --keep-unnamed`. \
                 A file output is written to a temporary file and renamed into place when complete.
                 """)
