@@ -51,6 +51,10 @@ import TestSupport
         #expect(two.status == 0, "\(two.stderr)")
         let zone = try Self.run(["timezone", "TZ", "-44.0", "-176.5", "--json"])
         #expect(zone.status == 0, "\(zone.stderr)")
+        let ended = try Self.run(["reverse", "DB", "--kind", "city", "--json", "--", "-33.9", "151.2"])
+        #expect(ended.status == 0 && ended.stdout == reverse.stdout, "\(ended.stderr)")
+        let late = try Self.run(["reverse", "DB", "--", "-33.9", "151.2", "--json"])
+        #expect(late.status == 64 && late.stderr.hasPrefix("Error: '--json' comes after '--', which ends the options"), "\(late.stderr)")
     }
 
     /// "LAT,LON" (as `search` and `--near` take it) is the same point as "LAT LON", on every command with a point.

@@ -11,6 +11,7 @@ import GeoDB
 enum PointArgument {
     /// The point, or a usage error: missing, not two numbers, or out of range (the library's wording).
     static func parse(_ position: [String], command: String) throws -> Coordinate {
+        let position = position.filter { $0 != "--" }   // the usual end of options, before "-33.9 151.2"
         guard !position.isEmpty else { throw ValidationError("missing the point: geodb \(command) DB LAT LON (or LAT,LON)") }
         let text = position.joined(separator: " ")
         let numbers = text.split { $0 == "," || $0 == " " }
@@ -32,9 +33,9 @@ enum PointArgument {
     }
 
     /// Whether `argument` among the positionals is an option ArgumentParser left there ("--limt", "-x"), not a
-    /// negative number ("-33.9", "-33.9,151.2", "-.5").
+    /// negative number ("-33.9", "-33.9,151.2", "-.5") or the end of options ("--").
     static func isOption(_ argument: String) -> Bool {
-        guard argument.hasPrefix("-"), let next = argument.dropFirst().first else { return false }
+        guard argument.hasPrefix("-"), argument != "--", let next = argument.dropFirst().first else { return false }
         return !(next.isNumber || next == ".")
     }
 }
@@ -54,7 +55,9 @@ struct OptionsOnly<Options: ParsableArguments>: ParsableCommand {
         } catch {
             throw ValidationError(message(for: error))
         }
-        throw ValidationError("Unknown option '\(option)'")   // an option of the command, out of place
+        // An option of the command, out of place: after "--", which ends the options.
+        throw ValidationError(positionals.contains("--") ? "'\(option)' comes after '--', which ends the options: give it before"
+                              : "Unknown option '\(option)'")
     }
 }
 
