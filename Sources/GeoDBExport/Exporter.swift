@@ -17,7 +17,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case geojson
     /// RFC 4180 CSV with a header row, readable again by `geodb import`.
     case csv
-    /// An OGC GeoPackage 1.3 (an SQLite file): one feature table `places`, EPSG:4326.
+    /// An OGC GeoPackage 1.3 (an SQLite file): feature tables `points`, and with full geometry `lines` and
+    /// `polygons`, each with the R*Tree spatial index; EPSG:4326.
     case gpkg
 }
 
@@ -82,6 +83,7 @@ public enum Exporter {
     }
 
     private static func write(database: String, output: String?, options: ExportOptions) throws -> ExportSummary {
+        if let output { try GeoDBError.refuseDirectory(asOutput: output) }
         let session = try QuerySession(path: database)
         guard let output else {
             guard options.format != .gpkg else {

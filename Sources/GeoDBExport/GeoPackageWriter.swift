@@ -1,14 +1,48 @@
-// Places as an OGC GeoPackage 1.3 (http://www.geopackage.org/spec130/): the required metadata tables
-// and one feature table, `places`, in EPSG:4326, whose geometry blobs are the GeoPackage header
-// followed by little-endian WKB. QGIS, GDAL/ogr and ArcGIS open it as a layer.
+// Places as an OGC GeoPackage 1.3 (http://www.geopackage.org/spec130/): the required metadata tables and
+// one feature table per geometry type, as GIS tools want their layers: `points` (every place, or with
+// `--geometry full` the places without a line or polygon), and with `--geometry full` also `lines`
+// (MULTILINESTRING) and `polygons` (MULTIPOLYGON). Each has the GeoPackage R*Tree spatial index
+// (extension F.3, gpkg_rtree_index): a `rtree_<table>_geom` table filled as the rows are written (row by
+// row: GeoDBExport does not depend on the import's bulk loader), declared in gpkg_extensions, and the
+// spec's triggers that keep it in step with later edits (made last: they call the ST_ functions that
+// GeoPackage readers such as GDAL provide). Geometry blobs are the GeoPackage header followed by
+// little-endian WKB, in EPSG:4326. QGIS, GDAL/ogr and ArcGIS open each table as a layer.
 import Foundation
 import GeoDB
 import GeoDBSQLite
 
 final class GeoPackageWriter: ExportWriter {
+    /// The feature tables, one per geometry type.
+    enum Layer: String, CaseIterable {
+        case points, lines, polygons
+
+        var geometryType: String {
+            switch self {
+            case .points: "POINT"
+            case .lines: "MULTILINESTRING"
+            case .polygons: "MULTIPOLYGON"
+            }
+        }
+
+        /// The layer of a place written with `geometry` (nil: its point).
+        init(_ geometry: Geometry?) {
+            switch geometry {
+            case nil: self = .points
+            case .lineStrings?: self = .lines
+            case .polygons?: self = .polygons
+            }
+        }
+    }
+
+    /// A feature table being written: its statements and the extent of its rows.
+    private struct Table {
+        let insert: Statement
+        let insertBox: Statement
+        var extent: BoundingBox?
+    }
+
     private let db: Connection
-    private var insert: Statement?
-    private var extent: BoundingBox?
+    private var tables: [Layer: Table] = [:]
     private var rowsInTransaction = 0
     private static let srsID: Int32 = 4326
     private static let textColumns = ["source_id", "kind", "category", "category_id", "name"] + ExportField.addressParts.map(\.rawValue) + ["timezone"]
@@ -20,7 +54,6 @@ final class GeoPackageWriter: ExportWriter {
     }
 
     func begin(withGeometry: Bool) throws {
-        let columns = Self.textColumns.map { "\($0) TEXT" } + ["population INTEGER", "tags TEXT"]
         try db.execute("""
             PRAGMA application_id = 1196444487;  -- 'GPKG'
             PRAGMA user_version = 10300;         -- GeoPackage 1.3.0
@@ -42,28 +75,46 @@ final class GeoPackageWriter: ExportWriter {
               CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),
               CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
               CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));
-            CREATE TABLE places (fid INTEGER PRIMARY KEY AUTOINCREMENT, geom \(withGeometry ? "GEOMETRY" : "POINT"),
-              \(columns.joined(separator: ", ")));
-            INSERT INTO gpkg_contents (table_name, data_type, identifier, description, srs_id)
-              VALUES ('places', 'features', 'places', 'geodb places', 4326);
-            INSERT INTO gpkg_geometry_columns VALUES ('places', 'geom', '\(withGeometry ? "GEOMETRY" : "POINT")', 4326, 0, 0);
+            CREATE TABLE gpkg_extensions (
+              table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL, scope TEXT NOT NULL,
+              CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
             BEGIN;
             """)
-        insert = try db.prepare("INSERT INTO places VALUES (?1, ?2, "
-            + (3...(Self.textColumns.count + 4)).map { "?\($0)" }.joined(separator: ", ") + ")")
+        for layer in withGeometry ? Layer.allCases : [.points] { tables[layer] = try create(layer) }
+    }
+
+    /// Creates the feature table of `layer`, its R*Tree and their metadata rows.
+    private func create(_ layer: Layer) throws -> Table {
+        let name = layer.rawValue
+        let columns = Self.textColumns.map { "\($0) TEXT" } + ["population INTEGER", "tags TEXT"]
+        try db.execute("""
+            CREATE TABLE \(name) (fid INTEGER PRIMARY KEY AUTOINCREMENT, geom \(layer.geometryType), \(columns.joined(separator: ", ")));
+            INSERT INTO gpkg_contents (table_name, data_type, identifier, description, srs_id)
+              VALUES ('\(name)', 'features', '\(name)', 'geodb places: \(name)', 4326);
+            INSERT INTO gpkg_geometry_columns VALUES ('\(name)', 'geom', '\(layer.geometryType)', 4326, 0, 0);
+            CREATE VIRTUAL TABLE rtree_\(name)_geom USING rtree(id, minx, maxx, miny, maxy);
+            INSERT INTO gpkg_extensions VALUES ('\(name)', 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec130/#extension_rtree', 'write-only');
+            """)
+        return Table(insert: try db.prepare("INSERT INTO \(name) VALUES (?1, ?2, "
+                                            + (3...(Self.textColumns.count + 4)).map { "?\($0)" }.joined(separator: ", ") + ")"),
+                     insertBox: try db.prepare("INSERT INTO rtree_\(name)_geom VALUES (?1, ?2, ?3, ?4, ?5)"))
     }
 
     func write(_ place: PlaceResult, geometry: Geometry?) throws {
-        guard let insert else { preconditionFailure("begin() first") }
+        let layer = Layer(geometry)
+        guard var table = tables[layer] else { preconditionFailure("begin(withGeometry: true) first") }
         let box = geometry?.boundingBox ?? BoundingBox(place.coordinate)
-        extent = extent.map { var all = $0; all.extend(box); return all } ?? box
+        table.extent = table.extent.map { var all = $0; all.extend(box); return all } ?? box
+        tables[layer] = table
         let fields = Dictionary(ExportField.values(place), uniquingKeysWith: { a, _ in a })
         var values: [SQLiteValue] = [.integer(place.id), .blob(Self.geometryBlob(place, geometry))]
         values += Self.textColumns.map { fields[$0].map(SQLiteValue.text) ?? .null }
         values.append(place.population.map(SQLiteValue.integer) ?? .null)
         values.append(place.tags.isEmpty ? .null
             : .text(JSONText.object(place.tags.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })))
-        try insert.run(values)
+        try table.insert.run(values)
+        // SQLite stores the box as 32-bit floats rounded outwards: it still holds the geometry.
+        try table.insertBox.run([.integer(place.id), .real(box.minLon), .real(box.maxLon), .real(box.minLat), .real(box.maxLat)])
         rowsInTransaction += 1
         if rowsInTransaction == 50_000 {
             try db.execute("COMMIT; BEGIN")
@@ -72,16 +123,46 @@ final class GeoPackageWriter: ExportWriter {
     }
 
     func finish() throws {
-        if let extent {
-            try db.prepare("UPDATE gpkg_contents SET min_x = ?1, min_y = ?2, max_x = ?3, max_y = ?4")
-                .run([.real(extent.minLon), .real(extent.minLat), .real(extent.maxLon), .real(extent.maxLat)])
+        let update = try db.prepare("UPDATE gpkg_contents SET min_x = ?1, min_y = ?2, max_x = ?3, max_y = ?4 WHERE table_name = ?5")
+        for layer in Layer.allCases {
+            guard let table = tables[layer] else { continue }
+            if let extent = table.extent {
+                try update.run([.real(extent.minLon), .real(extent.minLat), .real(extent.maxLon), .real(extent.maxLat), .text(layer.rawValue)])
+            }
+            try db.execute(Self.rtreeTriggers(table: layer.rawValue))
         }
         try db.execute("COMMIT")
-        insert = nil
+        tables = [:]
+    }
+
+    /// The triggers of GeoPackage 1.3's extension F.3 that keep `rtree_<table>_geom` in step with the table
+    /// (`geom`, primary key `fid`) when a reader edits it.
+    static func rtreeTriggers(table t: String) -> String {
+        let rtree = "rtree_\(t)_geom"
+        let box = "NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)"
+        return """
+            CREATE TRIGGER \(rtree)_insert AFTER INSERT ON \(t) WHEN (new.geom NOT NULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN INSERT OR REPLACE INTO \(rtree) VALUES (\(box)); END;
+            CREATE TRIGGER \(rtree)_update1 AFTER UPDATE OF geom ON \(t)
+              WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN INSERT OR REPLACE INTO \(rtree) VALUES (\(box)); END;
+            CREATE TRIGGER \(rtree)_update2 AFTER UPDATE OF geom ON \(t)
+              WHEN OLD.fid = NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+            BEGIN DELETE FROM \(rtree) WHERE id = OLD.fid; END;
+            CREATE TRIGGER \(rtree)_update3 AFTER UPDATE ON \(t)
+              WHEN OLD.fid != NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN DELETE FROM \(rtree) WHERE id = OLD.fid; INSERT OR REPLACE INTO \(rtree) VALUES (\(box)); END;
+            CREATE TRIGGER \(rtree)_update4 AFTER UPDATE ON \(t)
+              WHEN OLD.fid != NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+            BEGIN DELETE FROM \(rtree) WHERE id IN (OLD.fid, NEW.fid); END;
+            CREATE TRIGGER \(rtree)_delete AFTER DELETE ON \(t) WHEN old.geom NOT NULL
+            BEGIN DELETE FROM \(rtree) WHERE id = OLD.fid; END;
+            """
     }
 
     /// The GeoPackage binary header ("GP", version 0, flags: little-endian, an envelope for lines and
-    /// polygons), the SRS id, then the geometry as little-endian WKB.
+    /// polygons), the SRS id, then the geometry as little-endian WKB (lines and polygons always in their
+    /// Multi form, the type of their layer).
     static func geometryBlob(_ place: PlaceResult, _ geometry: Geometry?) -> [UInt8] {
         var wkb = WKBWriter()
         var header: [UInt8] = [0x47, 0x50, 0]
@@ -109,13 +190,12 @@ struct WKBWriter {
         double(y, into: &bytes)
     }
 
+    /// The geometry as a MultiLineString or MultiPolygon, one part or several (a typed layer's form).
     mutating func geometry(_ geometry: Geometry) {
         switch geometry {
-        case .lineStrings(let lines) where lines.count == 1: lineString(lines[0])
         case .lineStrings(let lines):
             start(type: 5, count: lines.count)
             for line in lines { lineString(line) }
-        case .polygons(let polygons) where polygons.count == 1: polygon(polygons[0])
         case .polygons(let polygons):
             start(type: 6, count: polygons.count)
             for rings in polygons { polygon(rings) }

@@ -92,6 +92,8 @@ public enum Importer {
                               progress: ((ImportProgress) -> Void)?) throws -> ImportSummary {
         let start = Date()
         guard !inputs.isEmpty else { throw GeoDBError(.invalidArgument, "no input files given") }
+        // Before any input is read: `force` replaces a file, never a directory.
+        try GeoDBError.refuseDirectory(asOutput: output)
         let plan = try ImportPlan(inputs: inputs, formats: try inputs.map { try InputFormat.detect(path: $0) })
         let exists = FileManager.default.fileExists(atPath: output)
         if options.append {

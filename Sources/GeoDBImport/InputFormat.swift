@@ -27,6 +27,7 @@ public enum InputFormat: String, Sendable {
 
     /// Looks at the start of the file; throws a clear error for empty, unreadable and unknown files.
     public static func detect(path: String) throws -> InputFormat {
+        try GeoDBError.requireFile(path, kind: "file to import")
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw GeoDBError(.fileNotFound, exists ? "\(path): cannot be read (permissions?)" : "\(path): no such file")

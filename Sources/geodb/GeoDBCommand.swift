@@ -1,6 +1,9 @@
 // The geodb command-line tool: one subcommand per file in Commands/, options shared through Options/,
-// output written by Output/. Library errors are printed with the CLI's own flag names.
+// output written by Output/. Library errors are printed with the CLI's own flag names. Exit status: 0,
+// 64 for a usage error or a bad value (ArgumentParser's, and a library error naming the option at fault),
+// 1 for everything else (a missing, damaged or unreadable file, bad input data, nothing found).
 import ArgumentParser
+import Foundation
 import GeoDB
 
 @main
@@ -22,7 +25,13 @@ struct GeoDBCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: CLIMessages.translated(error))
+            let error = CLIMessages.translated(error)
+            if CLIMessages.isUsageError(error) {
+                // Printed as ArgumentParser prints an error, with the status of a usage error.
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ExitCode.validationFailure)
+            }
+            exit(withError: error)
         }
     }
 }

@@ -150,7 +150,7 @@ import TestSupport
         #expect(pages.count == 3 && pages.allSatisfy { $0.count == 4 })
         #expect(pages.flatMap { $0 }.compactMap { $0["id"] as? Int } == deep.compactMap { $0["id"] as? Int })
         let foreign = try runGeodb(["search", db, "Kamppi", "--after", try #require(cursor)])
-        #expect(foreign.status == 1 && foreign.stderr.hasPrefix("Error: --after '\(cursor!)' is not a cursor from a previous page of this query"))
+        #expect(foreign.status == 64 && foreign.stderr.hasPrefix("Error: --after '\(cursor!)' is not a cursor from a previous page of this query"))
         let table = try runGeodb(["search", db, "Mannerheimintie", "--limit", "4"])
         #expect(table.stdout.contains("more: --after 4."))
     }
@@ -163,21 +163,21 @@ import TestSupport
         #expect(box.status == 0 && box.stdout.contains("nothing in the box"))
     }
 
-    /// Library errors in the CLI's words: its flags, one wording per rule, exit status 1 (64 for arguments
-    /// the CLI checks itself), never a crash — including the paths that trapped (--town/--street with a
-    /// negative --limit).
+    /// Library errors in the CLI's words: its flags, one wording per rule, exit status 64 for a bad value
+    /// (whether the CLI or the library checks it; 1 for a place not there), never a crash — including the
+    /// paths that trapped (--town/--street with a negative --limit).
     @Test(arguments: [
-        (["search", "DB", "--town", "Helsinki", "--limit=-1"], 1, "Error: --limit -1 is out of range (1…100)"),
-        (["search", "DB", "--street", "Aleksanterinkatu", "--housenumber", "52", "--limit", "-1"], 1, "Error: --limit -1 is out of range (1…100)"),
-        (["search", "DB", "Kamppi", "--limit", "0"], 1, "Error: --limit 0 is out of range (1…100)"),
-        (["search", "DB", "Kamppi", "--near", "95,0"], 1, "Error: --near 95, 0 is out of range (latitude -90…90, longitude -180…180)"),
-        (["search", "DB", "Kamppi", "--country", "FIN"], 1, "Error: --country 'FIN' is not a two-letter ISO 3166-1 country code"),
+        (["search", "DB", "--town", "Helsinki", "--limit=-1"], 64, "Error: --limit -1 is out of range (1…100)"),
+        (["search", "DB", "--street", "Aleksanterinkatu", "--housenumber", "52", "--limit", "-1"], 64, "Error: --limit -1 is out of range (1…100)"),
+        (["search", "DB", "Kamppi", "--limit", "0"], 64, "Error: --limit 0 is out of range (1…100)"),
+        (["search", "DB", "Kamppi", "--near", "95,0"], 64, "Error: --near 95, 0 is out of range (latitude -90…90, longitude -180…180)"),
+        (["search", "DB", "Kamppi", "--country", "FIN"], 64, "Error: --country 'FIN' is not a two-letter ISO 3166-1 country code"),
         (["search", "DB", "Kamppi", "--kind", "strasse"], 64, "Error: --kind: unknown kind 'strasse'"),
         (["reverse", "DB", "91", "0"], 64, "Error: LAT LON 91, 0 is out of range (latitude -90…90, longitude -180…180)"),
-        (["reverse", "DB", "60.17", "24.94", "--radius", "-5"], 1, "Error: --radius -5 m is out of range (1…20000000 m)"),
-        (["nearby", "DB", "60.17", "24.94", "--radius", "0.5"], 1, "Error: --radius 0.5 m is out of range (1…100000 m)"),
-        (["nearby", "DB", "60.17", "24.94", "--after", "zz"], 1, "Error: --after 'zz' is not a cursor from a previous page of this query"),
-        (["nearby", "DB", "--bbox", "24.9,60.2,24.95,60.1"], 1, "Error: --bbox 24.9,60.2,24.95,60.1 has its minimum latitude above its maximum"),
+        (["reverse", "DB", "60.17", "24.94", "--radius", "-5"], 64, "Error: --radius -5 m is out of range (1…20000000 m)"),
+        (["nearby", "DB", "60.17", "24.94", "--radius", "0.5"], 64, "Error: --radius 0.5 m is out of range (1…100000 m)"),
+        (["nearby", "DB", "60.17", "24.94", "--after", "zz"], 64, "Error: --after 'zz' is not a cursor from a previous page of this query"),
+        (["nearby", "DB", "--bbox", "24.9,60.2,24.95,60.1"], 64, "Error: --bbox 24.9,60.2,24.95,60.1 has its minimum latitude above its maximum"),
         (["lookup", "DB", "n0"], 1, "Error: no place 'n0' in"),
     ] as [([String], Int32, String)])
     func errorsNameTheFlags(_ arguments: [String], _ status: Int32, _ message: String) throws {

@@ -265,6 +265,15 @@ public final class QuerySession {
         try DatabaseInfo(db, topCategories: topCategories)
     }
 
+    /// The extent of the places (meta's `bbox`), without the counts of `info`; nil when there are none.
+    ///
+    /// ```swift
+    /// let box = try session.extent()
+    /// ```
+    public func extent() throws -> BoundingBox? {
+        try DatabaseInfo.extent(db)
+    }
+
     /// Calls `body` with each selected place, in id order, and its geometry when `selection.withGeometry` asks.
     ///
     /// ```swift

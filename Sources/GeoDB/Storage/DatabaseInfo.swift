@@ -121,10 +121,7 @@ extension DatabaseInfo {
                 TableSize(name: $0.text(0) ?? "", bytes: $0.int(1))
             }
         }
-        let box = meta["bbox"].flatMap { text -> BoundingBox? in
-            let v = text.split(separator: ",").compactMap { Double($0) }
-            return v.count == 4 ? BoundingBox(minLat: v[1], minLon: v[0], maxLat: v[3], maxLon: v[2]) : nil
-        }
+        let box = meta["bbox"].flatMap(Self.box)
         self.init(
             path: db.path, fileBytes: (try? FileManager.default.attributesOfItem(atPath: db.path)[.size] as? Int).map(Int64.init) ?? 0,
             schemaVersion: Schema.version, generator: meta["generator"], createdAt: meta["created_at"],
@@ -137,5 +134,16 @@ extension DatabaseInfo {
                 GROUP BY category ORDER BY n DESC, category LIMIT \(max(0, topCategories))
                 """),
             tables: tables, meta: meta)
+    }
+    /// The extent of the places, as `meta` keeps it ("min lon,min lat,max lon,max lat"); nil without places.
+    static func box(_ text: String) -> BoundingBox? {
+        let v = text.split(separator: ",").compactMap { Double($0) }
+        return v.count == 4 ? BoundingBox(minLat: v[1], minLon: v[0], maxLat: v[3], maxLon: v[2]) : nil
+    }
+
+    /// The extent alone, read from `meta` (`init` also counts every table).
+    static func extent(_ db: DatabaseReader) throws -> BoundingBox? {
+        let text = try db.first("read the extent", "SELECT value FROM meta WHERE key = 'bbox'") { $0.text(0) } ?? nil
+        return text.flatMap(box)
     }
 }

@@ -22,7 +22,7 @@ final class DatabaseReader {
     /// connection keeps SQLite's shared lock from its first read until it closes (`locking_mode =
     /// EXCLUSIVE`): no lock and file check per query (measured: a third of a nearest-place query).
     init(path: String, immutable: Bool) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw GeoDBError(.fileNotFound, "\(path): no such file") }
+        try GeoDBError.requireFile(path, kind: "database file")
         self.path = path
         do {
             connection = try Connection(path: path, mode: .readOnly(immutable: immutable))

@@ -7,7 +7,7 @@ import GeoDBSQLite
 extension Schema {
     /// Throws unless the file at `path` is a geodb database of this version and layout (opened read-only).
     package static func check(fileAt path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw GeoDBError(.fileNotFound, "\(path): no such file") }
+        try GeoDBError.requireFile(path, kind: "database file")
         let db: Connection
         do {
             db = try Connection(path: path, mode: .readOnly())

@@ -2,9 +2,9 @@
 // "60°10'12\"N 24°56'18\"E", "60 10 12 N, 24 56 18 E", "S 33.86 E 151.2".
 import Foundation
 
-enum CoordinateParser {
+package enum CoordinateParser {
     /// The coordinate in `text`, or nil when the text is not (only) a coordinate or is out of range.
-    static func parse(_ text: String) -> Coordinate? {
+    package static func parse(_ text: String) -> Coordinate? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let first = trimmed.first, first.isNumber || "-+NSEWnsew".contains(first), trimmed.count <= 64 else { return nil }
         // Split into the two axes: at a comma, else at the hemisphere letter that ends the first.

@@ -12,7 +12,8 @@ extension GeoDBCommand {
             discussion: """
                 To standard output without --output (GeoJSON and CSV). Places are written in id order with \
                 their fields (id, source_id, kind, category, category_id, name, address, timezone, population) \
-                and tags; --geometry full writes streets as lines and areas as polygons instead of points. \
+                and tags; --geometry full writes streets as lines and areas as polygons instead of points (a \
+                GeoPackage has a layer per geometry type: points, lines, polygons, each with an R*Tree spatial index). \
                 A CSV export imports again as the same places with `geodb import FILE.csv --keep-unnamed`. \
                 A file output is written to a temporary file and renamed into place when complete.
                 """)
@@ -50,8 +51,12 @@ extension GeoDBCommand {
             guard ["point", "full"].contains(geometry) else { throw ValidationError("--geometry is point or full") }
             if ndjson && format != "geojson" { throw ValidationError("--ndjson is for --format geojson") }
             if format == "csv" && geometry == "full" { throw ValidationError("CSV holds points only: drop --geometry full") }
-            if format == "gpkg" && output == nil { throw ValidationError("--format gpkg needs --output FILE.gpkg") }
+            if format == "gpkg" && output == nil {
+                try UnknownOption.reject(Export.self, name: "export", adding: ["--output", "-"])
+                throw ValidationError("--format gpkg needs --output FILE.gpkg")
+            }
             _ = try KindList.parse(kind.map { [$0] } ?? [])
+            try CategoryArgument.validate(category)
         }
 
         func run() throws {

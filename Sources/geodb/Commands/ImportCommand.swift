@@ -65,6 +65,7 @@ extension GeoDBCommand {
 
         func validate() throws {
             guard (output == nil) != (append == nil) else {
+                if output == nil { try UnknownOption.reject(Import.self, name: "import", adding: ["--output", "-"]) }
                 throw ValidationError("give either --output (a new database) or --append (an existing one)")
             }
         }

@@ -40,7 +40,7 @@ extension GeoDBCommand {
             if let key = get {
                 let values = Self.flatten(info)
                 guard let value = values[key] else {
-                    throw GeoDBError(.invalidArgument, "unknown key '\(key)' (known: \(values.keys.sorted().filter { !$0.contains(".") }.joined(separator: ", ")), kind.KIND, category.KEY=VALUE, meta.KEY, source.N.name, table.NAME)")
+                    throw GeoDBError(.invalidArgument, "unknown key '\(key)' (known: \(values.keys.sorted().filter { !$0.contains(".") }.joined(separator: ", ")), kind.KIND, category.KEY=VALUE, meta.KEY, source.N.name, table.NAME)", option: "get")
                 }
                 Terminal.show(value)
             } else if output.json {

@@ -21,6 +21,7 @@ extension GeoDBCommand {
             get throws {
                 let (more, rest) = MoreDatabases.split(words)
                 guard rest.count == 1 else {
+                    if rest.count > 1 { try UnknownOption.reject(Lookup.self, name: "lookup", extra: Array(rest.dropFirst())) }
                     throw ValidationError(rest.isEmpty ? "missing the place: geodb lookup DB ID" : "give one place, got \(rest.joined(separator: " "))")
                 }
                 return (more, rest[0])

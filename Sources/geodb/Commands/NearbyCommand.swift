@@ -18,35 +18,43 @@ extension GeoDBCommand {
         @OptionGroup var database: DatabaseArgument
 
         @Argument(parsing: .allUnrecognized,
-                  help: ArgumentHelp("More databases, then latitude and longitude of the centre (negative values as "
-                                     + "written: -44.0 -176.5).", valueName: "database… lat lon"))
+                  help: ArgumentHelp("More databases, then latitude and longitude of the centre: LAT LON or LAT,LON "
+                                     + "(negative values as written: -44.0 -176.5).", valueName: "database… lat lon"))
         var position: [String] = []
 
-        @Option(help: "Categories, comma-separated.")
-        var category: String?
+        @OptionGroup var options: Options
 
-        @Option(parsing: .unconditional, help: "Radius in metres (1 … 100000).")
-        var radius: Double = 500
+        /// The options, apart from the positionals (`OptionsOnly` reports an unknown one among them).
+        struct Options: ParsableArguments {
+            @Option(help: "Categories, comma-separated.")
+            var category: String?
 
-        @Option(parsing: .unconditional, help: "A box instead of a radius: min lon,min lat,max lon,max lat.")
-        var bbox: String?
+            @Option(parsing: .unconditional, help: "Radius in metres (1 … 100000).")
+            var radius: Double = 500
 
-        @Option(parsing: .unconditional, help: "With --bbox: sort by distance from lat,lon instead of the box's centre.")
-        var near: String?
+            @Option(parsing: .unconditional, help: "A box instead of a radius: min lon,min lat,max lon,max lat.")
+            var bbox: String?
 
-        @Option(help: "Only places whose name has words starting like these.")
-        var name: String?
+            @Option(parsing: .unconditional, help: "With --bbox: sort by distance from lat,lon instead of the box's centre.")
+            var near: String?
 
-        @Option(parsing: .unconditional, help: "Places per page (1 … 1000).")
-        var limit = 10
+            @Option(help: "Only places whose name has words starting like these.")
+            var name: String?
 
-        @Option(help: "Continue after this cursor (printed with the previous page).")
-        var after: String?
+            @Option(parsing: .unconditional, help: "Places per page (1 … 1000).")
+            var limit = 10
 
-        @OptionGroup var output: JSONOption
+            @Option(help: "Continue after this cursor (printed with the previous page).")
+            var after: String?
+
+            @OptionGroup var output: JSONOption
+        }
 
         func validate() throws {
             let (more, rest) = MoreDatabases.split(position)
+            let (bbox, after) = (options.bbox, options.after)
+            try OptionsOnly<Options>.rejectOptions(in: rest)
+            try CategoryArgument.validate(options.category)
             if bbox == nil {
                 _ = try PointArgument.parse(rest, command: "nearby")
             } else if !rest.isEmpty {
@@ -57,23 +65,28 @@ extension GeoDBCommand {
 
         func run() async throws {
             let (more, rest) = MoreDatabases.split(position)
+            let (category, radius, bbox, near, name, limit, after) = (options.category, options.radius, options.bbox, options.near,
+                                                                      options.name, options.limit, options.after)
             let filter = try CategoryFilter.resolve(category.map(CommaList.items) ?? [])
             let box = try bbox.map { try BoxArgument.parse($0) }
             let center = box == nil ? try PointArgument.parse(rest, command: "nearby") : try near.map { try NearArgument.parse($0) }
             let page: PlacePage
             if !more.isEmpty {
-                let found = try await database.open(with: more).nearby(center: center, radius: radius, box: box, filter: filter,
-                                                                         name: name, offset: 0, limit: limit)
+                let files = try database.open(with: more)
+                if box == nil, let center { SwappedCoordinates.warn(center, extents: files.members.compactMap(\.info.boundingBox)) }
+                let found = try await files.nearby(center: center, radius: radius, box: box, filter: filter, name: name, offset: 0,
+                                                   limit: limit)
                 page = PlacePage(places: found.places.map(\.placeWithGlobalID), nextCursor: nil)
             } else if let box {
                 page = try await database.open().read { [center, filter, name, limit, after] in
                     try $0.places(in: box, near: center, filter: filter, name: name, limit: limit, after: after)
                 }
             } else {
-                page = try await database.open().places(near: center!, radius: radius, filter: filter, name: name, limit: limit,
-                                                        after: after)
+                let file = try database.open()
+                SwappedCoordinates.warn(center!, extents: [try await file.read { try $0.extent() }].compactMap { $0 })
+                page = try await file.places(near: center!, radius: radius, filter: filter, name: name, limit: limit, after: after)
             }
-            if output.json {
+            if options.output.json {
                 print(ResultJSON.page(page.places.map { ResultJSON.place($0) }, next: page.nextCursor).indented())
                 return
             }

@@ -12,47 +12,63 @@ extension GeoDBCommand {
 
         @OptionGroup var database: DatabaseArgument
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("More databases, then latitude and longitude (negative values as written).",
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("More databases, then latitude and longitude: LAT LON or LAT,LON (negative values as written).",
                                                                 valueName: "database… lat lon"))
         var position: [String] = []
 
-        @Option(help: ArgumentHelp("Granularity: address, street, poi, suburb, city, state, country; or a feature layer: natural (peaks, "
-                                   + "rivers, lakes, woods), railway (stations), manmade (parks, land use, bridges, towers)."))
-        var kind = "address"
+        @OptionGroup var options: Options
 
-        @Option(parsing: .unconditional, help: "Search radius in metres (default: 50 for addresses, 500 for streets and POIs, … 2000 km for countries).")
-        var radius: Double?
+        /// The options, apart from the positionals (`OptionsOnly` reports an unknown one among them).
+        struct Options: ParsableArguments {
+            @Option(help: ArgumentHelp("Granularity: address, street, poi, suburb, city, state, country; or a feature layer: natural (peaks, "
+                                       + "rivers, lakes, woods), railway (stations), manmade (parks, land use, bridges, towers)."))
+            var kind = "address"
 
-        @Option(parsing: .unconditional, help: "Nearest candidates to list (1 … 100).")
-        var limit = 1
+            @Option(parsing: .unconditional, help: "Search radius in metres (default: 50 for addresses, 500 for streets and POIs, … 2000 km for countries).")
+            var radius: Double?
 
-        @Option(help: "Show names in this language when known, and the country in it (e.g. de).")
-        var lang: String?
+            @Option(parsing: .unconditional, help: "Nearest candidates to list (1 … 100).")
+            var limit = 1
 
-        @OptionGroup var output: JSONOption
+            @Option(help: "Show names in this language when known, and the country in it (e.g. de).")
+            var lang: String?
+
+            @OptionGroup var output: JSONOption
+        }
 
         func validate() throws {
-            _ = try PointArgument.parse(MoreDatabases.split(position).rest, command: "reverse")
-            var options = ReverseOptions()
-            do { try options.setKind(kind) } catch { throw CLIMessages.usageError(error) }
+            let rest = MoreDatabases.split(position).rest
+            try OptionsOnly<Options>.rejectOptions(in: rest)
+            _ = try PointArgument.parse(rest, command: "reverse")
+            var reverse = ReverseOptions()
+            do { try reverse.setKind(options.kind) } catch { throw CLIMessages.usageError(error) }
         }
 
         func run() async throws {
             let (more, rest) = MoreDatabases.split(position)
             let point = try PointArgument.parse(rest, command: "reverse")
+            let (kind, radius) = (self.options.kind, self.options.radius)
             var options = ReverseOptions()
             try options.setKind(kind)
             options.radius = radius
-            options.limit = limit
+            options.limit = self.options.limit
             options.includeTimeZone = true
-            options.language = lang
-            let results = more.isEmpty ? try await database.open().reverse(at: point, options: options)
-                : try await database.open(with: more).reverse(at: point, options: options).map { found in
+            options.language = self.options.lang
+            let results: [ReverseResult]
+            if more.isEmpty {
+                let file = try database.open()
+                SwappedCoordinates.warn(point, extents: [try await file.read { try $0.extent() }].compactMap { $0 })
+                results = try await file.reverse(at: point, options: options)
+            } else {
+                let files = try database.open(with: more)
+                SwappedCoordinates.warn(point, extents: files.members.compactMap(\.info.boundingBox))
+                results = try await files.reverse(at: point, options: options).map { found in
                     var result = found.result
                     result.place = GeoDatabaseSet.MemberPlace(member: found.member, place: result.place).placeWithGlobalID
                     return result
                 }
-            if output.json {
+            }
+            if self.options.output.json {
                 print(JSON.object([("results", .array(results.map { ResultJSON.reverse($0) }))]).indented())
                 return
             }

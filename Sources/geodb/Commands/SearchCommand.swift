@@ -27,6 +27,7 @@ extension GeoDBCommand {
             get throws {
                 let (more, rest) = MoreDatabases.split(words)
                 guard rest.count <= 1 else {
+                    try UnknownOption.reject(Search.self, name: "search", extra: Array(rest.dropFirst()))
                     throw ValidationError("give the text as one argument (in quotes): geodb search DB \"\(rest.joined(separator: " "))\"")
                 }
                 return (more, rest.first)
@@ -98,6 +99,7 @@ extension GeoDBCommand {
             if output.json && geojson { throw ValidationError("give either --json or --geojson, not both") }
             if after != nil && text == nil { throw ValidationError("--after pages a free-text search: give the text too") }
             _ = try KindList.parse(kind)
+            try CategoryArgument.validate(category)
             if explain && (text == nil || !more.isEmpty || geojson) {
                 throw ValidationError("--explain explains a free-text search of one database (with --json or a table)")
             }

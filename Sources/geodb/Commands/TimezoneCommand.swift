@@ -22,24 +22,30 @@ extension GeoDBCommand {
 
         @OptionGroup var database: DatabaseArgument
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("More databases, then latitude and longitude in degrees.",
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("More databases, then latitude and longitude in degrees: LAT LON or LAT,LON.",
                                                                 valueName: "database… lat lon"))
         var position: [String] = []
 
-        @Option(help: "The instant for offset and local time, ISO 8601 (2026-07-01T12:00:00Z, …+03:00, or 2026-07-01 for midnight UTC); default now.")
-        var at: String?
+        @OptionGroup var options: Options
 
-        @OptionGroup var output: JSONOption
+        /// The options, apart from the positionals (`OptionsOnly` reports an unknown one among them).
+        struct Options: ParsableArguments {
+            @Option(help: "The instant for offset and local time, ISO 8601 (2026-07-01T12:00:00Z, …+03:00, or 2026-07-01 for midnight UTC); default now.")
+            var at: String?
 
-        @Flag(help: "List every zone whose polygons contain the point (overlapping zones).")
-        var all = false
+            @OptionGroup var output: JSONOption
 
-        @Option(help: "A CSV file of points ('-' for standard input); writes CSV to standard output.")
-        var batch: String?
+            @Flag(help: "List every zone whose polygons contain the point (overlapping zones).")
+            var all = false
+
+            @Option(help: "A CSV file of points ('-' for standard input); writes CSV to standard output.")
+            var batch: String?
+        }
 
         func validate() throws {
             let rest = MoreDatabases.split(position).rest
-            if batch != nil {
+            try OptionsOnly<Options>.rejectOptions(in: rest)
+            if options.batch != nil {
                 guard rest.isEmpty else { throw ValidationError("give either --batch FILE or lat lon, not both") }
             } else {
                 _ = try PointArgument.parse(rest, command: "timezone")
@@ -48,7 +54,7 @@ extension GeoDBCommand {
         }
 
         func instant() throws -> Date {
-            guard let at else { return Date() }
+            guard let at = options.at else { return Date() }
             let full = ISO8601DateFormatter()
             let fractional = ISO8601DateFormatter()
             fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -63,7 +69,7 @@ extension GeoDBCommand {
         func run() async throws {
             let date = try instant()
             let (more, rest) = MoreDatabases.split(position)
-            if let batch {
+            if let batch = options.batch {
                 // The first of the files that has timezones (a file without them says so, as alone).
                 let paths = [database.path] + more
                 let withZones = try paths.first { try GeoDatabase(path: $0).hasTimeZones } ?? database.path
@@ -73,18 +79,22 @@ extension GeoDBCommand {
             let coordinate = try PointArgument.parse(rest, command: "timezone")
             let answer: TimeZoneAnswer
             if more.isEmpty {
-                answer = try TimeZoneLookup(path: database.path).timeZone(at: coordinate, date: date)
+                let lookup = try TimeZoneLookup(path: database.path)
+                SwappedCoordinates.warn(coordinate, extents: [try database.open().withSession { try $0.extent() }].compactMap { $0 })
+                answer = try lookup.timeZone(at: coordinate, date: date)
             } else {
-                guard let found = try await database.open(with: more).timeZone(at: coordinate, date: date) else {
+                let files = try database.open(with: more)
+                SwappedCoordinates.warn(coordinate, extents: files.members.compactMap(\.info.boundingBox))
+                guard let found = try await files.timeZone(at: coordinate, date: date) else {
                     throw GeoDBError(.invalidArgument, "none of these databases has timezones",
                                      remedy: "import timezone boundaries: geodb import timezones.geojson -o tz.sqlite")
                 }
                 answer = found
             }
-            if output.json {
+            if options.output.json {
                 print(ResultJSON.timeZone(answer, at: coordinate).indented())
             } else {
-                Terminal.show(TimeZoneReport.describe(answer, all: all))
+                Terminal.show(TimeZoneReport.describe(answer, all: options.all))
             }
         }
 

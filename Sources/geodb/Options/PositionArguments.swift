@@ -1,28 +1,106 @@
-// Position and list arguments shared by the commands: "LAT LON" positionals (negative values included),
-// "lat,lon" and "min lon,min lat,max lon,max lat" options, comma-separated lists, place kinds.
+// Position and list arguments shared by the commands: "LAT LON" or "LAT,LON" positionals (negative values
+// included, options among them reported as ArgumentParser does, swapped ones warned about), "lat,lon" and
+// "min lon,min lat,max lon,max lat" options, comma-separated lists, place kinds.
 import ArgumentParser
 import Foundation
 import GeoDB
 
-/// Reads a point given as two positional arguments. The commands declare them with
-/// `@Argument(parsing: .allUnrecognized)`, so that "-44.0" reaches here as a number, not as an option.
+/// Reads a point given as positional arguments: "LAT LON" (two arguments), "LAT,LON" (one, as `search` and
+/// `--near` take it) or degrees, minutes and seconds ("60°10'12\"N 24°56'18\"E"). The commands declare them
+/// with `@Argument(parsing: .allUnrecognized)`, so that "-44.0" reaches here as a number, not as an option.
 enum PointArgument {
     /// The point, or a usage error: missing, not two numbers, or out of range (the library's wording).
     static func parse(_ position: [String], command: String) throws -> Coordinate {
-        guard position.count == 2 else {
-            throw ValidationError(position.isEmpty ? "missing the point: geodb \(command) DB LAT LON"
-                                  : "expected LAT LON, got \(position.joined(separator: " "))")
+        let position = position.filter { $0 != "--" }   // the usual end of options, before "-33.9 151.2"
+        guard !position.isEmpty else { throw ValidationError("missing the point: geodb \(command) DB LAT LON (or LAT,LON)") }
+        let text = position.joined(separator: " ")
+        let numbers = text.split { $0 == "," || $0 == " " }
+        let point: Coordinate
+        if numbers.count == 2, let lat = Double(numbers[0]), let lon = Double(numbers[1]) {
+            point = Coordinate(lat: lat, lon: lon)
+        } else if let parsed = CoordinateParser.parse(text) {
+            point = parsed
+        } else {
+            throw ValidationError(numbers.count == 2 ? "'\(text)' is not a latitude and longitude in degrees"
+                                  : "expected LAT LON (or LAT,LON), got \(text)")
         }
-        guard let lat = Double(position[0]), let lon = Double(position[1]) else {
-            throw ValidationError("'\(position[0]) \(position[1])' is not a latitude and longitude in degrees")
-        }
-        let point = Coordinate(lat: lat, lon: lon)
         do {
             try QueryValidation.coordinate(point, option: "point")
         } catch {
             throw CLIMessages.usageError(error)
         }
         return point
+    }
+
+    /// Whether `argument` among the positionals is an option ArgumentParser left there ("--limt", "-x"), not a
+    /// negative number ("-33.9", "-33.9,151.2", "-.5") or the end of options ("--").
+    static func isOption(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), argument != "--", let next = argument.dropFirst().first else { return false }
+        return !(next.isNumber || next == ".")
+    }
+}
+
+/// ArgumentParser's own error for an option the command does not have ("Unknown option '--limt'. Did you
+/// mean '--limit'?"), for the commands whose positionals take what ArgumentParser does not recognise (so
+/// that negative coordinates are values): it parses the option alone against `Options`, the command's
+/// options without its positionals.
+struct OptionsOnly<Options: ParsableArguments>: ParsableCommand {
+    @OptionGroup var options: Options
+
+    /// Throws a usage error for the first option among `positionals`, as ArgumentParser words it.
+    static func rejectOptions(in positionals: [String]) throws {
+        guard let option = positionals.first(where: PointArgument.isOption) else { return }
+        do {
+            _ = try parse([option])
+        } catch {
+            throw ValidationError(message(for: error))
+        }
+        // An option of the command, out of place: after "--", which ends the options.
+        throw ValidationError(positionals.contains("--") ? "'\(option)' comes after '--', which ends the options: give it before"
+                              : "Unknown option '\(option)'")
+    }
+}
+
+/// ArgumentParser reports an unknown option only after `validate()`, and a value after one (`search DB Kamppi
+/// --limt 2`) has joined the positionals by then, or the option meant (`import x.pbf --outptu y`) is missing:
+/// `validate()` would refuse that instead of naming the option. A command asks here first: its command line
+/// parsed again without the `extra` positionals and with `adding` (what makes `validate()` pass) says
+/// whether an option is unknown, in ArgumentParser's words ("Unknown option '--limt'. Did you mean '--limit'?").
+enum UnknownOption {
+    static func reject<Command: ParsableCommand>(_ command: Command.Type, name: String, extra: [String] = [],
+                                                 adding: [String] = []) throws {
+        var arguments = Array(CommandLine.arguments.drop { $0 != name }.dropFirst())
+        guard arguments.contains(where: PointArgument.isOption) else { return }
+        for value in extra.reversed() {
+            if let index = arguments.lastIndex(of: value) { arguments.remove(at: index) }
+        }
+        do {
+            _ = try command.parse(arguments + adding)
+        } catch {
+            let message = command.message(for: error)
+            if message.hasPrefix("Unknown option") { throw ValidationError(message) }
+        }
+    }
+}
+
+/// Latitude and longitude given the wrong way round, as far as the files can tell: the point is outside
+/// every file's extent and the point swapped is inside one (Helsinki given as 24.94 60.17). A warning on
+/// standard error; the answer is still for the point as given.
+enum SwappedCoordinates {
+    static func warn(_ point: Coordinate, extents: [BoundingBox]) {
+        let swapped = Coordinate(lat: point.lon, lon: point.lat)
+        guard swapped.isValid, !extents.contains(where: { contains($0, point) }), extents.contains(where: { contains($0, swapped) })
+        else { return }
+        Terminal.status("warning: \(text(point)) (lat, lon) lies outside the database's places but \(text(swapped)) inside: latitude "
+                        + "and longitude swapped? Answering for \(text(point)); for the other give \(text(swapped, separator: " "))\n")
+    }
+
+    private static func contains(_ box: BoundingBox, _ p: Coordinate) -> Bool {
+        p.lat >= box.minLat && p.lat <= box.maxLat && p.lon >= box.minLon && p.lon <= box.maxLon
+    }
+
+    private static func text(_ p: Coordinate, separator: String = ", ") -> String {
+        [p.lat, p.lon].map { String(describing: ($0 * 1e7).rounded() / 1e7) }.joined(separator: separator)
     }
 }
 
@@ -70,5 +148,13 @@ enum KindList {
             }
             return kind
         }
+    }
+}
+
+/// Categories given as an option value ("cafe,pharmacy"), checked while validating the arguments: an
+/// unknown category, or categories mixed with a raw tag, is a usage error (exit status 64).
+enum CategoryArgument {
+    static func validate(_ text: String?) throws {
+        do { _ = try text.map { try CategoryFilter.resolve(CommaList.items($0)) } } catch { throw CLIMessages.usageError(error) }
     }
 }

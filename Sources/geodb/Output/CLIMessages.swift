@@ -10,7 +10,7 @@ enum CLIMessages {
         "categories": "--category", "language": "--lang", "radius": "--radius", "after": "--after",
         "center": "LAT LON", "point": "LAT LON", "force": "--force", "append": "--append", "output": "--output",
         "delimiter": "--delimiter", "nameColumn": "--name-column", "latColumn": "--lat-column",
-        "lonColumn": "--lon-column", "idColumn": "--id-column", "categoryColumn": "--category-column",
+        "lonColumn": "--lon-column", "idColumn": "--id-column", "categoryColumn": "--category-column", "get": "--get",
     ]
 
     /// `error` with the library's option names replaced by the CLI's flags and anything a terminal would act
@@ -19,6 +19,14 @@ enum CLIMessages {
         guard let error = error as? GeoDBError else { return error }
         return GeoDBError(error.code, Format.printable(flagged(error.message)), remedy: error.remedy.map { Format.printable(flagged($0)) },
                           option: error.option)
+    }
+
+    /// Whether `error` is a bad value of an option (exit status 64, as ArgumentParser's usage errors): the
+    /// library names the option at fault (`--limit 0`, `--near 95,0`, a cursor from another query). An
+    /// invalid argument without an option is about the data (no such place, a file without timezones): 1.
+    static func isUsageError(_ error: Error) -> Bool {
+        guard let error = error as? GeoDBError else { return false }
+        return error.code == .invalidArgument && error.option != nil
     }
 
     /// A library check's error as a usage error (exit status 64), for checks run while validating arguments.
