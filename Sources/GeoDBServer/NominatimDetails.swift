@@ -36,7 +36,7 @@ struct NominatimDetails: Sendable {
         let sections = Sections(
             address: parameters.nominatimFlag("addressdetails") ?? false, keywords: parameters.nominatimFlag("keywords") ?? false,
             linkedPlaces: parameters.nominatimFlag("linkedplaces") ?? true, fullGeometry: parameters.nominatimFlag("polygon_geojson") ?? false,
-            languages: Self.languages(parameters.string("accept-language") ?? request.headers[.acceptLanguage]))
+            languages: AcceptLanguage.ordered(parameters.string("accept-language") ?? request.headers[.acceptLanguage]))
         let debug = parameters.nominatimFlag("debug") ?? false
 
         let reference = try Self.reference(parameters)
@@ -191,30 +191,6 @@ struct NominatimDetails: Sendable {
         }
         let address = found.place.address.parts.filter { $0.part != .countryCode }.map(\.value)
         return .object([("name", words(found.names.map(\.name))), ("address", words(address))])
-    }
-
-    // MARK: languages
-
-    /// The languages of an Accept-Language value in the order of their weights (equal weights in the
-    /// order given), each region variant followed by its language unless that is listed itself
-    /// ("fo-FR;q=0.8,en-ca;q=0.5" → fo-fr, fo, en-ca, en), as Nominatim reads them. Malformed items are
-    /// left out.
-    static func languages(_ header: String?) -> [String] {
-        let weighted = (header ?? "").split(separator: ",").compactMap { item -> (String, Double)? in
-            let parts = item.split(separator: ";", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let tag = parts.first, !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) else {
-                return nil
-            }
-            guard parts.count > 1 else { return (tag, 1) }
-            let weight = parts[1].split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard weight.count == 2, weight[0] == "q", let q = Double(weight[1]), (0...1).contains(q) else { return nil }
-            return (tag, q)
-        }
-        let ordered = weighted.enumerated().sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element.0)
-        return ordered.flatMap { tag -> [String] in
-            guard let base = tag.split(separator: "-").first.map(String.init), base != tag, !ordered.contains(base) else { return [tag] }
-            return [tag, base]
-        }
     }
 
     /// The place's name in the first of `languages` it has a name in (`name:xx`), else its main name.

@@ -102,10 +102,10 @@ import TestSupport
     }
 
     @Test func acceptLanguageOrderedByWeightWithBaseLanguages() {
-        #expect(NominatimDetails.languages("fo-FR;q=0.8,en-ca;q=0.5,en;q=0.3") == ["fo-fr", "fo", "en-ca", "en"])
-        #expect(NominatimDetails.languages("de;q=0.2, zh , fr ;q=0.9") == ["zh", "fr", "de"])
-        #expect(NominatimDetails.languages("de;q=5,*,fr") == ["fr"])
-        #expect(NominatimDetails.languages(nil).isEmpty)
+        #expect(AcceptLanguage.ordered("fo-FR;q=0.8,en-ca;q=0.5,en;q=0.3") == ["fo-fr", "fo", "en-ca", "en"])
+        #expect(AcceptLanguage.ordered("de;q=0.2, zh , fr ;q=0.9") == ["zh", "fr", "de"])
+        #expect(AcceptLanguage.ordered("de;q=5,*,fr") == ["fr"])
+        #expect(AcceptLanguage.ordered(nil).isEmpty)
     }
 
     @Test func debugIsAnHTMLPage() throws {

@@ -111,6 +111,14 @@ import TestSupport
         #expect(quoted.first?["osm_id"] as? Int == 364542906)
     }
 
+    /// A village of the municipality is keyed as what it is, beside the municipality (Rotenboden in Triesenberg).
+    @Test func anAreaIsKeyedByWhatItIs() throws {
+        let found = try #require(try Self.server().get("/search", [("q", "Bündaweg, Triesenberg"), ("format", "json"),
+                                                                  ("addressdetails", "1"), ("limit", "1")]).array().first)
+        let address = try #require(found["address"] as? [String: String])
+        #expect(address["road"] == "Bündaweg" && address["village"] == "Rotenboden" && address["city"] == "Triesenberg")
+    }
+
     @Test func everyJSONFormatIsSentAsJSON() throws {
         let server = try Self.server()
         for format in ["json", "jsonv2", "geojson", "geocodejson"] {

@@ -1100,24 +1100,14 @@ def then_result_set(ctx, st, m):
                        f'{len(left)} unexpected: {trunc(json.dumps([res.result[i] for i in left], ensure_ascii=False, default=str))}')
 
 
-@step('then', r'all results have attributes (?P<attributes>.*)')
+@step('then', r'all results have (?P<no>no )?attributes (?P<attributes>.*)')
 def then_all_have(ctx, st, m):
     res = need_result(ctx)
     need_list(res, 'all results have attributes')
     if len(res) == 0:
         raise StepFail('no results (all results ... needs some)', 'no results')
     for i, r in enumerate(res.result):
-        _has(r, strlist(m['attributes']), True, f'result {i}')
-
-
-@step('then', r'all results have no attributes (?P<attributes>.*)')
-def then_all_have_not(ctx, st, m):
-    res = need_result(ctx)
-    need_list(res, 'all results have no attributes')
-    if len(res) == 0:
-        raise StepFail('no results (all results ... needs some)', 'no results')
-    for i, r in enumerate(res.result):
-        _has(r, strlist(m['attributes']), False, f'result {i}')
+        _has(r, strlist(m['attributes']), not m['no'], f'result {i}')
 
 
 @step('then', r'all results contain(?: in field (?P<field>\S+))?')

@@ -33,6 +33,8 @@ package enum CoordinateParser {
     /// (without the commas and "near"/"at"/"around" that joined them). Only a position with a decimal point,
     /// a degree sign or a hemisphere letter counts: "Austrasse 9 10" is a street and two numbers.
     static func split(_ text: String) -> (rest: String, point: Coordinate)? {
+        // Every search text passes here: one without a digit holds no position (most names), and costs no split.
+        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let tokens = text.split(whereSeparator: \.isWhitespace)
         guard tokens.count >= 2, tokens.count <= 40 else { return nil }
         // The longest position first: "47.150° N 9.5340493° E" holds the shorter "47.150° N 9.5340493°".
