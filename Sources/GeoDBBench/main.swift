@@ -4,11 +4,12 @@
 //                           geodb-bench nearest DATABASE LATLON_FILE [--answers FILE]
 //                           geodb-bench throughput DATABASE [--queries N] [--seconds S]
 //                           geodb-bench query DATABASE TEXT [--autocomplete] [--queries N]   (one text, N times: to profile)
+//                           geodb-bench popular DATABASE [--rounds N] [--cpu]   (the queries people type most, by rule)
 import Foundation
 import GeoDB
 import GeoDBSQLite
 
-Connection.disableMemoryStatistics()
+Connection.configureForPrograms()
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]\n       geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]\n".utf8))
@@ -30,6 +31,7 @@ do {
     case "throughput":
         report = try ThroughputBench.run(path: arguments[2], queries: queries,
                                          seconds: option("--seconds").flatMap(Double.init) ?? 2, random: &random)
+    case "popular": report = try PopularBench.run(path: arguments[2], rounds: option("--rounds", 20), cpuTime: arguments.contains("--cpu"))
     case "query" where arguments.count >= 4:
         report = try SearchBench.repeated(path: arguments[2], text: arguments[3], autocomplete: arguments.contains("--autocomplete"),
                                           times: option("--queries", 100))

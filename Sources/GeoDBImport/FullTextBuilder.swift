@@ -18,9 +18,9 @@ import GeoDBSQLite
 final class FullTextBuilder {
     fileprivate enum Change {
         /// `rowid`: `SearchRowID.of(place:importance:kind:alternate:)`.
-        case insert(rowid: Int64, name: String, address: String)
+        case insert(rowid: Int64, text: RowText)
         /// Contentless FTS5 forgets a row only when told the exact rowid and text it indexed.
-        case delete(rowid: Int64, name: String, address: String)
+        case delete(rowid: Int64, text: RowText)
         /// Optimize place_fts and derive the vocabulary from it.
         case complete
         /// Write these packed trees (once packed) into the scratch database's tables of their names.
@@ -59,28 +59,41 @@ final class FullTextBuilder {
 
     deinit { discard() }
 
+    /// The texts of a place_fts row, one per column.
+    struct RowText {
+        var name: String
+        var street: String
+        var address: String
+    }
+
     /// Indexes place `id`: a row of its own names and address, and one of its alternate names and address
-    /// when it has any (`SearchNames.texts`, made by the caller's thread); their places in the index's order
-    /// follow `importance` (as `place.importance` has it) and `kind` (`SearchRowID`).
-    func insert(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), address: String) throws {
-        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names) {
-            try worker?.send(.insert(rowid: rowid, name: text, address: address))
+    /// when it has any (`SearchNames.texts`, made by the caller's thread; the address columns
+    /// `Address.searchColumns`, `named` when `place.name` is set); their places in the index's order follow
+    /// `importance` (as `place.importance` has it) and `kind` (`SearchRowID`).
+    func insert(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), named: Bool,
+                address: Address) throws {
+        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address) {
+            try worker?.send(.insert(rowid: rowid, text: text))
         }
     }
 
     /// Forgets the rows `insert` made with these values.
-    func delete(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), address: String) throws {
-        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names) {
-            try worker?.send(.delete(rowid: rowid, name: text, address: address))
+    func delete(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), named: Bool,
+                address: Address) throws {
+        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address) {
+            try worker?.send(.delete(rowid: rowid, text: text))
         }
     }
 
-    /// The rowids and name texts of a place's rows.
-    private static func rows(id: Int64, importance: Double, kind: PlaceKind,
-                             names: (own: String, alternate: String)) -> [(rowid: Int64, text: String)] {
-        let own = (SearchRowID.of(place: id, importance: importance, kind: kind), names.own)
+    /// The rowids and texts of a place's rows.
+    static func rows(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), named: Bool,
+                     address: Address) -> [(rowid: Int64, text: RowText)] {
+        let columns = address.searchColumns(named: named)
+        let own = (SearchRowID.of(place: id, importance: importance, kind: kind),
+                   RowText(name: names.own, street: columns.street, address: columns.address))
         guard !names.alternate.isEmpty else { return [own] }
-        return [own, (SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true), names.alternate)]
+        return [own, (SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true),
+                      RowText(name: names.alternate, street: columns.street, address: columns.address))]
     }
 
     /// Starts the final optimize and the vocabulary in the background; only `writeRTrees` may follow.
@@ -150,7 +163,7 @@ private final class ScratchIndex {
     private let insert: Statement
     private let delete: Statement
     /// Rows not yet indexed, and the bytes of their text.
-    private var held: [Int64: (name: String, address: String)] = [:]
+    private var held: [Int64: FullTextBuilder.RowText] = [:]
     private var heldBytes = 0
     /// Held text that makes a batch: about what FTS5 holds before writing out its pending terms anyway
     /// (1 MiB), so that indexing keeps pace with the import instead of waiting for its end.
@@ -162,8 +175,8 @@ private final class ScratchIndex {
         db = try Connection(path: path, mode: .create)
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -\(cacheMiB * 1024)")
         try FullTextMerging.defer(in: db)
-        insert = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")
-        delete = try db.prepare("INSERT INTO place_fts(place_fts, rowid, name, address) VALUES ('delete', ?, ?, ?)")
+        insert = try db.prepare("INSERT INTO place_fts(rowid, name, street, address) VALUES (?, ?, ?, ?)")
+        delete = try db.prepare("INSERT INTO place_fts(place_fts, rowid, name, street, address) VALUES ('delete', ?, ?, ?, ?)")
         insert.copiesBoundValues = true
         delete.copiesBoundValues = true
         try db.execute("BEGIN")
@@ -171,12 +184,12 @@ private final class ScratchIndex {
 
     func apply(_ change: FullTextBuilder.Change) throws {
         switch change {
-        case .insert(let rowid, let name, let address):
-            held[rowid] = (name, address)
-            heldBytes += name.utf8.count + address.utf8.count
+        case .insert(let rowid, let text):
+            held[rowid] = text
+            heldBytes += text.name.utf8.count + text.street.utf8.count + text.address.utf8.count
             if heldBytes >= Self.batchBytes { try indexHeld() }
-        case .delete(let rowid, let name, let address):
-            if held.removeValue(forKey: rowid) == nil { try run(delete, rowid, name, address) }
+        case .delete(let rowid, let text):
+            if held.removeValue(forKey: rowid) == nil { try run(delete, rowid, text) }
         case .complete: try complete()
         case .rtrees(let trees):
             try db.execute("BEGIN")
@@ -187,15 +200,16 @@ private final class ScratchIndex {
 
     /// Indexes the held rows, in rowid order.
     private func indexHeld() throws {
-        for (rowid, text) in held.sorted(by: { $0.key < $1.key }) { try run(insert, rowid, text.name, text.address) }
+        for (rowid, text) in held.sorted(by: { $0.key < $1.key }) { try run(insert, rowid, text) }
         held.removeAll(keepingCapacity: true)
         heldBytes = 0
     }
 
-    private func run(_ statement: Statement, _ rowid: Int64, _ name: String, _ address: String) throws {
+    private func run(_ statement: Statement, _ rowid: Int64, _ text: FullTextBuilder.RowText) throws {
         try statement.bind(1, rowid)
-        try statement.bind(2, name)
-        try statement.bind(3, address)
+        try statement.bind(2, text.name)
+        try statement.bind(3, text.street)
+        try statement.bind(4, text.address)
         try statement.step()
         statement.reset()
     }

@@ -167,7 +167,7 @@ public final class PlaceWriter: PlaceSink {
         }
         let searchNames = place.searchNames   // for the index and the link candidate: made once
         try fullText.insert(id: id, importance: place.importance, kind: place.kind, names: searchNames.texts,
-                            address: place.address.searchText)
+                            named: place.name != nil, address: place.address)
         if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
             areaLikeIDs.append(id)
         }
@@ -314,8 +314,12 @@ public final class PlaceWriter: PlaceSink {
 
         // As the update below sets it.
         let importance = max(oldImportance, place.importance)
-        try fullText.delete(id: target.id, importance: oldImportance, kind: target.kind, names: target.names.texts, address: old.searchText)
-        try fullText.insert(id: target.id, importance: importance, kind: target.kind, names: names.texts, address: address.searchText)
+        // Linked places are settlements and areas: named when they have names (only an address can have a
+        // name without `place.name`, a `name` tag without `addr:housename`).
+        try fullText.delete(id: target.id, importance: oldImportance, kind: target.kind, names: target.names.texts,
+                            named: !target.names.all.isEmpty, address: old)
+        try fullText.insert(id: target.id, importance: importance, kind: target.kind, names: names.texts, named: !names.all.isEmpty,
+                            address: address)
         try statements.update.run([
             place.address.state.map { .text($0) } ?? .null, place.address.country.map { .text($0) } ?? .null,
             place.address.countryCode.map { .text($0) } ?? .null, place.timezone.map { .text($0) } ?? .null,
@@ -356,12 +360,13 @@ public final class PlaceWriter: PlaceSink {
     /// Forgets what this writer keeps of place `id` besides its rows (which the caller deletes): its
     /// R*Tree entry, its search row (`importance`, `names` and `address` as indexed), its link candidate, its
     /// counts.
+    /// Merged places are settlements and areas, named when they have names.
     func forget(_ id: Int64, kind: PlaceKind, category: String?, importance: Double, names: SearchNames, address: Address) throws {
         switch rtreeBuild {
         case .packed: placeBoxes.remove(id: id)
         case .insert: try db.prepare("DELETE FROM place_rtree WHERE id = ?").run([.integer(id)])
         }
-        try fullText.delete(id: id, importance: importance, kind: kind, names: names.texts, address: address.searchText)
+        try fullText.delete(id: id, importance: importance, kind: kind, names: names.texts, named: !names.all.isEmpty, address: address)
         linker.remove(place: id)
         countsByKind[kind, default: 0] -= 1
         written -= 1
@@ -373,16 +378,18 @@ public final class PlaceWriter: PlaceSink {
     /// its link candidate follow.
     func renamed(_ id: Int64, kind: PlaceKind, from old: (names: SearchNames, importance: Double), to names: SearchNames,
                  importance: Double, address: Address) throws {
-        try fullText.delete(id: id, importance: old.importance, kind: kind, names: old.names.texts, address: address.searchText)
-        try fullText.insert(id: id, importance: importance, kind: kind, names: names.texts, address: address.searchText)
+        try fullText.delete(id: id, importance: old.importance, kind: kind, names: old.names.texts, named: !old.names.all.isEmpty,
+                            address: address)
+        try fullText.insert(id: id, importance: importance, kind: kind, names: names.texts, named: !names.all.isEmpty, address: address)
         linker.setNames(names, ofPlace: id)
     }
 
     /// Place `id`'s address is `new` now instead of `old` (`AddressCompleter` derived a part): its search
     /// rows follow.
-    func readdressed(_ id: Int64, kind: PlaceKind, importance: Double, names: SearchNames, from old: Address, to new: Address) throws {
-        try fullText.delete(id: id, importance: importance, kind: kind, names: names.texts, address: old.searchText)
-        try fullText.insert(id: id, importance: importance, kind: kind, names: names.texts, address: new.searchText)
+    func readdressed(_ id: Int64, kind: PlaceKind, importance: Double, names: SearchNames, named: Bool, from old: Address,
+                     to new: Address) throws {
+        try fullText.delete(id: id, importance: importance, kind: kind, names: names.texts, named: named, address: old)
+        try fullText.insert(id: id, importance: importance, kind: kind, names: names.texts, named: named, address: new)
     }
 
     /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,

@@ -16,7 +16,7 @@ struct GeoDBCommand: AsyncParsableCommand {
                       Timezone.self, Export.self, Serve.self])
 
     static func main() async {
-        GeoDatabase.disableSQLiteMemoryStatistics()   // before any database opens
+        GeoDatabase.configureSQLiteForPrograms()   // before any database opens
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? AsyncParsableCommand {

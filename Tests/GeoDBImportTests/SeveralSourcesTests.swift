@@ -77,23 +77,22 @@ import TestSupport
         let names = try db.prepare("SELECT name, type FROM place_name WHERE place_id = ? ORDER BY rowid").rows([.integer(id)]) {
             PlaceName(name: $0.text(0) ?? "", type: $0.text(1) ?? "")
         }
-        let columns = try db.prepare("SELECT housenumber, street, postcode, city, state, country, importance, kind FROM place WHERE id = ?")
-            .rows([.integer(id)]) { (Address(housenumber: $0.text(0), street: $0.text(1), postcode: $0.text(2), city: $0.text(3),
-                                             state: $0.text(4), country: $0.text(5)), $0.double(6), PlaceKind(rawValue: $0.text(7) ?? "")) }
+        let columns = try db.prepare("""
+            SELECT housenumber, street, postcode, city, state, country, importance, kind, name IS NOT NULL FROM place WHERE id = ?
+            """).rows([.integer(id)]) { (Address(housenumber: $0.text(0), street: $0.text(1), postcode: $0.text(2), city: $0.text(3),
+                                                 state: $0.text(4), country: $0.text(5)), $0.double(6), PlaceKind(rawValue: $0.text(7) ?? ""),
+                                         $0.int(8) != 0) }
         let place = try #require(columns.first)
-        let texts = SearchNames(names).texts
-        var rows = [(SearchRowID.of(place: id, importance: place.1, kind: try #require(place.2)), texts.own)]
-        if !texts.alternate.isEmpty {
-            rows.append((SearchRowID.of(place: id, importance: place.1, kind: try #require(place.2), alternate: true), texts.alternate))
-        }
+        let rows = FullTextBuilder.rows(id: id, importance: place.1, kind: try #require(place.2), names: SearchNames(names).texts,
+                                        named: place.3, address: place.0)
         let words = "SELECT term, col, offset FROM v WHERE doc = ? ORDER BY col, offset"
         try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
         let scratch = try Connection(path: ":memory:", mode: .create)
         let sql = try #require(SchemaFiles.all.first { $0.name == "003_search.sql" }?.sql)
         try scratch.execute(sql)
         for (rowid, text) in rows {
-            try scratch.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?, ?, ?)")
-                .run([.integer(rowid), .text(text), .text(place.0.searchText)])
+            try scratch.prepare("INSERT INTO place_fts(rowid, name, street, address) VALUES (?, ?, ?, ?)")
+                .run([.integer(rowid), .text(text.name), .text(text.street), .text(text.address)])
         }
         try scratch.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
         for (rowid, _) in rows {

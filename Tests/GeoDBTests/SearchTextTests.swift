@@ -60,9 +60,10 @@ import TestSupport
         #expect(checked > 20_000)
     }
 
-    /// `Address.searchText` is its parts in order, the missing ones left out, then the street's extra forms,
-    /// joined by " " (empty parts included, as `joined` would).
-    @Test func addressTextEqualsItsDefinition() {
+    /// `Address.searchColumns` of a named place is its parts in order, the missing ones left out, then the
+    /// street's extra forms, joined by " " (empty parts included, as `joined` would), all in `address`;
+    /// a place without names has its street and the street's forms in `street` instead.
+    @Test func addressColumnsEqualTheirDefinition() {
         let addresses = [
             Address(),
             Address(housenumber: "52"),
@@ -72,11 +73,16 @@ import TestSupport
             Address(street: "Mannerheimintie", country: "Suomi"),
         ]
         for address in addresses {
-            let parts = [address.street, address.housenumber, address.postcode, address.city, address.state, address.country]
-            let definition = (parts.compactMap { $0 } + (address.street.map(TextNormalizer.indexAlternatives) ?? []))
-                .joined(separator: " ")
-            #expect(address.searchText == definition)
+            let streetWords = address.street.map { [$0] + TextNormalizer.indexAlternatives($0) } ?? []
+            let others = [address.housenumber, address.postcode, address.city, address.state, address.country].compactMap { $0 }
+            let named = address.searchColumns(named: true)
+            #expect(named.street == "")
+            #expect(named.address == (Array(streetWords.prefix(1)) + others + streetWords.dropFirst()).joined(separator: " "))
+            let unnamed = address.searchColumns(named: false)
+            #expect(unnamed.street == streetWords.joined(separator: " "))
+            #expect(unnamed.address == others.joined(separator: " "))
         }
-        #expect(addresses[2].searchText.hasPrefix("Östra Tullgatan St 5 00100 Helsinki Uusimaa Finland oestra "))
+        #expect(addresses[2].searchColumns(named: true).address.hasPrefix("Östra Tullgatan St 5 00100 Helsinki Uusimaa Finland oestra "))
+        #expect(addresses[2].searchColumns(named: false) == ("Östra Tullgatan St oestra tullgatan st tullg street str saint sankt", "5 00100 Helsinki Uusimaa Finland"))
     }
 }

@@ -149,8 +149,22 @@ class Database:
             self.categories = self._categories_with_places(conn)
             self.source_ids = self._source_ids(conn)
             self.timezone_boxes = self._timezone_boxes(conn)
+            self.popular = self._popular(conn)
         finally:
             conn.close()
+
+    @staticmethod
+    def _popular(conn):
+        """The texts people type most, by the rules of `geodb-bench popular`: the 20 most important towns,
+        the 20 commonest street names, the 20 commonest name words."""
+        def texts(sql):
+            return [row[0] for row in conn.execute(sql) if row[0]]
+        towns = texts("""SELECT name FROM place WHERE kind IN ('city', 'town', 'village', 'hamlet', 'suburb')
+                         AND name IS NOT NULL GROUP BY name ORDER BY max(importance) DESC, name LIMIT 20""")
+        streets = texts("""SELECT name FROM place WHERE kind = 'street' AND name IS NOT NULL GROUP BY name
+                           ORDER BY count(*) DESC, name LIMIT 20""")
+        words = texts("SELECT token FROM search_word WHERE token NOT GLOB '*[0-9]*' ORDER BY places DESC, token LIMIT 20")
+        return towns, streets, words
 
     @staticmethod
     def _bbox(conn):
@@ -303,6 +317,16 @@ def autocomplete_args(db, rng, n):
         if i % 3 == 2:
             args += near_option(db.random_point(rng))
         queries.append(args)
+    return queries
+
+
+def popular_args(db, rng, n):
+    """The popular texts whole, then the first 1–4 letters of the towns and streets as typed (n is ignored:
+    the set is fixed by its rules)."""
+    towns, streets, words = db.popular
+    queries = [["search", db.path, text] for text in towns + streets + words]
+    typed = dict.fromkeys(name[:k] for name in towns + streets for k in range(1, 5))
+    queries += [["search", db.path, text, "--autocomplete"] for text in typed if text.strip()]
     return queries
 
 
@@ -513,6 +537,7 @@ KINDS = {
     "search": search_args,
     "autocomplete": autocomplete_args,
     "typo": typo_args,
+    "popular": popular_args,
     "address": address_args,
     "hierarchical": hierarchical_args,
     "reverse": reverse_args,

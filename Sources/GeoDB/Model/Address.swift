@@ -119,28 +119,41 @@ public struct Address: Hashable, Sendable {
         areaKinds[level] = name == nil ? nil : kind
     }
 
-    /// "street housenumber postcode city state country", the text the search index holds for the address,
-    /// plus the street's extra normalized forms (`TextNormalizer.indexAlternatives`). Writers rebuild it
-    /// from the `place` columns when they merge a record into a place: keep it a function of those only.
-    package var searchText: String {
+    /// The address columns of the search index's rows of a place (docs/SCHEMA.md, `place_fts`): "street
+    /// housenumber postcode city state country" plus the street's extra normalized forms
+    /// (`TextNormalizer.indexAlternatives`) in `address`; except that a place without a name (`named`
+    /// false: `place.name` is NULL, an address) has its street and the street's forms in `street`, since search compares them as
+    /// its name (`SearchIndex.names`). So a row matching no query word in `name` or `street` can match only
+    /// through where it is, and ranks below any name holding the words: search reads such rows last.
+    /// Writers rebuild the texts from the `place` columns when they merge a record into a place: keep them
+    /// a function of those only.
+    package func searchColumns(named: Bool) -> (street: String, address: String) {
         // Appended part by part, without an array of the parts and `joined`: it runs once per place on the
-        // writer's thread (callgrind, Helsinki ×5 import: 62.8 → 40.5 M instructions).
-        var text = "", first = true
-        func add(_ part: String?) {
+        // writer's thread (callgrind, Helsinki ×5 import: 62.8 → 40.5 M instructions). Parts are joined by
+        // " ", empty ones included, as `joined` would.
+        var streetText = "", text = ""
+        var streetStarted = false, started = false
+        func add(_ part: String?, toStreet: Bool) {
             guard let part else { return }
-            if !first { text += " " }
-            first = false
-            text += part
+            if toStreet {
+                if streetStarted { streetText += " " }
+                streetStarted = true
+                streetText += part
+            } else {
+                if started { text += " " }
+                started = true
+                text += part
+            }
         }
-        add(street)
-        add(housenumber)
-        add(postcode)
-        add(city)
-        add(state)
-        add(country)
-        // A loop, not `forEach(add)`: passing `add` as a value boxes `text` and checks every access at run time.
-        if let street { for word in TextNormalizer.indexAlternatives(street) { add(word) } }
-        return text
+        add(street, toStreet: !named)
+        add(housenumber, toStreet: false)
+        add(postcode, toStreet: false)
+        add(city, toStreet: false)
+        add(state, toStreet: false)
+        add(country, toStreet: false)
+        // A loop, not `forEach(add)`: passing `add` as a value boxes the texts and checks every access at run time.
+        if let street { for word in TextNormalizer.indexAlternatives(street) { add(word, toStreet: !named) } }
+        return (streetText, text)
     }
 }
 

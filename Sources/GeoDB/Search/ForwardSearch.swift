@@ -431,17 +431,59 @@ final class ForwardSearch {
             prefixGroups[words.count - 1] = try typed.flatMap(index.prefixTerms) + groups[words.count - 1].filter { !typed.contains($0) }
         }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
-        let keep = options.limit
-        // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are kept first
-        // (on data with many places of a name, often all it takes: the tenth of 400 equal "Stockmann"s is
-        // known after 11), then pages doubling.
-        var read = 0
-        return try scoreBestFirst(query: query, options: options, forced: forced, typing: lastTyped, keep: keep) {
-            guard read < Self.candidateLimit else { return nil }
-            let page = min(Self.candidateLimit - read, read == 0 ? max(16, 2 * keep) : read)
-            let found = try index.candidateRows(match: match, options: options, inSets: inSets, after: $0, limit: page)
-            read += page
-            return (found, found.count < page || read >= Self.candidateLimit)
+        // Two streams of matches, each in rank order: those whose names (as ranking compares them) hold a
+        // query word, and those that matched through their address alone, which score as no name holding
+        // the words (14 points, not 31.5) and are read only as far as that can matter. "Vaduz" matches 1,700
+        // places of Liechtenstein, nearly all addresses in Vaduz: read in one stream, 200 of them were
+        // scored in case one was named Vaduz. Typo matching compares names by edits, which an index
+        // column cannot tell: one stream.
+        var sources: [CandidateSource] = []
+        func source(_ match: String, namesHoldWords: Bool) -> CandidateSource {
+            // Rows of the address stream are rarely among the best: their first page is a couple of rows,
+            // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more).
+            let firstPage = namesHoldWords ? max(16, 2 * options.limit) : 2
+            var read = 0
+            return CandidateSource(bound: { rank in
+                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, typing: lastTyped,
+                                    namesHoldWords: namesHoldWords)
+            }, read: { after in
+                // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
+                // kept first (on data with many places of a name, often all it takes: the tenth of 400 equal
+                // "Stockmann"s is known after 11), then pages doubling.
+                guard read < Self.candidateLimit else { return nil }
+                let page = min(Self.candidateLimit - read, read == 0 ? firstPage : read)
+                let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, limit: page)
+                read += page
+                return (found, found.count < page || read >= Self.candidateLimit)
+            })
+        }
+        if forced == nil, !words.isEmpty, let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
+            sources = [source("(\(match)) AND \(named)", namesHoldWords: true), source("(\(match)) NOT \(named)", namesHoldWords: false)]
+        } else {
+            sources = [source(match, namesHoldWords: true)]
+        }
+        return try scoreBestFirst(query: query, options: options, forced: forced, typing: lastTyped, keep: options.limit, from: sources)
+    }
+
+    /// Index rows in rank order (rowid order), read page by page: `read` gives the rows after a rowid (nil:
+    /// from the first) and whether they were the last, or nil when there are no more; `bound` is the most a
+    /// row of at most a rank (`SearchRowID.highestRank`) can score.
+    private struct CandidateSource {
+        let bound: (_ rank: Double) -> Double
+        let read: (_ after: Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool)?
+        /// The last rowid read; nil before the first page.
+        var lastRowID: Int64?
+        var more = true
+
+        init(bound: @escaping (Double) -> Double, read: @escaping (Int64?) throws -> ([SearchIndex.Candidate], Bool)?) {
+            self.bound = bound
+            self.read = { try read($0).map { (candidates: $0.0, last: $0.1) } }
+        }
+
+        /// The most a row not yet read can score: -infinity when all are read.
+        var unreadBound: Double {
+            guard more else { return -.infinity }
+            return bound(lastRowID.map(SearchRowID.highestRank(after:)) ?? 1)
         }
     }
 
@@ -463,17 +505,17 @@ final class ForwardSearch {
         var ownNames: [SearchRanking.CandidateName]?
     }
 
-    /// Scores the candidates `read` gives (index rows in rowid order, after the rowid passed, with whether
-    /// that was the last of them; nil when there are no more: a place comes once, through its first row),
-    /// only as many as it takes to know the best `keep`. Names are the cost of ranking (a capital has 150,
+    /// Scores the candidates the sources give (each index rows in rowid order; a place comes once, through
+    /// the first row of it read), only as many as it takes to know the best `keep`. Names are the cost of ranking (a capital has 150,
     /// most of them alternates), so they are read in rounds, the candidates that can score highest first
     /// (`SearchRanking.bound`): a place whose main
     /// name reaches its bound needs no other; one whose own names score at least what any alternate could
     /// give needs no alternates; the others are put back with that lower bound. Candidates not yet read can
-    /// score no more than the rank of the last one read allows, and follow it in rowid order. It stops
+    /// score no more than their source's bound for the rank of the last one it gave, and the source whose
+    /// unread rows can score most is read next. It stops
     /// when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
     private func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, typing: Bool, keep: Int,
-                                read: (_ after: Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool)?) throws -> [RankedCandidate] {
+                                from sources: [CandidateSource]) throws -> [RankedCandidate] {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
             SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, typing: typing)
@@ -485,15 +527,12 @@ final class ForwardSearch {
         var scored: [RankedCandidate] = []
         var seen = Set<Int64>()
         var batch = 16
-        var lastRowID: Int64?, moreToRead = true
+        var sources = sources
         while true {
-            // The most any candidate not yet read can score; -infinity when all are read.
-            var unreadBound = -Double.infinity
-            if moreToRead {
-                unreadBound = lastRowID.map {
-                    rounded(SearchRanking.bound(ofPlacesUpTo: SearchRowID.highestRank(after: $0), query: query, forced: forced,
-                                                near: options.near, typing: typing))
-                } ?? .infinity
+            // The most any candidate not yet read can score (-infinity when all are read), and its source.
+            var unreadBound = -Double.infinity, next = 0
+            for (i, source) in sources.enumerated() where rounded(source.unreadBound) > unreadBound {
+                (unreadBound, next) = (rounded(source.unreadBound), i)
             }
             open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
             if scored.count >= keep {
@@ -502,14 +541,14 @@ final class ForwardSearch {
                    !open.prefix(while: { $0.bound >= kth.score }).contains(where: { $0.bound > kth.score || $0.place.rowid < kth.order }) { break }
             }
             // More candidates when those read are used up, or one not read may score more than they can.
-            if moreToRead && unreadBound > open.first?.bound ?? -.infinity {
-                guard let page = try read(lastRowID) else { moreToRead = false; continue }
+            if unreadBound > open.first?.bound ?? -.infinity {
+                guard let page = try sources[next].read(sources[next].lastRowID) else { sources[next].more = false; continue }
                 open += page.candidates.filter { seen.insert($0.id).inserted }.map { place in
                     place.throughAlternates ? Scoring(place: place, bound: bound(place, .alternate), ownNames: [])
                                            : Scoring(place: place, bound: bound(place, .own))
                 }
-                lastRowID = page.candidates.last?.rowid ?? lastRowID
-                moreToRead = !page.last && !page.candidates.isEmpty
+                sources[next].lastRowID = page.candidates.last?.rowid ?? sources[next].lastRowID
+                sources[next].more = !page.last && !page.candidates.isEmpty
                 continue
             }
             guard !open.isEmpty else { break }
@@ -570,7 +609,7 @@ final class ForwardSearch {
         }
         var results: [PlaceResult] = []
         let words = query.words.map { TextNormalizer.variants($0) }
-        if let match = FTSQuery.groups(words, column: "address") {
+        if let match = FTSQuery.groups(words, column: FTSQuery.address) {
             let lines = try places.results(ids: try index.candidates(match: match, options: options, inSets: inSets, limit: 50).map(\.id))
                 .filter { $0.kind == .interpolation }
             for var line in lines {

@@ -203,12 +203,18 @@ enum SearchRanking {
 
     /// The most a candidate not yet read can score: `bound` for a place of at most `rank` (`SearchRowID`:
     /// importance and street bonus) that gets every bonus its names cannot give (the house number's, full
-    /// nearness).
+    /// nearness). `namesHoldWords` false: the candidate's names hold none of the query words (it matched
+    /// through its address alone), so it scores as one no name of which holds the words (`rank`).
     static func bound(ofPlacesUpTo rank: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      typing: Bool) -> Double {
-        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .own, edits: 0, leading: true, whole: true)
-        return best.points(typing: typing) + (query.numbers.isEmpty ? 0 : numberBonus) + rank * SearchRowID.rankScale
-            + (near == nil ? 0 : nearnessWeight)
+                      typing: Bool, namesHoldWords: Bool = true) -> Double {
+        let name: Double
+        if namesHoldWords {
+            name = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .own, edits: 0, leading: true, whole: true)
+                .points(typing: typing)
+        } else {
+            name = weight(of: forced ?? (query.numbers.isEmpty ? .prefix : .exact)) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
+        }
+        return name + (query.numbers.isEmpty ? 0 : numberBonus) + rank * SearchRowID.rankScale + (near == nil ? 0 : nearnessWeight)
     }
 
     /// The points of a candidate that do not depend on its names: house number or postcode asked for,

@@ -25,7 +25,7 @@ final class StructuredSearch {
             let wantedStreet = TextNormalizer.tokens(street).joined(separator: " ")
             let wantedNumber = Self.foldNumber(housenumber)
             let groups = TextNormalizer.tokens(street).map { TextNormalizer.variants($0) } + TextNormalizer.tokens(housenumber).map { [$0] }
-            guard let match = FTSQuery.groups(groups, column: "address") else { return [] }
+            guard let match = FTSQuery.groups(groups, column: FTSQuery.address) else { return [] }
             let found = try places.results(ids: try index.candidates(match: match, options: options).map(\.id)).filter { p in
                 TextNormalizer.tokens(p.address.street ?? "").joined(separator: " ") == wantedStreet
                     && Self.foldNumber(p.address.housenumber ?? "") == wantedNumber
@@ -58,7 +58,7 @@ final class StructuredSearch {
         let named = try forward.search(street, options: streetOptions).filter { Self.matches($0.address.city, city) }
         func code(_ text: String?) -> String? { text.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") } }
         let groups = TextNormalizer.tokens(street).map { TextNormalizer.variants($0) } + TextNormalizer.tokens(postcode).map { [$0] }
-        guard let match = FTSQuery.groups(groups, column: "address") else { return [] }
+        guard let match = FTSQuery.groups(groups, column: FTSQuery.address) else { return [] }
         var addressOptions = options
         addressOptions.kinds = []
         let addresses = try index.candidates(match: match, options: addressOptions, limit: 2000)
@@ -100,7 +100,7 @@ final class StructuredSearch {
             ?? streets.first else { return [] }
         let streetName = exactStreet.name ?? street
         let groups = TextNormalizer.tokens(streetName).map { [$0] }
-        guard let addressMatch = FTSQuery.groups(groups, column: "address") else { return [] }
+        guard let addressMatch = FTSQuery.groups(groups, column: FTSQuery.address) else { return [] }
         let fragment = Self.foldNumber(housenumber)
         var addressOptions = options
         addressOptions.kinds = []

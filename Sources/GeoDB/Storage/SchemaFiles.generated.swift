@@ -88,16 +88,21 @@ CREATE TABLE place_link (
 """#),
         ("003_search.sql", #"""
 -- Full-text index of names and address text: a row of each place's own names, and one of its alternate
--- names (alt_name, old_name, short_name) when it has any. rowid = the row's rank step (26 bits: importance,
--- streets lifted, an alternates' row lower; highest first) above 1 bit (the alternates' row) above place.id
--- (36 bits), so matches come highest-ranked first; place.id = rowid & 68719476735 (SearchRowID.swift,
--- docs/SCHEMA.md).
+-- names (alt_name, old_name, short_name) when it has any. Columns: the names; the street of a place without
+-- a name (place.name NULL: an address, which search compares by its street), else empty; the rest of the
+-- address ("street housenumber postcode city state country", without the street when it is in `street`).
+-- A row holding no query word in `name` or `street` matched only through where it is: search reads those
+-- rows after the others, as far as their lower scores can matter. rowid = the row's rank step (26 bits:
+-- importance, streets lifted, an alternates' row lower; highest first) above 1 bit (the alternates' row)
+-- above place.id (36 bits), so matches come highest-ranked first; place.id = rowid & 68719476735
+-- (SearchRowID.swift, docs/SCHEMA.md).
 -- Contentless: the text lives in place / place_name; this holds only the index. Prefix indexes for
 -- prefixes of 1 to 4 letters (a word just begun while typing, "Casino H", is one letter: without its index
 -- FTS5 merges the places of every word of that letter before it can AND them); longer ones are looked up as
 -- the words of search_word they begin.
 CREATE VIRTUAL TABLE place_fts USING fts5(
     name,
+    street,
     address,
     content = '',
     tokenize = 'unicode61 remove_diacritics 2',

@@ -3,6 +3,12 @@
 
 /// Builds FTS5 MATCH expressions from user text without ever passing its syntax through.
 package enum FTSQuery {
+    /// The column filters of `place_fts` (docs/SCHEMA.md): what search compares as a place's names (its
+    /// names, or an address's street) …
+    package static let names = "{name street}"
+    /// … and its whole address (the street wherever it is indexed, number, postcode and areas).
+    package static let address = "{street address}"
+
     /// `col: (a OR b) (c OR d*)` — each group an OR of quoted words (a trailing `*` marks a prefix), all
     /// groups required; nil when there is no word.
     ///

@@ -247,7 +247,7 @@ final class AddressCompleter {
         guard !ids.isEmpty else { return }
         try writer.flushNames()
         let read = try writer.db.prepare("""
-            SELECT kind, importance, housenumber, street, postcode, city, state, country FROM place WHERE id = ?1
+            SELECT kind, importance, housenumber, street, postcode, city, state, country, name IS NOT NULL FROM place WHERE id = ?1
             """)
         // Their names, for their search rows, in one pass: place_name has no index on place_id until the end.
         var names: [Int64: [PlaceName]] = [:]
@@ -268,6 +268,7 @@ final class AddressCompleter {
                 continue
             }
             let importance = read.double(1)
+            let named = read.int(8) != 0
             let old = Address(housenumber: read.text(2), street: read.text(3), postcode: read.text(4), city: read.text(5),
                               state: read.text(6), country: read.text(7))
             read.reset()
@@ -284,7 +285,8 @@ final class AddressCompleter {
             guard !parts.isEmpty else { continue }
             try update.run([.integer(id), new.street.map { .text($0) } ?? .null, new.postcode.map { .text($0) } ?? .null,
                             .text(parts.map(\.rawValue).joined(separator: ","))])
-            try writer.readdressed(id, kind: kind, importance: importance, names: SearchNames(names[id] ?? []), from: old, to: new)
+            try writer.readdressed(id, kind: kind, importance: importance, names: SearchNames(names[id] ?? []), named: named,
+                                   from: old, to: new)
         }
     }
 }

@@ -1,0 +1,76 @@
+// The queries people type most, made from the database by rule: the most important towns, the
+// commonest street names and name words, the category words, and the first letters of towns and streets
+// as typed. The random-name sets measure rare names; these read the most candidates.
+import Foundation
+import GeoDB
+import GeoDBSQLite
+
+enum PopularBench {
+    /// A popular query: its text and whether it is typed (autocomplete).
+    struct Query: Hashable {
+        var text: String
+        var typing: Bool
+    }
+
+    /// The sets, by name, each in a fixed order (the rules read the database; no randomness).
+    static func sets(_ raw: Connection) throws -> [(name: String, queries: [Query])] {
+        func texts(_ sql: String) throws -> [String] { try raw.prepare(sql).rows([]) { $0.text(0) ?? "" }.filter { !$0.isEmpty } }
+        let towns = try texts("""
+            SELECT name FROM place WHERE kind IN ('city', 'town', 'village', 'hamlet', 'suburb') AND name IS NOT NULL
+            GROUP BY name ORDER BY max(importance) DESC, name LIMIT 20
+            """)
+        let streets = try texts("""
+            SELECT name FROM place WHERE kind = 'street' AND name IS NOT NULL GROUP BY name ORDER BY count(*) DESC, name LIMIT 20
+            """)
+        let words = try texts("SELECT token FROM search_word WHERE token NOT GLOB '*[0-9]*' ORDER BY places DESC, token LIMIT 20")
+        let categories = Taxonomy.standard.categories.map(\.label)
+        var seen = Set<Query>()
+        let typed = (towns + streets).flatMap { name in (1...4).map { Query(text: String(name.prefix($0)), typing: true) } }
+            .filter { seen.insert($0).inserted }
+        func whole(_ texts: [String]) -> [Query] { texts.map { Query(text: $0, typing: false) } }
+        return [("towns", whole(towns)), ("streets", whole(streets)), ("words", whole(words)), ("categories", whole(categories)),
+                ("as_you_type", typed)]
+    }
+
+    /// Each query of each set `rounds` times (rounds interleaved, so that a busy moment of a shared
+    /// machine spreads over all queries): per set, the percentiles of all its timings, the median of its
+    /// queries' medians, and its slowest queries by median.
+    /// `cpuTime`: time the thread's CPU instead of the wall clock, for comparing two builds on a machine
+    /// busy with other work (waiting for a core is not counted).
+    static func run(path: String, rounds: Int, cpuTime: Bool) throws -> [String: Any] {
+        func now() -> Double {
+            guard cpuTime else { return Double(DispatchTime.now().uptimeNanoseconds) / 1000 }
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return Double(t.tv_sec) * 1e6 + Double(t.tv_nsec) / 1000
+        }
+        let db = try GeoDatabase(path: path)
+        let raw = try Connection(path: path, mode: .readOnly())
+        var report: [String: Any] = ["clock": cpuTime ? "thread CPU" : "wall"]
+        for (name, queries) in try sets(raw) where !queries.isEmpty {
+            var times = Array(repeating: [Double](), count: queries.count)
+            for round in 0...rounds {
+                for (i, query) in queries.enumerated() {
+                    var options = SearchOptions()
+                    options.limit = 10
+                    options.autocomplete = query.typing
+                    let t0 = now()
+                    _ = try db.search(query.text, options: options)
+                    // Round 0 warms up.
+                    if round > 0 { times[i].append(now() - t0) }
+                }
+            }
+            func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            let medians = times.map { percentile($0.sorted(), 0.5) }
+            let all = times.joined().sorted()
+            let slowest = medians.indices.sorted { medians[$0] > medians[$1] }.prefix(3).map {
+                ["query": queries[$0].text + (queries[$0].typing ? " (typing)" : ""), "p50_us": Int(medians[$0]),
+                 "p99_us": Int(percentile(times[$0].sorted(), 0.99))]
+            }
+            report[name] = ["queries": queries.count, "p50_us": percentile(all, 0.5), "p95_us": percentile(all, 0.95),
+                            "p99_us": percentile(all, 0.99), "median_of_query_p50_us": percentile(medians.sorted(), 0.5),
+                            "over_1ms_p50": medians.filter { $0 > 1000 }.count, "slowest": slowest] as [String: Any]
+        }
+        return report
+    }
+}
