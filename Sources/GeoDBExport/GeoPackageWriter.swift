@@ -6,7 +6,7 @@
 // row: GeoDBExport does not depend on the import's bulk loader), declared in gpkg_extensions, and the
 // spec's triggers that keep it in step with later edits (made last: they call the ST_ functions that
 // GeoPackage readers such as GDAL provide). Geometry blobs are the GeoPackage header followed by
-// little-endian WKB, in EPSG:4326. QGIS, GDAL/ogr and ArcGIS open each table as a layer.
+// little-endian WKB (GeoDB's WKBWriter), in EPSG:4326. QGIS, GDAL/ogr and ArcGIS open each table as a layer.
 import Foundation
 import GeoDB
 import GeoDBSQLite
@@ -161,8 +161,8 @@ final class GeoPackageWriter: ExportWriter {
     }
 
     /// The GeoPackage binary header ("GP", version 0, flags: little-endian, an envelope for lines and
-    /// polygons), the SRS id, then the geometry as little-endian WKB (lines and polygons always in their
-    /// Multi form, the type of their layer).
+    /// polygons), the SRS id, then the geometry as little-endian WKB (`WKBWriter`; lines and polygons always
+    /// in their Multi form, the type of their layer).
     static func geometryBlob(_ place: PlaceResult, _ geometry: Geometry?) -> [UInt8] {
         var wkb = WKBWriter()
         var header: [UInt8] = [0x47, 0x50, 0]
@@ -170,69 +170,12 @@ final class GeoPackageWriter: ExportWriter {
             header.append(0b0000_0011)   // envelope [minx, maxx, miny, maxy], little-endian
             wkb.int32(srsID, into: &header)
             for value in [box.minLon, box.maxLon, box.minLat, box.maxLat] { wkb.double(value, into: &header) }
-            wkb.geometry(geometry)
+            wkb.multi(geometry)
         } else {
             header.append(0b0000_0001)   // no envelope, little-endian
             wkb.int32(srsID, into: &header)
             wkb.point(place.lon, place.lat)
         }
         return header + wkb.bytes
-    }
-}
-
-/// Little-endian Well-Known Binary (OGC Simple Features): Point, LineString, Polygon and their Multi forms.
-struct WKBWriter {
-    var bytes: [UInt8] = []
-
-    mutating func point(_ x: Double, _ y: Double) {
-        start(type: 1)
-        double(x, into: &bytes)
-        double(y, into: &bytes)
-    }
-
-    /// The geometry as a MultiLineString or MultiPolygon, one part or several (a typed layer's form).
-    mutating func geometry(_ geometry: Geometry) {
-        switch geometry {
-        case .lineStrings(let lines):
-            start(type: 5, count: lines.count)
-            for line in lines { lineString(line) }
-        case .polygons(let polygons):
-            start(type: 6, count: polygons.count)
-            for rings in polygons { polygon(rings) }
-        }
-    }
-
-    private mutating func lineString(_ points: [Point7]) {
-        start(type: 2)
-        positions(points)
-    }
-
-    /// Rings closed by repeating their first point, as WKB requires.
-    private mutating func polygon(_ rings: [[Point7]]) {
-        start(type: 3, count: rings.count)
-        for ring in rings { positions(ring + ring.prefix(1)) }
-    }
-
-    private mutating func positions(_ points: [Point7]) {
-        int32(Int32(points.count), into: &bytes)
-        for p in points {
-            let c = p.coordinate
-            double(c.lon, into: &bytes)
-            double(c.lat, into: &bytes)
-        }
-    }
-
-    private mutating func start(type: Int32, count: Int? = nil) {
-        bytes.append(1)   // little-endian
-        int32(type, into: &bytes)
-        if let count { int32(Int32(count), into: &bytes) }
-    }
-
-    func int32(_ value: Int32, into out: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
-    }
-
-    func double(_ value: Double, into out: inout [UInt8]) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
     }
 }

@@ -20,6 +20,9 @@ public struct ImportOptions: Sendable {
     public var strict = false
     /// Merge GeoNames/CSV records into the matching place of another source (`place_link`).
     public var linkDuplicates = true
+    /// Also write every place's geometry as standard WKB (`place_wkb`; docs/SCHEMA.md, "Standard geometry").
+    /// Appending to a file that has it keeps it up to date without this.
+    public var standardGeometry = false
 
     public init() {}
 }
@@ -180,6 +183,10 @@ public enum Importer {
             clock.lap("commit")
             try Schema.createIndexes(in: db)
             clock.lap("indexes")
+            if try options.standardGeometry || Schema.hasStandardGeometry(db) {
+                try StandardGeometryWriter.write(in: db)
+                clock.lap("wkb")
+            }
             try writeMeta(db: db, writer: writer, appending: options.append)
             progress?(ImportProgress(phase: "optimizing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))

@@ -1,7 +1,7 @@
 // Nominatim's API (/search, /reverse, /lookup, /status, and the .php paths older clients call) answered
 // from geodb files, with the parameters real clients send and Nominatim's defaults (xml for /reverse and
 // /lookup, address details on for both). The formats are written by `NominatimWriter`. What geodb has no
-// equivalent for is listed in the README's compatibility table.
+// equivalent for is listed in docs/SERVER.md's compatibility table.
 import Foundation
 import GeoDB
 import Hummingbird

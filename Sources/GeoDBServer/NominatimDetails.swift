@@ -1,7 +1,7 @@
 // Nominatim's /details (and its old name /details.php): one place by OSM id or place id with what geodb
 // knows of it, in the fields of Nominatim's details page — its names, own address tags, the areas of its
 // address with their ids, the records merged into it, the words search finds it by. What geodb keeps
-// no equivalent of (parented places, entrances, Wikipedia importance) is listed in the README's
+// no equivalent of (parented places, entrances, Wikipedia importance) is listed in docs/SERVER.md's
 // compatibility table.
 import Foundation
 import GeoDB
@@ -32,7 +32,7 @@ struct NominatimDetails: Sendable {
             throw APIError.badParameter("format", "format '\(format.prefix(40))' is not one /details writes: json")
         }
         // Flags as Nominatim reads them (anything but 0 is true); hierarchy, group_hierarchy, entrances and
-        // pretty are taken and ignored: geodb has nothing to show for them (README).
+        // pretty are taken and ignored: geodb has nothing to show for them (docs/SERVER.md).
         let sections = Sections(
             address: parameters.nominatimFlag("addressdetails") ?? false, keywords: parameters.nominatimFlag("keywords") ?? false,
             linkedPlaces: parameters.nominatimFlag("linkedplaces") ?? true, fullGeometry: parameters.nominatimFlag("polygon_geojson") ?? false,

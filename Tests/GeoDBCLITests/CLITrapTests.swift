@@ -156,7 +156,7 @@ import TestSupport
         #expect(stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
     }
 
-    /// Shell completion, as README documents it.
+    /// Shell completion, as docs/CLI.md documents it.
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScript(_ shell: String) throws {
         let result = try runGeodb(["--generate-completion-script", shell])

@@ -40,12 +40,12 @@ import TestSupport
         #expect((tokyo["place"] as? [String: Any])?["source_id"] as? String == "geonames:1850147")
         let cafes = try #require((try json(["nearby", country, world, "47.14", "9.52", "--category", "cafe"]) as? [String: Any])?["results"] as? [[String: Any]])
         #expect(!cafes.isEmpty && cafes.allSatisfy { ($0["id"] as? Int ?? -1) >> 40 == 0 })
-        // README's example, as printed.
-        let readme = try String(contentsOfFile: TestPaths.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        // docs/CLI.md's example, as printed.
+        let doc = try String(contentsOfFile: TestPaths.root.appendingPathComponent("docs/CLI.md").path, encoding: .utf8)
         for (arguments, shown) in [(["search", country, world, "Zürich", "--limit", "2"], "$ geodb search liechtenstein.sqlite cities15000.sqlite Zürich --limit 2\n"),
                                    (["reverse", country, world, "35.6895", "139.6917"], "$ geodb reverse liechtenstein.sqlite cities15000.sqlite 35.6895 139.6917\n")] {
             let run = try runGeodb(arguments)
-            #expect(readme.contains(shown + run.stdout), "\(run.stdout)")
+            #expect(doc.contains(shown + run.stdout), "\(run.stdout)")
         }
         // What one file's paging cursor cannot do across files is refused, naming what to do instead.
         let paged = try runGeodb(["search", country, world, "Vaduz", "--after", "x"])
@@ -71,11 +71,11 @@ import TestSupport
         // As a table, the same, for a person.
         let table = try runGeodb(["search", country, "Austrasse, Triesen", "--explain", "--limit", "3"])
         #expect(table.stdout.contains("readings tried:") && table.stdout.range(of: #"1  Austrasse +what_where +exact +36\.500 +31\.500 +5\.000"#, options: .regularExpression) != nil)
-        // README's example shows these lines as printed.
-        let readme = try String(contentsOfFile: TestPaths.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        // docs/RANKING.md's example shows these lines as printed.
+        let doc = try String(contentsOfFile: TestPaths.root.appendingPathComponent("docs/RANKING.md").path, encoding: .utf8)
         let example = try runGeodb(["search", country, "Austrasse, Triesen", "--explain", "--limit", "2"])
         let explained = try #require(example.stdout.range(of: "readings tried:")).lowerBound
-        #expect(readme.contains(String(example.stdout[explained...])), "\(example.stdout)")
+        #expect(doc.contains(String(example.stdout[explained...])), "\(example.stdout)")
         // A coordinate is its own reading.
         let point = try runGeodb(["search", country, "47.14, 9.52", "--explain", "--json"])
         #expect(point.stdout.contains("\"coordinates\""))

@@ -10,14 +10,18 @@ import TestSupport
 final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
+    /// The line the server printed first: "geodb serve: listening on http://127.0.0.1:PORT/ (…)".
+    let listening: String
     private let errors = Pipe()
     private let session: URLSession
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init(_ databases: [String], options: [String] = []) throws {
+    /// `directory`: where relative database paths are taken from (default: the test process's directory).
+    init(_ databases: [String], options: [String] = [], in directory: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: TestPaths.geodbBinary)
         process.arguments = ["serve"] + databases + ["--port", "0", "--quiet"] + options
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -38,6 +42,7 @@ final class ServerProcess: @unchecked Sendable {
             throw ServerTestError("geodb serve did not start: \(text) \(stderr)")
         }
         self.port = port
+        listening = String(text.prefix { $0 != "\n" })
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
         configuration.httpMaximumConnectionsPerHost = 64   // tests send requests at once: none may wait for a connection

@@ -23,12 +23,14 @@ public enum TestDatabases {
         }
     }
 
-    /// SampleData/helsinki.osm.pbf and monaco.osm.pbf with the timezones: what the schema contract test reads
-    /// (places, areas with polygons, zones).
+    /// SampleData/helsinki.osm.pbf and monaco.osm.pbf with the timezones, and the optional standard geometry
+    /// (`--wkb`): what the schema contract test reads (places, areas with polygons, zones, `place_wkb`).
     public static func helsinkiMonacoTimeZones() throws -> String {
         try database("helsinki-monaco-timezones") { output in
+            var options = ImportOptions()
+            options.standardGeometry = true
             _ = try Importer.run(inputs: ["helsinki.osm.pbf", "monaco.osm.pbf", "timezones-small.geojson"].map(TestPaths.sampleData),
-                                 output: output)
+                                 output: output, options: options)
         }
     }
 

@@ -51,16 +51,18 @@ public struct ProcessResult {
     public var stderr: String
 }
 
-/// Runs the built geodb with `arguments` and waits for it.
-public func runGeodb(_ arguments: [String], binary: String = TestPaths.geodbBinary) throws -> ProcessResult {
-    try runProgram(binary, arguments)
+/// Runs the built geodb with `arguments` and waits for it; relative paths are taken from `directory`
+/// (default: the test process's).
+public func runGeodb(_ arguments: [String], binary: String = TestPaths.geodbBinary, in directory: String? = nil) throws -> ProcessResult {
+    try runProgram(binary, arguments, in: directory)
 }
 
 /// Runs `program` with `arguments` and waits for it.
-public func runProgram(_ program: String, _ arguments: [String]) throws -> ProcessResult {
+public func runProgram(_ program: String, _ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

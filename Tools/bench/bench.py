@@ -3,7 +3,7 @@
 
 Runs every measurement several times, interleaving geodb and its peers on the same inputs so that
 noise on this shared machine hits them alike, and reports medians with the min-max spread and ratios
-measured in the same run. Writes docs/BENCHMARKS.md and the headline table in README.md.
+measured in the same run. Writes docs/BENCHMARKS.md (the README links to it).
 """
 import argparse
 import collections
@@ -11,7 +11,6 @@ import datetime
 import json
 import os
 import platform
-import re
 import shutil
 import statistics
 import subprocess
@@ -714,44 +713,7 @@ def main():
     os.makedirs(report_dir, exist_ok=True)
     with open(os.path.join(report_dir, "BENCHMARKS-quick.md" if args.quick else "BENCHMARKS.md"), "w") as f:
         f.write(text)
-    headline = (import_table(rows + country_rows) + "\n\nQueries in process (µs):\n\n" + query_table(queries)
-                + "\n\nMixed queries per second, one GeoDatabase shared by threads:\n\n" + throughput_table(throughput))
-    if geonames:
-        headline += (f"\n\nGeoNames cities500.txt import: {geonames['rows'] / statistics.median(geonames['walls']):,.0f} rows/s. ")
-    if timezones and "simplified" in timezones:
-        headline += (f"Timezone lookups: {timezones['simplified']['lookups']['lookups_per_second']:,.0f}/s "
-                     "on the simplified world file.")
-    if nearest and "reverse_geocoder" in nearest:
-        headline += (f" Nearest place: geodb {nearest['geodb']['single']['p50_us']:.1f} µs per query "
-                     f"({nearest['geodb']['single_immutable']['p50_us']:.1f} µs on a file opened immutable), exact "
-                     f"{nearest['geodb'].get('exact_rate', 0) * 100:.1f} %; reverse_geocoder "
-                     f"{nearest['reverse_geocoder']['single_p50_us']:.1f} µs, exact "
-                     f"{nearest['reverse_geocoder'].get('exact_rate', 0) * 100:.1f} %.")
-    if slope is not None:
-        headline += (f" OSM import peak RSS grows {marginal:.1f} bytes per node from ×{memory[-2]['factor']} to "
-                     f"×{memory[-1]['factor']} ({slope:.1f} by least squares over all sizes).")
-    if server:
-        mix = server["endpoints"]["search + reverse"]
-        headline += ("\n\n`geodb serve` (wrk, same machine), search + reverse mix on Helsinki + cities500: "
-                     f"{mix[16]['rps']:,.0f} requests/s at 16 connections, p99 {mix[64]['p99_ms']:.1f} ms at 64.")
-    if not args.quick:
-        update_readme(headline, env, args.quick)
     print(text)
-
-
-def update_readme(table, env, quick):
-    path = os.path.join(ROOT, "README.md")
-    if not os.path.exists(path):
-        return
-    with open(path) as f:
-        readme = f.read()
-    block = ("<!-- bench:start (written by Tools/bench/bench.sh) -->\n"
-             f"{env['cpu']} ({env['cores']} cores), {env['date']}, commit {env['commit']}"
-             + (" (quick run)" if quick else "") + "; details in docs/BENCHMARKS.md. Import:\n\n" + table
-             + "\n<!-- bench:end -->")
-    readme = re.sub(r"<!-- bench:start.*?<!-- bench:end -->", lambda _: block, readme, flags=re.S)
-    with open(path, "w") as f:
-        f.write(readme)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark: builds release (statically linked, as Tools/demo.sh does), prepares data, runs geodb
-# and its peers side by side, and writes docs/BENCHMARKS.md (and the headline table in README.md).
+# and its peers side by side, and writes docs/BENCHMARKS.md.
 # `--quick` for a short check run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -7,7 +7,7 @@
 #
 # The checks that a request the schema allows is accepted and one it forbids is refused are left out: the
 # document cannot say that lat and lon go together, that structured search needs one of its fields, or
-# that an empty parameter counts as absent (README, "Every error is JSON").
+# that an empty parameter counts as absent (docs/SERVER.md, "Every error is JSON").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-120}; shift || true

@@ -1,5 +1,5 @@
 // How forward search orders what it finds: the match class, the house number, importance and nearness,
-// added into one score (README, "Ranking"). Deterministic: equal scores are ordered by rank (importance,
+// added into one score (docs/RANKING.md). Deterministic: equal scores are ordered by rank (importance,
 // streets lifted by their bonus), then place id: the order of place_fts rowids, in which candidates are read.
 import Foundation
 

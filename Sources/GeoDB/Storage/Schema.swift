@@ -9,9 +9,16 @@ package enum Schema {
     /// Files whose names start with "9" hold secondary indexes, created after the bulk load.
     static func isIndexFile(_ name: String) -> Bool { name.hasPrefix("9") }
 
+    /// Files ending ".optional.sql" hold what an import makes only when asked: a file of this version has
+    /// all of such a file's objects or none (`SchemaCheck`).
+    static func isOptionalFile(_ name: String) -> Bool { name.hasSuffix(".optional.sql") }
+
+    /// The optional `place_wkb` table, its view and their OGC metadata (`geodb import --wkb`).
+    static let standardGeometryFile = "800_place_wkb.optional.sql"
+
     /// Creates every table of an empty database and records the schema version.
     package static func createTables(in db: Connection) throws {
-        for file in SchemaFiles.all where !isIndexFile(file.name) {
+        for file in SchemaFiles.all where !isIndexFile(file.name) && !isOptionalFile(file.name) {
             try db.execute(file.sql)
         }
         try db.execute("PRAGMA user_version = \(version)")
@@ -24,6 +31,17 @@ package enum Schema {
         for file in SchemaFiles.all where file.name.hasSuffix("_search.sql") || file.name.hasSuffix("_spatial.sql") {
             try db.execute(file.sql)
         }
+    }
+
+    /// Creates `place_wkb`, the view `place_wkb_named` and the OGC `geometry_columns` and `spatial_ref_sys`
+    /// that describe them (docs/SCHEMA.md, "Standard geometry").
+    package static func createStandardGeometry(in db: Connection) throws {
+        for file in SchemaFiles.all where file.name == standardGeometryFile { try db.execute(file.sql) }
+    }
+
+    /// Whether the database has the optional standard geometry (`place_wkb`).
+    package static func hasStandardGeometry(_ db: Connection) throws -> Bool {
+        try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'place_wkb'") == 1
     }
 
     /// Creates the secondary indexes (after loading, which is faster than updating them per row).

@@ -1,5 +1,6 @@
 // What opening a database checks before any query runs: that it is a geodb database of this schema version
-// and that its tables, indexes and virtual tables are exactly geodb's own. Files come from anywhere, and a
+// and that its tables, indexes and virtual tables are exactly geodb's own (with or without the whole of the
+// optional standard geometry of `import --wkb`). Files come from anywhere, and a
 // view in place of a table, or a trigger, would run its author's SQL inside geodb's queries.
 import Foundation
 import GeoDBSQLite
@@ -43,7 +44,10 @@ extension Schema {
                              "\(db.path) has geodb schema version \(stored ?? "none") (user_version \(userVersion)); this geodb reads version \(version)",
                              remedy: "re-import the data with this geodb, or use the geodb that wrote it")
         }
-        let differences = try SchemaObject.differences(objects, from: expectedObjects.get())
+        // The optional standard geometry is there whole or not at all: any of its objects asks for all of them.
+        let optional = try optionalObjects.get()
+        let withOptional = objects.contains { found in optional.contains { $0.name == found.name } }
+        let differences = try SchemaObject.differences(objects, from: expectedObjects.get() + (withOptional ? optional : []))
         guard differences.isEmpty else {
             let shown = differences.prefix(3).joined(separator: "; ") + (differences.count > 3 ? "; and \(differences.count - 3) more" : "")
             throw GeoDBError(.notAGeoDatabase, "\(db.path) is not a geodb database (\(shown))",
@@ -58,6 +62,15 @@ extension Schema {
         try createTables(in: db)
         try createIndexes(in: db)
         return try SchemaObject.all(in: db)
+    })
+
+    /// What `geodb import --wkb` adds to `expectedObjects` (`Schema.createStandardGeometry`).
+    private static let optionalObjects = Result<[SchemaObject], any Error>(catching: {
+        let db = try Connection(path: ":memory:", mode: .create)
+        try createTables(in: db)
+        let base = Set(try SchemaObject.all(in: db).map(\.name))
+        try createStandardGeometry(in: db)
+        return try SchemaObject.all(in: db).filter { !base.contains($0.name) }
     })
 }
 

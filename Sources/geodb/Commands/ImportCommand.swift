@@ -42,6 +42,9 @@ extension GeoDBCommand {
         @Flag(inversion: .prefixedNo, help: "Merge GeoNames/CSV records into the same place from another file.")
         var link = true
 
+        @Flag(help: "Also store every place's geometry as standard WKB (table place_wkb, view place_wkb_named) for GDAL, DuckDB and other SQL users.")
+        var wkb = false
+
         @Flag(help: "Replace the output file if it exists.")
         var force = false
 
@@ -78,6 +81,7 @@ extension GeoDBCommand {
             options.append = append != nil
             options.strict = strict
             options.linkDuplicates = link
+            options.standardGeometry = wkb
             options.csv = csv.options
             InterruptCleanup.install()
             let showProgress = !quiet && (progress || Terminal.stderrIsTTY)

@@ -1,17 +1,17 @@
-// The README's "Using geodb from Swift" example compiles and runs: its code is the body below, and a
-// test checks that the README shows exactly this text.
+// The example of docs/SWIFT.md ("Using geodb from Swift") compiles and runs: its code is the body below,
+// and a test checks that the doc shows exactly this text.
 import Foundation
 import GeoDB
 import Testing
 import TestSupport
 
-@Suite struct ReadmeExampleTests {
-    /// The README example, run on SampleData (OSM, GeoNames cities15000, timezones) as `Tools/demo.sh` builds it.
+@Suite struct SwiftExampleTests {
+    /// The docs/SWIFT.md example, run on SampleData (OSM, GeoNames cities15000, timezones) as `Tools/demo.sh` builds it.
     static func example(_ path: String) async throws -> [String] {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
         let db = try GeoDatabase(path: path)
-        // README:start
+        // SWIFT.md:start
         // Forward search while the user types: typo- and diacritic-tolerant, best first.
         var options = SearchOptions()
         options.autocomplete = true
@@ -43,7 +43,7 @@ import TestSupport
             return try await group.reduce(into: []) { $0.append($1) }
         }
         print(names.sorted())
-        // README:end
+        // SWIFT.md:end
         return printed
     }
 
@@ -57,16 +57,16 @@ import TestSupport
         #expect(printed[6].contains("Helsinki") && printed[6].contains("Vienna") && printed[6].contains("Tokyo"), "\(printed[6])")
     }
 
-    @Test func readmeShowsThisExample() throws {
-        let source = try String(contentsOf: TestPaths.root.appendingPathComponent("Tests/GeoDBImportTests/ReadmeExampleTests.swift"),
+    @Test func docShowsThisExample() throws {
+        let source = try String(contentsOf: TestPaths.root.appendingPathComponent("Tests/GeoDBImportTests/SwiftExampleTests.swift"),
                                 encoding: .utf8)
         let lines = source.components(separatedBy: "\n")
-        let start = try #require(lines.firstIndex { $0.hasSuffix("// README:start") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// README:end") })
+        let start = try #require(lines.firstIndex { $0.hasSuffix("// SWIFT.md:start") })
+        let end = try #require(lines.firstIndex { $0.hasSuffix("// SWIFT.md:end") })
         let body = lines[(start + 1)..<end].map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : $0 }
         let expected = (["import GeoDB", "", "let db = try GeoDatabase(path: \"demo/combined.sqlite\")   // read-only; share it freely", ""]
                         + body).joined(separator: "\n")
-        let readme = try String(contentsOf: TestPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("```swift\n" + expected + "\n```"), "README.md's Swift example differs from this file; copy it:\n\(expected)")
+        let doc = try String(contentsOf: TestPaths.root.appendingPathComponent("docs/SWIFT.md"), encoding: .utf8)
+        #expect(doc.contains("```swift\n" + expected + "\n```"), "docs/SWIFT.md's example differs from this file; copy it:\n\(expected)")
     }
 }
