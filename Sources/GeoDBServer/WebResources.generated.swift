@@ -10,105 +10,141 @@ enum WebResources {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>geodb</title>
 <link rel="icon" href="data:,">
+<!-- Leaflet is compiled into the geodb binary (Web/leaflet/): the page needs no network. -->
+<link rel="stylesheet" href="/leaflet/leaflet.css">
 <style>
   * { box-sizing: border-box; }
-  html, body { margin: 0; height: 100%; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; }
-  body { display: flex; }
-  #panel { width: 380px; flex: none; display: flex; flex-direction: column; gap: 10px; padding: 12px;
-           overflow-y: auto; background: #fafafa; border-right: 1px solid #ddd; }
-  h1 { font-size: 18px; margin: 0; }
-  h1 small { font-weight: normal; color: #888; font-size: 12px; }
-  h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #666; margin: 0 0 4px; }
+  html, body { margin: 0; height: 100%; }
+  body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif; color: #1f2328;
+         display: grid; grid-template-columns: 400px 1fr; grid-template-rows: auto 1fr;
+         grid-template-areas: "top map" "panel map"; }
+  :focus-visible { outline: 2px solid #1a73e8; outline-offset: 1px; }
+
+  /* ---- search bar ---- */
+  #top { grid-area: top; position: relative; z-index: 1100; padding: 14px 16px 10px; background: #fff;
+         border-right: 1px solid #e5e5e5; }
+  .brand { display: flex; align-items: baseline; gap: 8px; margin: 0 0 10px; }
+  .brand b { font-size: 19px; letter-spacing: -.01em; color: #0b57d0; }
+  .brand span { color: #6b7280; font-size: 12.5px; }
   #searchbox { position: relative; }
-  #q { width: 100%; padding: 8px 10px; font-size: 15px; border: 1px solid #bbb; border-radius: 6px; }
-  #q:focus { outline: 2px solid #1a73e8; border-color: transparent; }
-  #suggestions { position: absolute; left: 0; right: 0; top: 100%; z-index: 10; margin: 2px 0 0; padding: 0;
-                 list-style: none; background: #fff; border: 1px solid #ccc; border-radius: 6px;
-                 box-shadow: 0 4px 12px rgba(0,0,0,.15); }
+  #q { width: 100%; height: 42px; padding: 0 14px; font: inherit; font-size: 15px; border: 1px solid #d0d4d9;
+       border-radius: 21px; background: #f6f8fa; transition: background .15s, box-shadow .15s; }
+  #q:focus { outline: none; background: #fff; border-color: #1a73e8; box-shadow: 0 0 0 3px rgba(26,115,232,.18); }
+  #suggestions { position: absolute; left: 0; right: 0; top: calc(100% + 4px); margin: 0; padding: 4px 0;
+                 list-style: none; background: #fff; border: 1px solid #e0e0e0; border-radius: 12px;
+                 box-shadow: 0 8px 24px rgba(0,0,0,.16); max-height: 60vh; overflow-y: auto; }
   #suggestions:empty { display: none; }
-  .suggestion { padding: 6px 10px; cursor: pointer; }
-  .suggestion.active, .suggestion:hover { background: #e8f0fe; }
-  .suggestion b { color: #000; }
-  .kind { color: #888; font-size: 12px; margin-left: 4px; }
+  .suggestion { padding: 8px 14px; cursor: pointer; }
+  .suggestion.active, .suggestion:hover { background: #eef3fd; }
+  .suggestion b { font-weight: 650; color: #000; }
+
+  /* ---- side panel ---- */
+  #panel { grid-area: panel; overflow-y: auto; background: #fff; border-right: 1px solid #e5e5e5; padding: 0 0 16px; }
+  #panel section { padding: 10px 16px 12px; border-top: 1px solid #eef0f2; }
+  #panel section:has(> .body:empty):not(.always) { display: none; }
+  h2 { font-size: 11.5px; font-weight: 600; text-transform: uppercase; letter-spacing: .06em; color: #6b7280; margin: 0 0 6px; }
+  #status { margin: 8px 16px 0; padding: 8px 12px; border-radius: 8px; background: #eef3fd; color: #174ea6; }
   #status:empty { display: none; }
-  #status { padding: 6px 8px; border-radius: 4px; background: #eef; }
-  #status.error { background: #fde8e8; color: #a00; }
-  ol { margin: 0; padding-left: 26px; max-height: 280px; overflow-y: auto; }  /* long lists scroll, the search box stays */
-  .result, #nearby-results li { padding: 3px 0; cursor: pointer; }
-  .result:hover, #nearby-results li:hover { color: #1a73e8; }
-  .section { background: #fff; border: 1px solid #e3e3e3; border-radius: 6px; padding: 8px 10px; }
-  .section:has(> div:empty, > ol:empty):not(:has(select)) { display: none; }
-  #details .name { font-size: 16px; font-weight: 600; }
-  #details table { border-collapse: collapse; margin-top: 4px; font-size: 12px; }
-  #details td { padding: 1px 6px 1px 0; vertical-align: top; }
-  #details td:first-child { color: #777; white-space: nowrap; }
-  .row { display: flex; gap: 6px; }
-  select { flex: 1; min-width: 0; padding: 4px; }
-  button { padding: 4px 10px; cursor: pointer; border: 1px solid #bbb; border-radius: 4px; background: #fff; }
-  button:hover { background: #f0f0f0; }
+  #status.error { background: #fdecea; color: #a50e0e; }
+  .hint { color: #6b7280; }
+  .chip { display: inline-block; padding: 0 7px; border-radius: 9px; background: #f1f3f4; color: #5f6368;
+          font-size: 11.5px; line-height: 18px; margin-left: 2px; white-space: nowrap; vertical-align: 1px; }
+  .dist { color: #6b7280; font-size: 12.5px; white-space: nowrap; }
+
+  /* Result lists (search results, nearby): rows are options of a listbox, moved through with the arrows. */
+  .list { list-style: none; margin: 0 -16px; padding: 0; }
+  .list li { display: flex; gap: 10px; padding: 8px 16px; cursor: pointer; border-left: 3px solid transparent; }
+  .list li:hover { background: #f6f8fa; }
+  .list li[aria-selected="true"] { background: #eef3fd; border-left-color: #1a73e8; }
+  .list li:focus-visible { outline: 2px solid #1a73e8; outline-offset: -2px; }
+  .list .num { flex: none; width: 22px; height: 22px; border-radius: 50%; background: #1a73e8; color: #fff;
+               font-size: 11.5px; font-weight: 600; display: grid; place-items: center; margin-top: 1px; }
+  #nearby-results .num { background: #8e24aa; }
+  .list .what { min-width: 0; }
+  .title { font-weight: 600; }
+  .sub { color: #5f6368; font-size: 13px; overflow: hidden; text-overflow: ellipsis; }
+
+  #details .name { font-size: 17px; font-weight: 650; line-height: 1.3; }
+  #details .sub { margin: 2px 0 8px; white-space: normal; }
+  #details table { border-collapse: collapse; width: 100%; font-size: 13px; }
+  #details td { padding: 3px 8px 3px 0; vertical-align: top; border-top: 1px solid #f1f3f4; overflow-wrap: anywhere; }
+  #details td:first-child { color: #6b7280; white-space: nowrap; width: 1%; }
+  #details a, #reverse a { color: #0b57d0; text-decoration: none; }
+  #details a:hover, #reverse a:hover { text-decoration: underline; }
+
+  .row { display: flex; gap: 8px; }
+  select, button { font: inherit; height: 34px; border: 1px solid #d0d4d9; border-radius: 8px; background: #fff; }
+  select { flex: 1; min-width: 0; padding: 0 8px; }
+  button { padding: 0 14px; cursor: pointer; font-weight: 500; }
+  button:hover { background: #f6f8fa; }
+  #nearby { background: #1a73e8; border-color: #1a73e8; color: #fff; }
+  #nearby:hover { background: #1765cc; }
+  #more { margin-top: 8px; width: 100%; }
   #more[hidden] { display: none; }
-  .dist { color: #888; font-size: 12px; white-space: nowrap; }
-  #mapwrap { flex: 1; position: relative; overflow: hidden; background: #f5f3ee; }
-  #map { width: 100%; height: 100%; display: block; cursor: grab; touch-action: none; user-select: none; }
-  #map.dragging { cursor: grabbing; }
-  #zoom { position: absolute; top: 10px; right: 10px; display: flex; flex-direction: column; gap: 2px; }
-  #zoom button { width: 32px; height: 32px; font-size: 18px; padding: 0; }
-  #info { position: absolute; left: 8px; bottom: 6px; font-size: 11px; color: #666;
-          background: rgba(255,255,255,.8); padding: 1px 6px; border-radius: 3px; }
-  /* Map styles by place kind (k-*) and category (c-*). */
-  #map path, #map circle { vector-effect: non-scaling-stroke; }
-  .area { fill: #ece6da; stroke: #d8ccb8; stroke-width: .5; fill-rule: evenodd; }
-  .area.admin { fill: none; stroke: #b9a6c9; stroke-width: 1; stroke-dasharray: 4 3; }
-  .area.k-water { fill: #aad3f0; stroke: #8dbfe2; }
-  .area.k-island { fill: #f2efe6; }
-  .area.k-square { fill: #e4e0e8; }
-  .area.c-park, .area.c-garden, .area.c-playground, .area.c-forest, .area.c-nature_reserve { fill: #cdebc0; stroke: #a9d39a; }
-  .line { fill: none; stroke: #a0a0a0; stroke-width: 2; stroke-linecap: round; stroke-linejoin: round; }
-  .line.k-water { stroke: #8dbfe2; stroke-width: 2; }
-  .line.admin { stroke: #b9a6c9; stroke-width: 1; stroke-dasharray: 4 3; }
-  .point { fill: #c8743d; stroke: #fff; stroke-width: .5; }
-  .point.k-address { fill: #aaa; }
-  .point.settlement { fill: #555; }
-  .selected { fill: rgba(224,36,94,.15); stroke: #e0245e; stroke-width: 4; }
-  path.selected.lineal { fill: none; }
-  circle.selected { fill: #e0245e; stroke: #fff; stroke-width: 2; }
-  .reverse-marker { fill: #1a73e8; stroke: #fff; stroke-width: 2; }
-  .nearby-marker { fill: #7b1fa2; stroke: #fff; stroke-width: 2; cursor: pointer; }
+
+  /* ---- map ---- */
+  #map { grid-area: map; min-height: 0; background: #f2efe9; }
+  .leaflet-container { font: inherit; }
+  .leaflet-container.offline { background: #f2efe9; }
+  .map-label { background: none; border: 0; box-shadow: none; padding: 0; color: #3c4043; font-size: 11.5px;
+               text-shadow: 0 0 2px #fff, 0 0 2px #fff, 0 0 3px #fff; }
+  .map-label::before { display: none; }
+  .map-label.settlement { font-size: 13.5px; font-weight: 600; color: #202124; }
+  .map-label.street { color: #5f5f5f; font-size: 11px; }
+  .map-label.region { color: #7b6a8f; font-size: 12.5px; font-weight: 600; letter-spacing: .12em; text-transform: uppercase; }
+  .map-label.water { color: #1c5c86; font-style: italic; }
+  .pin { width: 26px; height: 26px; border-radius: 50% 50% 50% 0; transform: rotate(-45deg); background: #1a73e8;
+         border: 2px solid #fff; box-shadow: 0 1px 4px rgba(0,0,0,.4); display: grid; place-items: center; }
+  .pin span { transform: rotate(45deg); color: #fff; font: 600 11px/1 system-ui, sans-serif; }
+  .result-marker.active .pin { background: #d93025; }
+  .result-marker.active { z-index: 1000 !important; }
+  .map-note { background: rgba(255,255,255,.9); padding: 2px 8px; border-radius: 4px; font-size: 12px; color: #5f6368; }
+  .map-note:empty { display: none; }
+
+  /* ---- phone: the map above, the lists below ---- */
+  @media (max-width: 700px) {
+    body { grid-template-columns: 1fr; grid-template-rows: auto 50vh 1fr; grid-template-areas: "top" "map" "panel"; }
+    #top { padding: 8px 10px; border-right: 0; border-bottom: 1px solid #e5e5e5; }
+    .brand { display: none; }
+    #panel { border-right: 0; }
+    #panel section { padding: 8px 12px 10px; }
+    .list { margin: 0 -12px; }
+    .list li { padding: 8px 12px; }
+  }
 </style>
 </head>
 <body>
-<div id="panel">
-  <h1>geodb <small>offline geocoder</small></h1>
+<header id="top">
+  <div class="brand"><b>geodb</b><span>offline geocoder</span></div>
   <div id="searchbox">
-    <input id="q" type="search" placeholder="Search places, streets, addresses…" autocomplete="off" autofocus>
-    <ul id="suggestions"></ul>
+    <input id="q" type="search" placeholder="Search places, streets, addresses…" autocomplete="off" autofocus
+           role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="suggestions" aria-label="Search">
+    <ul id="suggestions" role="listbox" aria-label="Suggestions"></ul>
   </div>
+</header>
+<div id="map" role="application" aria-label="Map: click for what is there"></div>
+<main id="panel">
   <div id="status" role="status"></div>
-  <div class="section"><h2>Selected</h2><div id="details"></div></div>
-  <div class="section"><h2>Results</h2><ol id="results"></ol></div>
-  <div class="section"><h2>What is here</h2><div id="reverse"></div></div>
-  <div class="section">
+  <section><h2>Results</h2><ol id="results" class="list body" role="listbox" aria-label="Search results"></ol></section>
+  <section><h2>Selected</h2><div id="details" class="body"></div></section>
+  <section class="always"><h2>What is here</h2><div id="reverse" class="body hint">Click the map to see what is there.</div></section>
+  <section class="always">
     <h2>Nearby the map centre</h2>
     <div class="row">
-      <select id="category"><option value="">Category…</option></select>
+      <select id="category" aria-label="Category"><option value="">Category…</option></select>
       <button id="nearby" type="button">Nearby</button>
     </div>
-    <ol id="nearby-results"></ol>
+    <ol id="nearby-results" class="list" role="listbox" aria-label="Nearby places"></ol>
     <button id="more" type="button" hidden>More</button>
-  </div>
-</div>
-<div id="mapwrap">
-  <svg id="map" xmlns="http://www.w3.org/2000/svg"><g id="world"><g id="base"></g><g id="overlay"></g></g></svg>
-  <div id="zoom"><button id="zoom-in" type="button" title="Zoom in">+</button><button id="zoom-out" type="button" title="Zoom out">−</button></div>
-  <div id="info">drag to pan · wheel to zoom · click for what is there</div>
-</div>
+  </section>
+</main>
+<script src="/leaflet/leaflet.js"></script>
 <script>
 'use strict';
 const $ = (id) => document.getElementById(id);
-const SVG = 'http://www.w3.org/2000/svg';
 const ADMIN = new Set(['country', 'state', 'county', 'city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood',
                        'locality', 'postcode', 'boundary']);
-const SETTLEMENT = new Set(['city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood']);
+const SETTLEMENT = new Set(['city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood', 'locality']);
 
 // ---------- small helpers ----------
 
@@ -116,18 +152,14 @@ const SETTLEMENT = new Set(['city', 'town', 'village', 'hamlet', 'suburb', 'neig
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (k.startsWith('on')) node.addEventListener(k.slice(2), v); else node.setAttribute(k, v);
+    if (k.startsWith('on')) node.addEventListener(k.slice(2), v); else if (v != null) node.setAttribute(k, v);
   }
-  for (const c of children.flat()) if (c != null) node.append(c instanceof Node ? c : String(c));
+  for (const c of children.flat()) if (c != null && c !== false) node.append(c instanceof Node ? c : String(c));
   return node;
 }
 
-function svgEl(tag, attrs, title) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (title) node.appendChild(document.createElementNS(SVG, 'title')).textContent = title;
-  return node;
-}
+// For the few places Leaflet takes HTML (the attribution line).
+const escapeHTML = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function say(message, isError = false) {
   $('status').textContent = message || '';
@@ -172,234 +204,214 @@ function highlighted(text, ranges) {
   return out;
 }
 
-const kindLabel = (p) => [' ', el('span', { class: 'kind' }, p.kind === 'category' ? 'category' : p.category_id || p.kind)];
-
-// ---------- map: Web Mercator in "world units" (0..1 both ways), zoom z → 256·2^z pixels per world ----------
-
-const map = $('map');
-const view = { x: 0.5, y: 0.5, zoom: 2 };
-let drawn = { ...view };         // the view the SVG coordinates were computed for
-const MIN_ZOOM = 2, MAX_ZOOM = 19;
-const mercX = (lon) => (lon + 180) / 360;
-const mercY = (lat) => {
-  const s = Math.sin(Math.max(-85.05, Math.min(85.05, lat)) * Math.PI / 180);
-  return 0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI);
-};
-const lonOf = (x) => x * 360 - 180;
-const latOf = (y) => Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180 / Math.PI;
-const scale = (v = view) => 256 * 2 ** v.zoom;
-const mapSize = () => { const r = map.getBoundingClientRect(); return [r.width || 800, r.height || 600]; };
-
-function toScreen(lon, lat) {
-  const [w, h] = mapSize(), s = scale(drawn);
-  return [(mercX(lon) - drawn.x) * s + w / 2, (mercY(lat) - drawn.y) * s + h / 2];
+const kindText = (p) => String(p.kind === 'category' ? 'category' : p.category_id || p.kind).replace(/_/g, ' ');
+const chip = (p) => [' ', el('span', { class: 'chip' }, kindText(p))];
+// "Aleksanterinkatu 52, 00100 Helsinki" → the name, then where it is.
+function titleAndRest(p) {
+  const i = p.display_name.indexOf(', ');
+  return i < 0 ? [p.display_name, ''] : [p.display_name.slice(0, i), p.display_name.slice(i + 2)];
 }
 
-function fromScreen(px, py) {
-  const [w, h] = mapSize(), s = scale();
-  return { lon: lonOf(view.x + (px - w / 2) / s), lat: latOf(view.y + (py - h / 2) / s) };
+// ---------- keyboard lists: the arrows move through the options, Enter picks, Escape goes back to the box ----------
+
+// Makes `list` (an <ol role=listbox>) of rows `items` a keyboard list: one row at a time is in the tab order.
+function fillList(list, items, row, onPick) {
+  list.replaceChildren(...items.map((item, i) => {
+    const li = el('li', { role: 'option', tabindex: i === 0 ? '0' : '-1', 'aria-selected': 'false', 'data-index': i }, row(item, i));
+    li.addEventListener('click', () => { focusRow(list, i); onPick(item, i); });
+    return li;
+  }));
+  list.onkeydown = (e) => {
+    const rows = [...list.children], at = rows.indexOf(document.activeElement);
+    if (at < 0) return;
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1 }[e.key];
+    if (to != null) { e.preventDefault(); if (e.key === 'ArrowUp' && at === 0) q.focus(); else focusRow(list, Math.min(to, rows.length - 1)); }
+    else if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onPick(items[at], at); }
+    else if (e.key === 'Escape') { e.preventDefault(); q.focus(); }
+  };
 }
 
-const centre = () => ({ lat: +latOf(view.y).toFixed(6), lon: +lonOf(view.x).toFixed(6) });
-
-function setZoom(z, px, py) {
-  // Keep the point under the cursor (or the centre) where it is while the scale changes.
-  const [w, h] = mapSize();
-  if (px == null) [px, py] = [w / 2, h / 2];
-  const before = scale();
-  const ux = view.x + (px - w / 2) / before, uy = view.y + (py - h / 2) / before;
-  view.zoom = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, z));
-  view.x = ux - (px - w / 2) / scale();
-  view.y = uy - (py - h / 2) / scale();
-  moved();
+function focusRow(list, i) {
+  [...list.children].forEach((li, j) => li.setAttribute('tabindex', j === i ? '0' : '-1'));
+  list.children[i]?.focus();
 }
 
-function fitBox(minLon, minLat, maxLon, maxLat, maxZoom = 17) {
-  const [w, h] = mapSize();
-  const dx = Math.max(mercX(maxLon) - mercX(minLon), 1e-9), dy = Math.max(mercY(minLat) - mercY(maxLat), 1e-9);
-  view.x = (mercX(minLon) + mercX(maxLon)) / 2;
-  view.y = (mercY(minLat) + mercY(maxLat)) / 2;
-  view.zoom = Math.max(MIN_ZOOM, Math.min(maxZoom, Math.log2(Math.min(w / dx, h / dy) / 256) - 0.15));
+function markSelected(list, i) {
+  [...list.children].forEach((li, j) => li.setAttribute('aria-selected', String(j === i)));
 }
 
-function lookAt(lon, lat, zoom) {
-  Object.assign(view, { x: mercX(lon), y: mercY(lat), zoom: Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, zoom)) });
+// ---------- the map ----------
+
+const map = L.map('map', { zoomControl: false, worldCopyJump: true, minZoom: 2, maxZoom: 19 });
+window.geodbMap = map;   // for the browser test and the console
+L.control.zoom({ position: 'topright' }).addTo(map);
+L.control.scale({ imperial: false, position: 'bottomleft' }).addTo(map);
+map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
+
+// A one-line note on the map (e.g. "zoom in for the rest").
+const note = L.control({ position: 'bottomleft' });
+note.onAdd = () => el('div', { class: 'map-note' });
+note.addTo(map);
+const setNote = (text) => { note.getContainer().textContent = text || ''; };
+
+// The base map is geodb's own data drawn on a canvas (thousands of paths; it takes no clicks, so a click on it
+// is a click on the map); what the user asked for is drawn above it as SVG and markers.
+const baseRenderer = L.canvas({ padding: 0.3 });
+const base = L.layerGroup().addTo(map);
+const labels = L.layerGroup().addTo(map);
+let selectedLayer = null, reverseMarker = null;
+const resultLayer = L.layerGroup().addTo(map);  // search result markers
+const nearbyLayer = L.layerGroup().addTo(map);
+
+// Map style: what a feature of /v1/map looks like, by its kind, category and geometry.
+const PARK = new Set(['park', 'garden', 'playground', 'forest', 'nature_reserve', 'grass', 'cemetery', 'pitch', 'golf_course']);
+function areaStyle(p) {
+  if (ADMIN.has(p.kind)) return { color: '#9e8bb5', weight: 1, dashArray: '4 3', fill: false };
+  if (p.kind === 'water') return { color: '#9cc8dd', weight: 1, fillColor: '#aad3df', fillOpacity: 1 };
+  if (PARK.has(p.category_id)) return { color: '#b5d29c', weight: 1, fillColor: '#cdebb0', fillOpacity: 1 };
+  if (p.kind === 'square') return { color: '#cfc8d6', weight: 1, fillColor: '#ddd8e4', fillOpacity: 1 };
+  if (p.kind === 'island') return { color: '#d9d3c9', weight: 1, fillColor: '#f2efe9', fillOpacity: 1 };
+  if (p.category_id === 'parking') return { color: '#d6d2cc', weight: 1, fillColor: '#eeeeee', fillOpacity: 1 };
+  return { color: '#c4b6ab', weight: 0.7, fillColor: '#d9d0c9', fillOpacity: 1 };   // a building (an address or a POI)
+}
+function lineStyle(p) {
+  if (ADMIN.has(p.kind)) return { color: '#9e8bb5', weight: 1, dashArray: '4 3' };
+  if (p.kind === 'water') return { color: '#aad3df', weight: 2.5 };
+  if (p.kind === 'street') return { color: '#ffffff', weight: streetWidth() };
+  return { color: '#b8aea4', weight: 1.2 };
+}
+const streetWidth = () => Math.max(1.5, Math.min(9, (map.getZoom() - 11) * 1.3));
+function pointStyle(p) {
+  if (SETTLEMENT.has(p.kind)) return { radius: 3.5, color: '#fff', weight: 1, fillColor: '#5f6368', fillOpacity: 1 };
+  if (p.kind === 'address') return { radius: 1.5, stroke: false, fillColor: '#9e9e9e', fillOpacity: 1 };
+  if (p.kind === 'water') return { radius: 3, stroke: false, fillColor: '#6aa9cf', fillOpacity: 1 };
+  return { radius: 2.5, color: '#fff', weight: 0.5, fillColor: '#c8743d', fillOpacity: 1 };
+}
+// Points worth drawing at zoom z: settlements from about where their names show, POIs from a street's scale,
+// addresses only close up.
+function drawPoint(p, z) {
+  if (SETTLEMENT.has(p.kind)) return z >= LABEL_ZOOM[p.kind] - 1;
+  if (p.kind === 'address') return z >= 17;
+  if (p.kind === 'postcode') return false;
+  return z >= 15;
 }
 
-// While panning/zooming, only the group's transform changes; the paths are recomputed once it settles,
-// since rebuilding thousands of paths on every pointer move would stutter.
-function moved() {
-  const [w, h] = mapSize(), k = 2 ** (view.zoom - drawn.zoom), s = scale();
-  const tx = w / 2 - k * w / 2 + (drawn.x - view.x) * s, ty = h / 2 - k * h / 2 + (drawn.y - view.y) * s;
-  $('world').setAttribute('transform', `translate(${tx.toFixed(2)} ${ty.toFixed(2)}) scale(${k})`);
-  clearTimeout(moved.timer);
-  moved.timer = setTimeout(() => { redraw(); loadMap(); }, 250);
+const isAreal = (g) => g && (/Polygon/.test(g.type) || (g.type === 'GeometryCollection' && g.geometries.some(isAreal)));
+const isPoint = (g) => !g || g.type === 'Point' || g.type === 'MultiPoint';
+
+// Draw order: boundaries under areas under street casings under streets and other lines under points.
+function drawBase(features) {
+  const z = map.getZoom();
+  const layer = (list, options) => L.geoJSON({ type: 'FeatureCollection', features: list },
+    { renderer: baseRenderer, interactive: false, ...options });
+  const admin = [], areas = [], streets = [], lines = [], points = [];
+  for (const f of features) {
+    const p = f.properties || {}, g = f.geometry;
+    if (!g) continue;
+    if (isPoint(g)) { if (drawPoint(p, z)) points.push(f); }
+    else if (ADMIN.has(p.kind)) admin.push(f);
+    else if (isAreal(g)) areas.push(f);
+    else (p.kind === 'street' ? streets : lines).push(f);
+  }
+  base.clearLayers();
+  base.addLayer(layer(admin, { style: (f) => isAreal(f.geometry) ? areaStyle(f.properties) : lineStyle(f.properties) }));
+  base.addLayer(layer(areas, { style: (f) => areaStyle(f.properties) }));
+  if (z >= 13) base.addLayer(layer(streets, { style: () => ({ color: '#cfc6bb', weight: streetWidth() + 1.5 }) }));
+  base.addLayer(layer(streets.concat(lines), { style: (f) => lineStyle(f.properties) }));
+  base.addLayer(layer(points, { pointToLayer: (f, ll) => L.circleMarker(ll, { renderer: baseRenderer, interactive: false, ...pointStyle(f.properties) }) }));
+  drawLabels(features, z);
 }
 
-const points = (coords) => coords.map(([lon, lat], i) => {
-  const [x, y] = toScreen(lon, lat);
-  return `${i ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)}`;
-}).join('');
-
-// SVG path data for a GeoJSON line or polygon geometry; null for points.
-function pathData(g) {
-  switch (g && g.type) {
-    case 'LineString': return points(g.coordinates);
-    case 'MultiLineString': return g.coordinates.map(points).join('');
-    case 'Polygon': return g.coordinates.map((r) => points(r) + 'Z').join('');
-    case 'MultiPolygon': return g.coordinates.flat().map((r) => points(r) + 'Z').join('');
-    case 'GeometryCollection': return g.geometries.map(pathData).filter(Boolean).join('') || null;
-    default: return null;
+// Labels: named places the zoom can show, most important first (the server's order), none over another.
+const LABEL_ZOOM = { country: 4, state: 6, county: 9, city: 8, town: 10, village: 12, suburb: 12, hamlet: 13, neighbourhood: 14,
+                     locality: 14, island: 12, water: 14, square: 16, street: 16, poi: 17 };
+function drawLabels(features, z) {
+  labels.clearLayers();
+  const taken = [], size = map.getSize();
+  const most = Math.min(80, size.x * size.y / 9000);   // about one label per 100 × 90 px: a phone's map shows ~20
+  for (const f of features) {
+    const p = f.properties || {};
+    if (!p.name || z < (LABEL_ZOOM[p.kind] ?? 99) || (p.kind === 'poi' && !isPoint(f.geometry) && z < 17)) continue;
+    const at = labelPoint(f.geometry);
+    if (!at) continue;
+    const c = map.latLngToContainerPoint(at), w = p.name.length * 6.5 + 12, h = 20;   // with a margin around the text
+    const box = [c.x - w / 2, c.y - h / 2, c.x + w / 2, c.y + h / 2];
+    if (box[0] < 0 || box[1] < 0 || box[2] > size.x || box[3] > size.y) continue;   // a label cut by the edge reads wrong
+    if (taken.some((t) => box[0] < t[2] && box[2] > t[0] && box[1] < t[3] && box[3] > t[1])) continue;
+    taken.push(box);
+    const kind = SETTLEMENT.has(p.kind) ? 'settlement' : ['country', 'state', 'county'].includes(p.kind) ? 'region'
+      : p.kind === 'street' ? 'street' : p.kind === 'water' ? 'water' : 'other';
+    labels.addLayer(L.tooltip({ permanent: true, direction: 'center', className: `map-label ${kind}`, interactive: false })
+      .setLatLng(at).setContent(el('span', null, p.name)));
+    if (taken.length >= most) break;
   }
 }
 
-const isAreal = (g) => /Polygon/.test(g.type) || (g.type === 'GeometryCollection' && g.geometries.some(isAreal));
-
-// All [lon, lat] positions of a geometry, whatever its nesting.
-function positions(g) {
-  if (!g) return [];
-  if (g.type === 'GeometryCollection') return g.geometries.flatMap(positions);
-  let c = [g.coordinates];
-  while (c.length && Array.isArray(c[0][0])) c = c.flat();
-  return c;
-}
-
-function circle(lon, lat, r, cls, title) {
-  const [cx, cy] = toScreen(lon, lat);
-  return svgEl('circle', { cx: cx.toFixed(1), cy: cy.toFixed(1), r, class: cls }, title);
-}
-
-const state = { features: [], truncated: false, selected: null, reverse: null, nearby: [] };
-
-function drawFeature(f) {
-  const p = f.properties || {}, g = f.geometry;
+// Where a label goes: the point, the middle of a line's longest part, the middle of an area's bounds.
+function labelPoint(g) {
   if (!g) return null;
-  const cls = `k-${p.kind}` + (p.category_id ? ` c-${String(p.category_id).replace(/[^\w-]/g, '_')}` : '') +
-              (ADMIN.has(p.kind) ? ' admin' : '');
-  const d = pathData(g);
-  if (d) return svgEl('path', { d, class: `${isAreal(g) ? 'area' : 'line'} ${cls}` }, p.name);
-  const pt = positions(g)[0];
-  if (!pt) return null;
-  const r = SETTLEMENT.has(p.kind) ? 3.5 : p.kind === 'address' ? 1.5 : 2.5;
-  return circle(pt[0], pt[1], r, `point ${cls}${SETTLEMENT.has(p.kind) ? ' settlement' : ''}`, p.name);
-}
-
-// Layer order: boundaries under areas under lines under points, whatever order the server sent them in.
-function layerOf(f) {
-  const g = f.geometry, kind = f.properties && f.properties.kind;
-  if (!g || g.type === 'Point' || g.type === 'MultiPoint') return 3;
-  if (ADMIN.has(kind)) return 0;
-  return isAreal(g) ? 1 : 2;
-}
-
-function redraw() {
-  drawn = { ...view };
-  $('world').removeAttribute('transform');
-  const base = document.createDocumentFragment();
-  [...state.features].sort((a, b) => layerOf(a) - layerOf(b)).forEach((f) => {
-    const node = drawFeature(f);
-    if (node) base.appendChild(node);
-  });
-  $('base').replaceChildren(base);
-
-  const overlay = [];
-  for (const p of state.nearby) {
-    const c = circle(p.lon, p.lat, 6, 'nearby-marker', p.display_name);
-    c.addEventListener('click', (e) => { e.stopPropagation(); selectPlace(p); });
-    overlay.push(c);
+  if (g.type === 'Point') return L.latLng(g.coordinates[1], g.coordinates[0]);
+  if (g.type === 'LineString' || g.type === 'MultiLineString') {
+    const parts = g.type === 'LineString' ? [g.coordinates] : g.coordinates;
+    const longest = parts.reduce((a, b) => (b.length > a.length ? b : a));
+    const mid = longest[Math.floor(longest.length / 2)];
+    return L.latLng(mid[1], mid[0]);
   }
-  const sel = state.selected;
-  if (sel) {
-    const d = pathData(sel.geometry);
-    overlay.push(d ? svgEl('path', { d, class: `selected ${isAreal(sel.geometry) ? 'areal' : 'lineal'}`,
-                                     'fill-rule': 'evenodd' }, sel.place.display_name)
-                   : circle(sel.place.lon, sel.place.lat, 7, 'selected', sel.place.display_name));
-  }
-  if (state.reverse) overlay.push(circle(state.reverse.lon, state.reverse.lat, 6, 'reverse-marker', 'clicked point'));
-  $('overlay').replaceChildren(...overlay);
-  const c = centre();
-  $('info').textContent = `${c.lat.toFixed(5)}, ${c.lon.toFixed(5)} · zoom ${view.zoom.toFixed(1)}` +
-    (state.truncated ? ' · the most important places only: zoom in for the rest' : '') +
-    ' · drag to pan, wheel to zoom, click: what is here';
+  const bounds = L.geoJSON(g).getBounds();
+  return bounds.isValid() ? bounds.getCenter() : null;
 }
 
-let mapAbort = null;
+let mapAbort = null, firstMapDrawn = false;
 async function loadMap() {
-  const [w, h] = mapSize();
-  const a = fromScreen(0, h), b = fromScreen(w, 0);
+  const b = map.getBounds();
   const clampLon = (v) => Math.max(-180, Math.min(180, v)).toFixed(5);
   const clampLat = (v) => Math.max(-85, Math.min(85, v)).toFixed(5);
   mapAbort?.abort();           // the view moved on: an older answer would draw the wrong place
   mapAbort = new AbortController();
   try {
-    const fc = await api('/v1/map', { bbox: [clampLon(a.lon), clampLat(a.lat), clampLon(b.lon), clampLat(b.lat)].join(','),
+    const fc = await api('/v1/map', { bbox: [clampLon(b.getWest()), clampLat(b.getSouth()), clampLon(b.getEast()), clampLat(b.getNorth())].join(','),
                                       limit: 3000 }, mapAbort.signal);
-    state.features = fc.features || [];
-    state.truncated = fc.truncated === true;   // the box holds more than the limit: say so rather than look empty
-    redraw();
+    const features = fc.features || [];
+    drawBase(features);
+    $('map').dataset.features = features.length;
+    // The box holds more than the limit: say so rather than look empty.
+    setNote(fc.truncated ? 'Showing the most important places: zoom in for the rest' : '');
+    if (!firstMapDrawn) { firstMapDrawn = true; performance.mark('geodb:map-drawn'); }   // read by Tools/bench
   } catch (e) { report(e); }
 }
 
-// Pan by dragging; a press that barely moves is a click, which asks what is there.
-let drag = null;
-map.addEventListener('pointerdown', (e) => {
-  if (e.button !== 0) return;
-  drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
-});
-map.addEventListener('pointermove', (e) => {
-  if (!drag || e.pointerId !== drag.id) return;
-  const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-  if (!drag.moved && Math.hypot(dx, dy) < 4) return;
-  if (!drag.moved) {
-    // Captured only once it is a drag: a capture from the press on would retarget a click on a marker to the map.
-    map.setPointerCapture(e.pointerId);
-    drag.moved = true;
-    map.classList.add('dragging');
-  }
-  view.x -= dx / scale();
-  view.y -= dy / scale();
-  drag.x = e.clientX; drag.y = e.clientY;
-  moved();
-});
-map.addEventListener('pointerup', (e) => {
-  if (!drag || e.pointerId !== drag.id) return;
-  const wasClick = !drag.moved;
-  drag = null;
-  map.classList.remove('dragging');
-  if (wasClick && !e.target.classList.contains('nearby-marker')) {
-    const r = map.getBoundingClientRect();
-    reverse(fromScreen(e.clientX - r.left, e.clientY - r.top));
-  }
-});
-map.addEventListener('pointercancel', () => { drag = null; map.classList.remove('dragging'); });
-map.addEventListener('wheel', (e) => {
-  e.preventDefault();
-  const r = map.getBoundingClientRect();
-  const delta = e.deltaY * (e.deltaMode === 1 ? 33 : 1);
-  setZoom(view.zoom - Math.sign(delta) * Math.min(0.5, Math.abs(delta) / 200), e.clientX - r.left, e.clientY - r.top);
-}, { passive: false });
-$('zoom-in').addEventListener('click', () => setZoom(Math.round(view.zoom) + 1));
-$('zoom-out').addEventListener('click', () => setZoom(Math.round(view.zoom) - 1));
-window.addEventListener('resize', () => moved());
+let moveTimer = null;
+function scheduleMapLoad() {
+  clearTimeout(moveTimer);
+  moveTimer = setTimeout(loadMap, 200);   // one request when a drag or a zoom has settled, not one per frame
+}
 
 // ---------- search and suggestions ----------
 
 const q = $('q'), suggestionList = $('suggestions');
 let suggestions = [], active = -1, acTimer = null, acAbort = null;
+const centre = () => { const c = map.getCenter().wrap(); return { lat: c.lat.toFixed(6), lon: c.lng.toFixed(6) }; };
 
 function showSuggestions(places) {
   suggestions = places;
   active = -1;
   suggestionList.replaceChildren(...places.map((p, i) => el('li', {
-    class: 'suggestion', 'data-index': i,
+    class: 'suggestion', role: 'option', id: `suggestion-${i}`, 'aria-selected': 'false',
     // mousedown, not click: the input must not lose focus (and the list its items) before the pick.
     onmousedown: (e) => { e.preventDefault(); pick(p); },
-  }, highlighted(p.display_name, p.highlights), kindLabel(p))));
+  }, highlighted(p.display_name, p.highlights), chip(p))));
+  q.setAttribute('aria-expanded', String(places.length > 0));
+  q.removeAttribute('aria-activedescendant');
 }
 
 function setActive(i) {
   active = suggestions.length ? (i + suggestions.length) % suggestions.length : -1;
-  [...suggestionList.children].forEach((li, j) => li.classList.toggle('active', j === active));
+  [...suggestionList.children].forEach((li, j) => {
+    li.classList.toggle('active', j === active);
+    li.setAttribute('aria-selected', String(j === active));
+    if (j === active) li.scrollIntoView({ block: 'nearest' });
+  });
+  if (active >= 0) q.setAttribute('aria-activedescendant', `suggestion-${active}`);
 }
 
 async function autocomplete() {
@@ -409,7 +421,7 @@ async function autocomplete() {
   acAbort = new AbortController();
   try {
     const r = await api('/v1/autocomplete', { q: text, limit: 8, ...centre() }, acAbort.signal);
-    showSuggestions(r.results || []);
+    if (document.activeElement === q) showSuggestions(r.results || []);
   } catch (e) { report(e); }
 }
 
@@ -422,20 +434,25 @@ function cancelSuggestions() {
 q.addEventListener('input', () => { clearTimeout(acTimer); acTimer = setTimeout(autocomplete, 120); });
 q.addEventListener('keydown', (e) => {
   if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-    if (!suggestions.length) return;
     e.preventDefault();
-    const step = e.key === 'ArrowDown' ? 1 : -1;
-    setActive(active < 0 ? (step > 0 ? 0 : suggestions.length - 1) : active + step);
+    if (suggestions.length) {
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      setActive(active < 0 ? (step > 0 ? 0 : suggestions.length - 1) : active + step);
+    } else if (e.key === 'ArrowDown' && $('results').children.length) {
+      focusRow($('results'), 0);   // no suggestions open: down goes on into the results
+    }
   } else if (e.key === 'Enter') {
     e.preventDefault();
     if (active >= 0) pick(suggestions[active]); else search();
   } else if (e.key === 'Escape') {
-    cancelSuggestions();
+    e.preventDefault();
+    if (suggestions.length) cancelSuggestions(); else q.value = '';   // first closes the list, then clears the box
   }
 });
 q.addEventListener('blur', () => setTimeout(cancelSuggestions, 150));
 
 function pick(place) {
+  const from = suggestions;
   cancelSuggestions();
   if (place.kind === 'category' && place.category_id) {
     // A category suggestion ("caf" → Café) means "show me those around here".
@@ -449,8 +466,13 @@ function pick(place) {
     return;
   }
   q.value = place.display_name;
-  selectPlace(place);
+  // The other suggestions stay on as results, the picked one selected.
+  const places = from.filter((p) => p.kind !== 'category');
+  showResults(places, { fit: false });
+  selectResult(places.indexOf(place));
 }
+
+let results = [];
 
 async function search() {
   cancelSuggestions();
@@ -459,58 +481,99 @@ async function search() {
   say('Searching…');
   try {
     const r = await api('/v1/search', { q: text, limit: 20, ...centre() });
-    const results = r.results || [];
-    $('results').replaceChildren(...results.map((p) =>
-      el('li', { class: 'result', onclick: () => selectPlace(p) }, p.display_name, kindLabel(p))));
+    showResults(r.results || [], { fit: true });
     say(results.length ? '' : `Nothing found for “${text}”.`);
   } catch (e) { report(e); }
 }
 
+// The results as a list and as numbered markers, the map fitted to them when asked.
+function showResults(places, { fit }) {
+  results = places;
+  fillList($('results'), places, (p, i) => {
+    const [title, rest] = titleAndRest(p);
+    return [el('span', { class: 'num', 'aria-hidden': 'true' }, i + 1),
+            el('div', { class: 'what' }, el('div', null, el('span', { class: 'title' }, title), chip(p)), rest && el('div', { class: 'sub' }, rest))];
+  }, (p, i) => selectResult(i));
+  resultLayer.clearLayers();
+  places.forEach((p, i) => {
+    const marker = L.marker([p.lat, p.lon], {
+      icon: L.divIcon({ className: 'result-marker', html: `<div class="pin"><span>${i + 1}</span></div>`, iconSize: [26, 26], iconAnchor: [13, 30] }),
+      title: p.display_name, keyboard: false,   // the list is the keyboard's way in
+    });
+    marker.on('click', () => { focusRow($('results'), i); selectResult(i); });
+    resultLayer.addLayer(marker);
+  });
+  if (fit && places.length) map.fitBounds(L.latLngBounds(places.map((p) => [p.lat, p.lon])), { padding: [40, 40], maxZoom: 16 });
+}
+
+function selectResult(i) {
+  if (i < 0) return;
+  markSelected($('results'), i);
+  resultLayer.getLayers().forEach((m, j) => m.getElement()?.classList.toggle('active', j === i));
+  selectPlace(results[i]);
+}
+
 // ---------- a selected place ----------
+
+const selectedStyle = { color: '#d93025', weight: 4, opacity: 0.9, fillColor: '#d93025', fillOpacity: 0.12, className: 'selected',
+                        interactive: false };
 
 async function selectPlace(place) {
   say('');
   try {
     const r = await api('/v1/place', { ref: place.id });
     showDetails(r);
-    state.selected = { place: r.place, geometry: r.geometry && r.geometry.type !== 'Point' ? r.geometry : null };
-    const g = state.selected.geometry;
-    if (g && pathData(g)) {
-      // reduce, not Math.min(...): a country's outline has more positions than a call has arguments.
-      const box = positions(g).reduce((b, [lon, lat]) => [Math.min(b[0], lon), Math.min(b[1], lat),
-        Math.max(b[2], lon), Math.max(b[3], lat)], [Infinity, Infinity, -Infinity, -Infinity]);
-      fitBox(...box);
+    selectedLayer?.remove();
+    const g = r.geometry;
+    if (g && !isPoint(g)) {
+      selectedLayer = L.geoJSON(g, selectedStyle).addTo(map);
+      map.fitBounds(selectedLayer.getBounds(), { padding: [40, 40], maxZoom: 17 });
     } else {
-      lookAt(r.place.lon, r.place.lat, Math.max(view.zoom, 16));
+      selectedLayer = L.circleMarker([r.place.lat, r.place.lon], { ...selectedStyle, radius: 9, weight: 3, fillOpacity: 0.35 }).addTo(map);
+      map.setView([r.place.lat, r.place.lon], Math.max(map.getZoom(), 17));
     }
-    redraw();
-    loadMap();
   } catch (e) { report(e); }
+}
+
+// Where a source record can be seen on the web (a link away from the offline page, followed only if clicked).
+function sourceLink(sourceId) {
+  const osm = /^([nwr])(\d+)$/.exec(sourceId || '');
+  if (osm) return `https://www.openstreetmap.org/${{ n: 'node', w: 'way', r: 'relation' }[osm[1]]}/${osm[2]}`;
+  const geonames = /^geonames:(\d+)$/.exec(sourceId || '');
+  return geonames ? `https://www.geonames.org/${geonames[1]}` : null;
 }
 
 function showDetails(r) {
   const p = r.place, rows = [];
   const row = (k, v) => { if (v != null && v !== '') rows.push(el('tr', null, el('td', null, k), el('td', null, v))); };
-  row('kind', p.kind);
-  row('category', [p.category_id, p.category].filter(Boolean).join(' · '));
-  row('coordinates', `${p.lat.toFixed(6)}, ${p.lon.toFixed(6)}`);
+  const [title, rest] = titleAndRest(p);
+  row('category', [p.category_id && p.category_id.replace(/_/g, ' '), p.category].filter(Boolean).join(' · '));
   for (const [k, v] of Object.entries(p.address || {})) row(k, v);
-  for (const [k, v] of Object.entries(p.tags || {})) row(k, v);
+  row('coordinates', `${p.lat.toFixed(6)}, ${p.lon.toFixed(6)}`);
   const others = (r.names || []).filter((n) => n.name !== p.name)
     .map((n) => n.name + (n.lang ? ` (${n.lang})` : n.type && n.type !== 'name' ? ` (${n.type})` : ''));
   if (others.length) row('also', others.join(', '));
-  row('source', `${r.source || ''} ${p.source_id}`.trim());
-  $('details').replaceChildren(el('div', { class: 'name' }, p.display_name), el('table', null, rows));
+  for (const [k, v] of Object.entries(p.tags || {})) {
+    row(k, /^https?:\/\//.test(v) ? el('a', { href: v, rel: 'noopener', target: '_blank' }, v) : v);
+  }
+  const link = sourceLink(p.source_id);
+  row('source', el('span', null, link ? el('a', { href: link, rel: 'noopener', target: '_blank' }, p.source_id) : p.source_id,
+                   r.source ? ` · ${r.source}` : ''));
+  $('details').replaceChildren(el('div', { class: 'name' }, title, chip(p)), rest && el('div', { class: 'sub' }, rest),
+                               el('table', null, rows));
 }
 
 // ---------- what is at a clicked point ----------
 
 let reverseAbort = null;
-async function reverse({ lat, lon }) {
-  state.reverse = { lat, lon };
-  redraw();
+async function reverse({ lat, lng }) {
+  const lon = L.latLng(lat, lng).wrap().lng;
+  reverseMarker?.remove();
+  reverseMarker = L.circleMarker([lat, lng], { radius: 7, color: '#fff', weight: 2, fillColor: '#1a73e8', fillOpacity: 1,
+                                               className: 'reverse-marker', interactive: false }).addTo(map);
   reverseAbort?.abort();
   reverseAbort = new AbortController();
+  $('reverse').classList.remove('hint');
   $('reverse').textContent = 'Looking…';
   try {
     const r = await api('/v1/reverse', { lat: lat.toFixed(6), lon: lon.toFixed(6) }, reverseAbort.signal);
@@ -518,7 +581,7 @@ async function reverse({ lat, lon }) {
     if (!hit) { $('reverse').textContent = `Nothing here (${lat.toFixed(5)}, ${lon.toFixed(5)}).`; return; }
     const p = hit.place;
     $('reverse').replaceChildren(
-      el('div', null, el('a', { href: '#', onclick: (e) => { e.preventDefault(); selectPlace(p); } }, p.display_name), kindLabel(p)),
+      el('div', null, el('a', { href: '#', onclick: (e) => { e.preventDefault(); selectPlace(p); } }, p.display_name), chip(p)),
       el('div', { class: 'dist' }, [formatDistance(p.distance_m) && `${formatDistance(p.distance_m)} away`,
         hit.timezone, hit.water && `water: ${hit.water}`,
         (hit.areas_of_interest || []).length ? `in ${hit.areas_of_interest.join(', ')}` : null].filter(Boolean).join(' · ')));
@@ -528,9 +591,11 @@ async function reverse({ lat, lon }) {
   }
 }
 
+map.on('click', (e) => reverse(e.latlng));
+
 // ---------- nearby by category ----------
 
-let nearbyQuery = null, nearbyNext = null;
+let nearbyQuery = null, nearbyNext = null, nearbyPlaces = [];
 
 async function loadCategories() {
   try {
@@ -546,51 +611,54 @@ async function nearby(more = false) {
     const category = $('category').value;
     if (!category) { say('Pick a category first.', true); return; }
     nearbyQuery = { ...centre(), radius: 1000, category, limit: 20 };
-    state.nearby = [];
-    $('nearby-results').replaceChildren();
+    nearbyPlaces = [];
   }
   say('');
   try {
     const r = await api('/v1/nearby', { ...nearbyQuery, after: more ? nearbyNext : null });
-    const places = r.results || [];
-    state.nearby.push(...places);
-    $('nearby-results').append(...places.map((p) => el('li', { onclick: () => selectPlace(p) },
-      p.display_name, ' ', el('span', { class: 'dist' }, formatDistance(p.distance_m)))));
-    if (!state.nearby.length) say('Nothing of that category within 1 km of the map centre.');
+    nearbyPlaces = nearbyPlaces.concat(r.results || []);
+    const pickNearby = (p, i) => { markSelected($('nearby-results'), i); selectPlace(p); };
+    fillList($('nearby-results'), nearbyPlaces, (p, i) => {
+      const [title, rest] = titleAndRest(p);
+      return [el('span', { class: 'num', 'aria-hidden': 'true' }, i + 1),
+              el('div', { class: 'what' }, el('div', null, el('span', { class: 'title' }, title), ' ', el('span', { class: 'dist' }, formatDistance(p.distance_m))),
+                 rest && el('div', { class: 'sub' }, rest))];
+    }, pickNearby);
+    nearbyLayer.clearLayers();
+    nearbyPlaces.forEach((p, i) => nearbyLayer.addLayer(
+      L.circleMarker([p.lat, p.lon], { radius: 7, color: '#fff', weight: 2, fillColor: '#8e24aa', fillOpacity: 1,
+                                       className: 'nearby-marker', bubblingMouseEvents: false })
+        .bindTooltip(el('span', null, p.display_name)).on('click', () => pickNearby(p, i))));
+    if (!nearbyPlaces.length) say('Nothing of that category within 1 km of the map centre.');
     nearbyNext = r.next ?? null;
     $('more').hidden = nearbyNext == null;
-    redraw();
   } catch (e) { report(e); }
 }
 
 $('nearby').addEventListener('click', () => nearby(false));
 $('more').addEventListener('click', () => nearby(true));
 
-// ---------- start: fit the view to the served data ----------
+// ---------- start: the tiles and credits the server gives, the view on its data ----------
 
 async function start() {
   loadCategories();
-  try {
-    const r = await api('/v1/status');
-    const extents = (r.databases || []).map((d) => d.extent).filter(Boolean);
-    if (extents.length) {
-      const u = {
-        min_lat: Math.min(...extents.map((e) => e.min_lat)), max_lat: Math.max(...extents.map((e) => e.max_lat)),
-        min_lon: Math.min(...extents.map((e) => e.min_lon)), max_lon: Math.max(...extents.map((e) => e.max_lon)),
-      };
-      if (u.max_lat - u.min_lat > 5 || u.max_lon - u.min_lon > 5) {
-        // A country or the world: its outline says little, so start on a city-sized piece of it.
-        const e = extents[0];
-        lookAt((e.min_lon + e.max_lon) / 2, (e.min_lat + e.max_lat) / 2, 14);
-      } else {
-        fitBox(u.min_lon, u.min_lat, u.max_lon, u.max_lat);
-      }
-    } else {
-      say('The server reports no database extent.', true);
-    }
-  } catch (e) { report(e); }
-  redraw();
-  loadMap();
+  let config = { tiles: null, attribution: [], view: null };
+  try { config = await api('/v1/page-config'); } catch (e) { report(e); }
+  for (const a of config.attribution || []) {
+    map.attributionControl.addAttribution(`<a href="${escapeHTML(a.url)}">${escapeHTML(a.text)}</a>` +
+      ` (<a href="${escapeHTML(a.license_url)}">${escapeHTML(a.license)}</a>)`);
+  }
+  const v = config.view;
+  if (v) map.fitBounds([[v.min_lat, v.min_lon], [v.max_lat, v.max_lon]], { maxZoom: 16 });
+  else { map.setView([20, 0], 2); say('The server has no places to show.', true); }
+  if (config.tiles) {
+    // Tiles from the network (`geodb serve --tiles`) replace the drawing of the databases' own data.
+    L.tileLayer(config.tiles.url, { maxZoom: 19, attribution: escapeHTML(config.tiles.attribution) }).addTo(map);
+  } else {
+    $('map').classList.add('offline');
+    loadMap();
+    map.on('moveend', scheduleMapLoad);   // after the first view is set, which is loaded just above
+  }
 }
 start();
 </script>
@@ -1429,6 +1497,32 @@ start();
      }
     }
    }
+  },
+  "/v1/page-config": {
+   "get": {
+    "summary": "What the web page at / needs: the tile layer of `geodb serve --tiles` (null without), the credits the served sources' licences ask for, and the box to open the map on (the data's densest part).",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/PageConfig"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "503": {
+      "$ref": "#/components/responses/TimeLimit"
+     },
+     "500": {
+      "$ref": "#/components/responses/ServerError"
+     }
+    }
+   }
   }
  },
  "components": {
@@ -1958,6 +2052,66 @@ start();
         }
        }
       }
+     }
+    }
+   },
+   "PageConfig": {
+    "type": "object",
+    "required": [
+     "tiles",
+     "attribution",
+     "view"
+    ],
+    "properties": {
+     "tiles": {
+      "type": "object",
+      "nullable": true,
+      "properties": {
+       "url": {
+        "type": "string"
+       },
+       "attribution": {
+        "type": "string"
+       }
+      }
+     },
+     "attribution": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "properties": {
+        "text": {
+         "type": "string"
+        },
+        "url": {
+         "type": "string"
+        },
+        "license": {
+         "type": "string"
+        },
+        "license_url": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "view": {
+      "type": "object",
+      "properties": {
+       "min_lat": {
+        "type": "number"
+       },
+       "min_lon": {
+        "type": "number"
+       },
+       "max_lat": {
+        "type": "number"
+       },
+       "max_lon": {
+        "type": "number"
+       }
+      },
+      "nullable": true
      }
     }
    }

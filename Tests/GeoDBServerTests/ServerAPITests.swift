@@ -199,11 +199,11 @@ import TestSupport
         let openAPI = try server.get("/openapi.json").object()
         #expect((openAPI["openapi"] as? String)?.hasPrefix("3.") == true)
         let paths = try #require(openAPI["paths"] as? [String: Any])
-        for path in ["/v1/search", "/v1/autocomplete", "/v1/reverse", "/v1/nearby", "/v1/timezone", "/v1/categories", "/v1/place", "/v1/map"] {
+        for path in ["/v1/search", "/v1/autocomplete", "/v1/reverse", "/v1/nearby", "/v1/timezone", "/v1/categories", "/v1/place", "/v1/map", "/v1/page-config"] {
             #expect(paths[path] != nil, "\(path) is not in the OpenAPI document")
         }
         let page = try server.get("/")
-        #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true && page.text.contains("<svg"))
+        #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true && page.text.contains(#"<div id="map""#))
         _ = try server.get("/v1/search", [("q", "Vaduz")])
         let metrics = try server.get("/metrics").text
         #expect(metrics.contains(#"geodb_http_requests_total{endpoint="search",status="200"}"#))
@@ -286,6 +286,7 @@ import TestSupport
         let server = try ServerAPITests.server()
         let page = try server.get("/")
         #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.text.contains("/leaflet/leaflet.js") && page.text.contains("/leaflet/leaflet.css"))
         for (path, type, body) in [("/leaflet/leaflet.js", "text/javascript; charset=utf-8", WebResources.leafletJS),
                                    ("/leaflet/leaflet.css", "text/css; charset=utf-8", WebResources.leafletCSS)] {
             let reply = try server.get(path)
