@@ -449,7 +449,9 @@ q.addEventListener('keydown', (e) => {
     if (suggestions.length) cancelSuggestions(); else q.value = '';   // first closes the list, then clears the box
   }
 });
-q.addEventListener('blur', () => setTimeout(cancelSuggestions, 150));
+// Closed a moment after the box loses focus (a click on a suggestion lands first), unless it has the focus again
+// by then: typing after a quick return must not lose its suggestions to the earlier blur.
+q.addEventListener('blur', () => setTimeout(() => { if (document.activeElement !== q) cancelSuggestions(); }, 150));
 
 function pick(place) {
   const from = suggestions;
