@@ -655,7 +655,9 @@ async function start() {
   else { map.setView([20, 0], 2); say('The server has no places to show.', true); }
   if (config.tiles) {
     // Tiles from the network (`geodb serve --tiles`) replace the drawing of the databases' own data.
-    L.tileLayer(config.tiles.url, { maxZoom: 19, attribution: escapeHTML(config.tiles.attribution) }).addTo(map);
+    // The tiles' credit once: OSM tiles over OSM data need "© OpenStreetMap contributors" only once.
+    const credited = (config.attribution || []).some((a) => a.text === config.tiles.attribution);
+    L.tileLayer(config.tiles.url, { maxZoom: 19, attribution: credited ? '' : escapeHTML(config.tiles.attribution) }).addTo(map);
   } else {
     $('map').classList.add('offline');
     loadMap();
