@@ -231,6 +231,13 @@ function fillList(list, items, row, onPick) {
   };
 }
 
+// A row of a list of places: its number (as on its marker), its name with `extra` after it, where it is.
+function placeRow(p, i, extra) {
+  const [title, rest] = titleAndRest(p);
+  return [el('span', { class: 'num', 'aria-hidden': 'true' }, i + 1),
+          el('div', { class: 'what' }, el('div', null, el('span', { class: 'title' }, title), extra), rest && el('div', { class: 'sub' }, rest))];
+}
+
 function focusRow(list, i) {
   [...list.children].forEach((li, j) => li.setAttribute('tabindex', j === i ? '0' : '-1'));
   list.children[i]?.focus();
@@ -491,11 +498,7 @@ async function search() {
 // The results as a list and as numbered markers, the map fitted to them when asked.
 function showResults(places, { fit }) {
   results = places;
-  fillList($('results'), places, (p, i) => {
-    const [title, rest] = titleAndRest(p);
-    return [el('span', { class: 'num', 'aria-hidden': 'true' }, i + 1),
-            el('div', { class: 'what' }, el('div', null, el('span', { class: 'title' }, title), chip(p)), rest && el('div', { class: 'sub' }, rest))];
-  }, (p, i) => selectResult(i));
+  fillList($('results'), places, (p, i) => placeRow(p, i, chip(p)), (p, i) => selectResult(i));
   resultLayer.clearLayers();
   places.forEach((p, i) => {
     const marker = L.marker([p.lat, p.lon], {
@@ -620,12 +623,8 @@ async function nearby(more = false) {
     const r = await api('/v1/nearby', { ...nearbyQuery, after: more ? nearbyNext : null });
     nearbyPlaces = nearbyPlaces.concat(r.results || []);
     const pickNearby = (p, i) => { markSelected($('nearby-results'), i); selectPlace(p); };
-    fillList($('nearby-results'), nearbyPlaces, (p, i) => {
-      const [title, rest] = titleAndRest(p);
-      return [el('span', { class: 'num', 'aria-hidden': 'true' }, i + 1),
-              el('div', { class: 'what' }, el('div', null, el('span', { class: 'title' }, title), ' ', el('span', { class: 'dist' }, formatDistance(p.distance_m))),
-                 rest && el('div', { class: 'sub' }, rest))];
-    }, pickNearby);
+    fillList($('nearby-results'), nearbyPlaces,
+             (p, i) => placeRow(p, i, [' ', el('span', { class: 'dist' }, formatDistance(p.distance_m))]), pickNearby);
     nearbyLayer.clearLayers();
     nearbyPlaces.forEach((p, i) => nearbyLayer.addLayer(
       L.circleMarker([p.lat, p.lon], { radius: 7, color: '#fff', weight: 2, fillColor: '#8e24aa', fillOpacity: 1,
