@@ -22,6 +22,8 @@ struct Answer: Sendable {
     var allow: String?
     /// JSONP: the function a JSON body is passed to (`callback(…)`), sent as JavaScript.
     var callback: String?
+    /// The `Cache-Control` header: set for the files of the page, which change only with the binary.
+    var cacheControl: String?
 
     static func json(_ value: JSON, status: HTTPResponse.Status = .ok, geo: Bool = false) -> Answer {
         Answer(status: status, contentType: geo ? "application/geo+json; charset=utf-8" : "application/json; charset=utf-8",
@@ -62,6 +64,7 @@ struct Answer: Sendable {
         }
         headers[.contentType] = callback == nil ? contentType : "application/javascript; charset=utf-8"
         if let allow { headers[.allow] = allow }
+        if let cacheControl { headers[.cacheControl] = cacheControl }
         headers[.vary] = "Accept-Encoding"
         headers[.contentLength] = String(bytes.count)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -31,6 +31,16 @@ struct GeoDBAPI: Sendable {
             .text(endpoints.metrics.exposition(databases: served.current.count), contentType: "text/plain; version=0.0.4")
         }
         endpoints.get("/", name: "page", on: router) { _, _ in .text(WebResources.page, contentType: "text/html; charset=utf-8") }
+        // Leaflet changes only with the binary: a day in the browser's cache spares its 140 kB on each visit.
+        for (path, text, type) in [("/leaflet/leaflet.js", WebResources.leafletJS, "text/javascript; charset=utf-8"),
+                                   ("/leaflet/leaflet.css", WebResources.leafletCSS, "text/css; charset=utf-8")] {
+            endpoints.get(path, name: "leaflet", on: router) { _, _ in
+                var answer = Answer.text(text, contentType: type)
+                answer.cacheControl = "public, max-age=86400"
+                return answer
+            }
+        }
+        endpoints.get("/v1/page-config", name: "page_config", on: router) { _, _ in try await pageConfiguration() }
     }
 
     // MARK: search
@@ -171,6 +181,27 @@ struct GeoDBAPI: Sendable {
         }))]), geo: true)
     }
 
+    /// What the page at / needs besides the API: the tile layer when `--tiles` gave one, the credits the
+    /// served data's licences ask for, and where to open the map (`GeoDatabaseSet.denseArea`).
+    func pageConfiguration() async throws -> Answer {
+        let tiles = endpoints.configuration.tiles.map { url in
+            JSON.object([("url", .string(url)), ("attribution", .string(endpoints.configuration.tilesAttribution))])
+        }
+        var credits: [DataAttribution] = []
+        for credit in served.current.flatMap({ $0.info.sources.compactMap(\.attribution) }) where !credits.contains(credit) {
+            credits.append(credit)
+        }
+        let view = try await served.files.denseArea()
+        return .json(.object([
+            ("tiles", tiles ?? .null),
+            ("attribution", .array(credits.map { credit in
+                .object([("text", .string(credit.text)), ("url", .string(credit.url)), ("license", .string(credit.license)),
+                         ("license_url", .string(credit.licenseURL))])
+            })),
+            ("view", view.map(Self.box) ?? .null),
+        ]))
+    }
+
     // MARK: shared
 
     private static func filter(_ words: [String], parameter: String) throws(APIError) -> CategoryFilter {
@@ -183,13 +214,17 @@ struct GeoDBAPI: Sendable {
         }
     }
 
+    /// A box as /v1 writes it (a file's extent, the page's opening view).
+    private static func box(_ box: BoundingBox) -> JSON {
+        .object([("min_lat", .number(box.minLat)), ("min_lon", .number(box.minLon)), ("max_lat", .number(box.maxLat)), ("max_lon", .number(box.maxLon))])
+    }
+
     /// A served file in /status: its name, places, extent and sources.
     static func describe(_ shard: GeoDatabaseSet.Member) -> JSON {
         let info = shard.info
         return .fields([
             ("file", .string(shard.name)), ("places", .int(info.placeCount)), ("timezones", .bool(shard.hasTimeZones)),
-            ("extent", info.boundingBox.map { box in .object([("min_lat", .number(box.minLat)), ("min_lon", .number(box.minLon)),
-                                                              ("max_lat", .number(box.maxLat)), ("max_lon", .number(box.maxLon))]) }),
+            ("extent", info.boundingBox.map(Self.box)),
             ("created_at", info.createdAt.map(JSON.string)),
             ("sources", .array(info.sources.map { source in
                 .fields([("name", .string(source.name)), ("format", .string(source.format)), ("places", .int(source.placeCount)),

@@ -3,6 +3,7 @@
 // under a time limit that interrupts SQLite. SIGTERM drains the requests in flight; SIGHUP, and a watch on
 // the files, open a database that was replaced or written over.
 import Foundation
+import GeoDB
 import Hummingbird
 import Logging
 import Synchronization
@@ -28,6 +29,11 @@ public struct ServerConfiguration: Sendable {
     public var watchInterval: Duration? = .seconds(2)
     /// Longest request target (path and query) accepted.
     public var maxURLBytes = 8_192
+    /// A raster tile URL template (`https://tile.openstreetmap.org/{z}/{x}/{y}.png`) the page draws under its
+    /// search results; nil for none: the page then draws the databases' own streets and areas, offline.
+    public var tiles: String?
+    /// The credit the tiles' licence asks for, shown on the map with them.
+    public var tilesAttribution = DataAttribution.openStreetMap.text
 
     public init(databases: [String]) {
         self.databases = databases

@@ -241,9 +241,9 @@ enum NominatimWriter {
     static func licence(_ places: [PlaceResult]) -> String {
         var parts: [String] = []
         if places.isEmpty || places.contains(where: { $0.sourceRef?.osmObject != nil }) {
-            parts.append("Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright")
+            parts.append(DataAttribution.openStreetMap.notice)
         }
-        if places.contains(where: { $0.sourceRef?.format == .geonames }) { parts.append("GeoNames (CC BY 4.0) https://www.geonames.org") }
+        if places.contains(where: { $0.sourceRef?.format == .geonames }) { parts.append(DataAttribution.geoNames.notice) }
         return parts.joined(separator: "; ")
     }
 }

@@ -199,11 +199,11 @@ import TestSupport
         let openAPI = try server.get("/openapi.json").object()
         #expect((openAPI["openapi"] as? String)?.hasPrefix("3.") == true)
         let paths = try #require(openAPI["paths"] as? [String: Any])
-        for path in ["/v1/search", "/v1/autocomplete", "/v1/reverse", "/v1/nearby", "/v1/timezone", "/v1/categories", "/v1/place", "/v1/map"] {
+        for path in ["/v1/search", "/v1/autocomplete", "/v1/reverse", "/v1/nearby", "/v1/timezone", "/v1/categories", "/v1/place", "/v1/map", "/v1/page-config"] {
             #expect(paths[path] != nil, "\(path) is not in the OpenAPI document")
         }
         let page = try server.get("/")
-        #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true && page.text.contains("<svg"))
+        #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true && page.text.contains(#"<div id="map""#))
         _ = try server.get("/v1/search", [("q", "Vaduz")])
         let metrics = try server.get("/metrics").text
         #expect(metrics.contains(#"geodb_http_requests_total{endpoint="search",status="200"}"#))
@@ -269,13 +269,50 @@ import TestSupport
     }
 }
 
-/// The page and the OpenAPI document the binary serves are the files in Sources/GeoDBServer/Web/.
+/// The page, its Leaflet and the OpenAPI document the binary serves are the files in Sources/GeoDBServer/Web/,
+/// served with their types, Leaflet from the binary (the page needs no network).
 @Suite struct WebResourceTests {
     @Test func theServedFilesAreTheWebFolders() throws {
         let web = TestPaths.root.appendingPathComponent("Sources/GeoDBServer/Web")
-        let page = try String(contentsOf: web.appendingPathComponent("index.html"), encoding: .utf8)
-        let openAPI = try String(contentsOf: web.appendingPathComponent("openapi.json"), encoding: .utf8)
-        #expect(WebResources.page == page && WebResources.openAPI == openAPI, "run Tools/generate/generate-web-resources.sh")
+        let read = { (name: String) in try String(contentsOf: web.appendingPathComponent(name), encoding: .utf8) }
+        let (page, openAPI, leafletJS, leafletCSS) = (try read("index.html"), try read("openapi.json"),
+                                                      try read("leaflet/leaflet.js"), try read("leaflet/leaflet.css"))
+        #expect(WebResources.page == page && WebResources.openAPI == openAPI && WebResources.leafletJS == leafletJS
+                && WebResources.leafletCSS == leafletCSS, "run Tools/generate/generate-web-resources.sh")
         #expect(try JSONSerialization.jsonObject(with: Data(openAPI.utf8)) is [String: Any])
+    }
+
+    @Test func thePageAndLeafletAreServed() throws {
+        let server = try ServerAPITests.server()
+        let page = try server.get("/")
+        #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.text.contains("/leaflet/leaflet.js") && page.text.contains("/leaflet/leaflet.css"))
+        for (path, type, body) in [("/leaflet/leaflet.js", "text/javascript; charset=utf-8", WebResources.leafletJS),
+                                   ("/leaflet/leaflet.css", "text/css; charset=utf-8", WebResources.leafletCSS)] {
+            let reply = try server.get(path)
+            #expect(reply.status == 200 && reply.headers["content-type"] == type, "\(path): \(reply.status) \(reply.headers)")
+            #expect(reply.headers["cache-control"] == "public, max-age=86400" && reply.text == body, "\(path)")
+        }
+    }
+
+    /// /v1/page-config: no tiles unless --tiles, the credits of the served sources, the view on the data.
+    @Test func thePageConfiguration() throws {
+        let config = try ServerAPITests.server().get("/v1/page-config").object()
+        #expect(config["tiles"] is NSNull)
+        let credits = try #require(config["attribution"] as? [[String: Any]])
+        #expect(credits.map { $0["text"] as? String } == ["© OpenStreetMap contributors"])
+        #expect(credits.first?["url"] as? String == "https://www.openstreetmap.org/copyright")
+        let view = try #require(config["view"] as? [String: Double])
+        #expect(view["min_lat"]! < 47.14 && view["max_lat"]! > 47.14 && view["min_lon"]! < 9.52 && view["max_lon"]! > 9.52)   // Vaduz
+
+        let tiles = "https://tile.example.org/{z}/{x}/{y}.png"
+        let withTiles = try ServerProcess([try TestDatabases.liechtenstein(), try TestDatabases.cities()],
+                                          options: ["--tiles", tiles, "--tiles-attribution", "© Example"])
+        defer { withTiles.stop() }
+        let both = try withTiles.get("/v1/page-config").object()
+        #expect((both["tiles"] as? [String: String]) == ["url": tiles, "attribution": "© Example"])
+        #expect((both["attribution"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["© OpenStreetMap contributors", "GeoNames"])
+        let refused = try runGeodb(["serve", try TestDatabases.liechtenstein(), "--tiles", "tile.example.org/{z}/{x}.png"])
+        #expect(refused.status == 64 && refused.stderr.contains("--tiles"), "\(refused.stderr)")
     }
 }

@@ -30,8 +30,9 @@ import TestSupport
         #expect(run.stdout.contains("\"photon reverse\""), "\(run.stdout)")
     }
 
-    /// The page in a real browser: suggestions while typing, a pick shown on the map, a click on the map
-    /// answered by reverse, a category nearby. The screenshot is kept in .build/test-artifacts/.
+    /// The page in a real browser at a desktop's and a phone's size: the map opened on the data, suggestions
+    /// while typing picked with the keyboard, result markers, a click on the map answered by reverse, a category
+    /// nearby. The screenshots are kept in .build/test-artifacts/ (web-page.png, web-page-phone.png).
     @Test func theWebPageWorksInABrowser() throws {
         for needed in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: needed) {
             Issue.record("\(needed) is missing: Tools/install-deps.sh chromium chromium-driver python3-selenium")

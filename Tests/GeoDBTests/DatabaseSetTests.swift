@@ -10,6 +10,22 @@ import TestSupport
         try GeoDatabaseSet(paths: [try TestDatabases.liechtenstein(), try TestDatabases.cities()])
     }
 
+    /// A map opens where the places are: a small file's extent; the busiest part of the world gazetteer, not
+    /// the middle of its extent; the country beside the gazetteer, whose places are denser.
+    @Test func theDenseAreaIsWhereThePlacesAre() async throws {
+        let liechtenstein = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        let extent = try #require(try await liechtenstein.info().boundingBox)
+        #expect(try liechtenstein.withSession { try $0.denseArea() } == DenseArea(box: extent, share: 1))
+        let cities = try GeoDatabase(path: try TestDatabases.cities())
+        let busiest = try #require(try cities.withSession { try $0.denseArea() })
+        #expect(busiest.box.maxLat - busiest.box.minLat <= 0.5 && busiest.box.maxLon - busiest.box.minLon <= 0.5)
+        #expect(busiest.share >= 0.003 && busiest.share < 0.1, "\(busiest)")   // several of the 2,000 sampled
+        let world = try #require(try await cities.info().boundingBox)
+        #expect(!busiest.box.contains(world.center))
+        let both = try #require(try await Self.liechtensteinAndCities().denseArea())
+        #expect(both.contains(Coordinate(lat: 47.141, lon: 9.521)), "\(both)")   // Vaduz
+    }
+
     /// Vaduz is in both files: once, from OSM (it has the address and the geometry).
     @Test func aPlaceBothFilesHaveIsShownOnce() async throws {
         let set = try Self.liechtensteinAndCities()

@@ -2,10 +2,13 @@
 """`geodb serve` under load: wrk (Debian package) against the server on Helsinki + cities500 (with the
 timezone database as a second file), at 1, 16 and 64 connections, per endpoint (search, autocomplete,
 reverse, nearby, timezone) and for a search/reverse mix; the mix through HAProxy in front of two server
-processes (Tools/serve-cluster.sh); the server's resident memory over a 60 s run. The requests are built
-by rule from the database itself (names, their prefixes, points near places), with a fixed seed.
+processes (Tools/serve-cluster.sh); the server's resident memory over a 60 s run; the web page's first load
+(bytes of the page, Leaflet and the first map, and the time until the map is drawn, in headless Chromium when
+there is one). The requests are built by rule from the database itself (names, their prefixes, points near
+places), with a fixed seed.
 
-Run by Tools/bench/bench.py (bench.sh) for docs/BENCHMARKS.md; alone: python3 Tools/bench/bench_server.py DB TZDB.
+Run by Tools/bench/bench.py (bench.sh) for docs/BENCHMARKS.md; alone: python3 Tools/bench/bench_server.py DB TZDB;
+the page's first load alone against a running server: python3 Tools/bench/bench_server.py --page URL.
 wrk runs on the same 2 cores as the server: the numbers are what one machine does serving itself."""
 import json
 import os
@@ -112,6 +115,8 @@ def bench_server(db, tz_db, quick=False):
     server = start_server(dbs, port)
     results = {"connections": [1, 16, 64], "endpoints": {}, "cluster": {}, "rss": None}
     try:
+        results["page"] = page_first_load(f"http://127.0.0.1:{port}")   # first: on a server not yet busy
+        print(f"server page first load: {results['page']}", file=sys.stderr)
         for endpoint, path in files.items():
             wrk(port, path, 4, 1)   # warm the caches and the sessions
             results["endpoints"][endpoint] = {c: wrk(port, path, c, seconds) for c in results["connections"]}
@@ -152,6 +157,71 @@ def bench_server(db, tz_db, quick=False):
     return results
 
 
+# The files of the page's first load, by path; /v1/map is the first of its kind.
+PAGE_FILES = ["/", "/leaflet/leaflet.js", "/leaflet/leaflet.css", "/v1/page-config", "/v1/map"]
+SYSTEM_PYTHON = "/usr/bin/python3"   # Debian's, with python3-selenium
+
+
+def page_first_load(url, runs=3):
+    """The page's first load in a fresh headless Chromium, `runs` times: bytes over the wire (gzip, with
+    headers) and decoded of each file of PAGE_FILES, and ms from navigation to the first map drawn (the page's
+    performance mark) and to the load event; the median run. None when Chromium or Selenium is missing."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        if sys.executable != SYSTEM_PYTHON and os.path.exists(SYSTEM_PYTHON):   # bench.py runs under another Python
+            out = subprocess.run([SYSTEM_PYTHON, os.path.abspath(__file__), "--page", url], capture_output=True, text=True)
+            return json.loads(out.stdout) if out.returncode == 0 and out.stdout.strip() else None
+        return None
+    if not (os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")):
+        return None
+    measured = []
+    for _ in range(runs):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,800"):
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        try:
+            driver.get(url.rstrip("/") + "/")
+            deadline = time.time() + 30
+            while time.time() < deadline and not driver.execute_script(
+                    "return performance.getEntriesByName('geodb:map-drawn').length"):
+                time.sleep(0.05)
+            timing = driver.execute_script("""
+                const files = {}, resources = [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')];
+                for (const e of resources) {
+                    const path = new URL(e.name).pathname;
+                    if (!(path in files)) files[path] = {wire: e.transferSize, decoded: e.decodedBodySize};
+                }
+                const drawn = performance.getEntriesByName('geodb:map-drawn')[0];
+                return {files, map_drawn_ms: drawn ? drawn.startTime : null,
+                        load_ms: performance.getEntriesByType('navigation')[0].loadEventEnd};""")
+        finally:
+            driver.quit()
+        measured.append({"files": {path: timing["files"].get(path) for path in PAGE_FILES}, "map_drawn_ms": timing["map_drawn_ms"],
+                         "load_ms": timing["load_ms"]})
+    measured.sort(key=lambda m: m["map_drawn_ms"] if m["map_drawn_ms"] is not None else float("inf"))
+    median = measured[len(measured) // 2]
+    known = [f for f in median["files"].values() if f]
+    median["total_wire_bytes"] = sum(f["wire"] for f in known)
+    median["total_decoded_bytes"] = sum(f["decoded"] for f in known)
+    return median
+
+
+def page_line(page):
+    """Markdown: the page's first load in one sentence."""
+    if not page:
+        return "The page's first load was not measured (no Chromium or Selenium)."
+    files = ", ".join(f"{path} {f['wire'] / 1024:.1f} KiB ({f['decoded'] / 1024:.1f} KiB decoded)"
+                      for path, f in page["files"].items() if f)
+    drawn = f"{page['map_drawn_ms']:.0f} ms" if page["map_drawn_ms"] is not None else "never (no map drawn in 30 s)"
+    return (f"The page's first load in headless Chromium on loopback (median of 3 fresh browsers): {files}; "
+            f"{page['total_wire_bytes'] / 1024:.1f} KiB over the wire in all; the first map drawn {drawn} after navigation "
+            f"starts, the load event at {page['load_ms']:.0f} ms.")
+
+
 def write_lua(work):
     path = os.path.join(work, "paths.lua")
     with open(path, "w") as f:
@@ -173,10 +243,13 @@ def server_table(results):
         lines.append(f"| {endpoint} | " + " | ".join(cells) + " |")
     for c, r in results["cluster"].items():
         lines.append(f"| search + reverse, HAProxy + 2 servers, {c} conn | {r['rps']:,.0f}, {r['p50_ms']:.2f} / {r['p99_ms']:.2f} | | |")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + page_line(results.get("page"))
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--page":
+        print(json.dumps(page_first_load(sys.argv[2])))
+        sys.exit(0)
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     outcome = bench_server(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None, quick="--quick" in sys.argv)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A stand-in for `geodb serve` with a few canned Helsinki places, to work on the web page without a database.
 
-Serves Sources/GeoDBServer/Web/index.html at / (read on each request, so edits show on reload) and the /v1
-endpoints the page calls, with the JSON shapes of the real API. Stdlib only.
+Serves Sources/GeoDBServer/Web/index.html at / and its Leaflet at /leaflet/ (read on each request, so edits show
+on reload) and the /v1 endpoints the page calls, with the JSON shapes of the real API. Stdlib only.
 
     Tools/verify/web-page-mock.py --port 8765            # then open http://127.0.0.1:8765/
     Tools/verify/test-web-page.py --url http://127.0.0.1:8765 --screenshot /tmp/page.png
@@ -20,7 +20,12 @@ from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlparse, parse_qs
 
-PAGE = Path(__file__).resolve().parents[2] / "Sources" / "GeoDBServer" / "Web" / "index.html"
+WEB = Path(__file__).resolve().parents[2] / "Sources" / "GeoDBServer" / "Web"
+# What the binary serves from Web/ (WebResources): path → file and type.
+FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/index.html": ("index.html", "text/html; charset=utf-8"),
+         "/leaflet/leaflet.js": ("leaflet/leaflet.js", "text/javascript; charset=utf-8"),
+         "/leaflet/leaflet.css": ("leaflet/leaflet.css", "text/css; charset=utf-8")}
+EXTENT = {"min_lat": 60.160, "min_lon": 24.930, "max_lat": 60.176, "max_lon": 24.965}
 
 
 def place(id, source_id, kind, name, display_name, lat, lon, category_id=None, category=None, address=None,
@@ -129,8 +134,11 @@ def page(results, params, size):
 def answer(path, params):
     if path == "/v1/status":
         return {"databases": [{"file": "helsinki-mock.sqlite", "places": len(PLACES), "timezones": True,
-                               "extent": {"min_lat": 60.160, "min_lon": 24.930, "max_lat": 60.176, "max_lon": 24.965},
-                               "sources": [{"file": "mock"}]}]}
+                               "extent": EXTENT, "sources": [{"file": "mock"}]}]}
+    if path == "/v1/page-config":
+        return {"tiles": None, "view": EXTENT,
+                "attribution": [{"text": "© OpenStreetMap contributors", "url": "https://www.openstreetmap.org/copyright",
+                                 "license": "ODbL 1.0", "license_url": "https://opendatacommons.org/licenses/odbl/1-0/"}]}
     if path == "/v1/categories":
         return {"categories": CATEGORIES}
     if path in ("/v1/autocomplete", "/v1/search"):
@@ -192,8 +200,9 @@ def answer(path, params):
 class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urlparse(self.path)
-        if url.path in ("/", "/index.html"):
-            return self.send(200, PAGE.read_bytes(), "text/html; charset=utf-8")
+        if url.path in FILES:
+            name, content_type = FILES[url.path]
+            return self.send(200, (WEB / name).read_bytes(), content_type)
         if self.server.api:
             return self.forward()
         params = {k: v[-1] for k, v in parse_qs(url.query).items()}

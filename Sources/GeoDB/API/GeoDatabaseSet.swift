@@ -257,6 +257,16 @@ public struct GeoDatabaseSet: Sendable {
         return Array(perMember.joined().prefix(limit))
     }
 
+    /// Where a map of the files should open: of each file's densest area (`QuerySession.denseArea`), the one
+    /// with most places, so that a country extract served with a world gazetteer opens on the country's
+    /// busiest part; nil when no file has places.
+    public func denseArea() async throws -> BoundingBox? {
+        let areas = try await Self.eachMember(withPlaces) { member in
+            try await member.database.read { try $0.denseArea() }.map { (box: $0.box, places: $0.share * Double(member.info.placeCount)) }
+        }
+        return areas.compactMap { $0 }.max { $0.places < $1.places }?.box
+    }
+
     // MARK: helpers
 
     /// `body` for each file at once, the answers in file order.

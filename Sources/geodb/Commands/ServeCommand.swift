@@ -40,6 +40,14 @@ extension GeoDBCommand {
         @Option(help: "Seconds between checks for database files replaced by a new import (0: only on SIGHUP).")
         var watch = 2.0
 
+        @Option(help: ArgumentHelp(
+            "A raster tile URL template the page's map shows, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (default: none; the page draws the databases' own streets and areas, offline).",
+            valueName: "url"))
+        var tiles: String?
+
+        @Option(name: .customLong("tiles-attribution"), help: "The credit the tiles' licence asks for, shown on the map under them.")
+        var tilesAttribution = DataAttribution.openStreetMap.text
+
         @Flag(help: "Log only errors, not every request.")
         var quiet = false
 
@@ -50,6 +58,13 @@ extension GeoDBCommand {
             guard watch >= 0, watch <= 86400 else { throw ValidationError("--watch must be 0…86400 seconds") }
             // An error answer (about 200 bytes) is never refused, but a limit below a page of results is a mistake.
             guard maxResponseBytes >= 1_024 else { throw ValidationError("--max-response-bytes must be at least 1024") }
+            if let tiles {
+                // The page fetches the tiles itself: a URL it cannot fetch, or without the places of z, x and y, shows a blank map.
+                guard tiles.hasPrefix("https://") || tiles.hasPrefix("http://"),
+                      ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains) else {
+                    throw ValidationError("--tiles must be an http(s) URL with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+                }
+            }
         }
 
         func run() async throws {
@@ -65,6 +80,8 @@ extension GeoDBCommand {
             configuration.maxResponseBytes = maxResponseBytes
             configuration.corsOrigins = cors == "none" ? nil : cors.split(separator: ",").map(String.init)
             configuration.watchInterval = watch > 0 ? .milliseconds(Int64(watch * 1000)) : nil
+            configuration.tiles = tiles
+            configuration.tilesAttribution = tilesAttribution
             let databases = databases, host = host
             try await GeoDBServer.run(configuration, logger: Logger(label: "geodb")) { port in
                 // Written whole at once (tests and scripts wait for this line to learn the port).
