@@ -51,7 +51,7 @@ final class FullTextBuilder {
         }
         // Through the output's connection, before the scratch connection below opens (and caches anything).
         if try output.scalarInt("SELECT EXISTS (SELECT 1 FROM place)") == 1 {
-            try Self.copy(["place_fts"], from: "main", to: "fulltext", db: output, attaching: scratchPath)
+            try Self.copy(["place_fts", "place_name_key"], from: "main", to: "fulltext", db: output, attaching: scratchPath)
         }
         let index = try ScratchIndex(path: scratchPath, cacheMiB: cacheMiB)
         worker = BackgroundWorker(name: "geodb-fulltext", batchSize: 512) { try index.apply($0) }
@@ -59,41 +59,44 @@ final class FullTextBuilder {
 
     deinit { discard() }
 
-    /// The texts of a place_fts row, one per column.
+    /// The texts of a place_fts row, one per column, and of its place_name_key row.
     struct RowText {
         var name: String
         var street: String
         var address: String
+        /// `NameKey.text` of the row's names (and of the street of a place without a name).
+        var keys: String
     }
 
     /// Indexes place `id`: a row of its own names and address, and one of its alternate names and address
-    /// when it has any (`SearchNames.texts`, made by the caller's thread; the address columns
-    /// `Address.searchColumns`, `named` when `place.name` is set); their places in the index's order follow
-    /// `importance` (as `place.importance` has it) and `kind` (`SearchRowID`).
-    func insert(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), named: Bool,
-                address: Address) throws {
+    /// when it has any (`SearchNames.texts`; the address columns `Address.searchColumns`, `named` when
+    /// `place.name` is set; the names' keys, `NameKey`; all made by the caller's thread); their places in
+    /// the index's order follow `importance` (as `place.importance` has it) and `kind` (`SearchRowID`).
+    func insert(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool, address: Address) throws {
         for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address) {
             try worker?.send(.insert(rowid: rowid, text: text))
         }
     }
 
     /// Forgets the rows `insert` made with these values.
-    func delete(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), named: Bool,
-                address: Address) throws {
+    func delete(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool, address: Address) throws {
         for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address) {
             try worker?.send(.delete(rowid: rowid, text: text))
         }
     }
 
     /// The rowids and texts of a place's rows.
-    static func rows(id: Int64, importance: Double, kind: PlaceKind, names: (own: String, alternate: String), named: Bool,
+    static func rows(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool,
                      address: Address) -> [(rowid: Int64, text: RowText)] {
         let columns = address.searchColumns(named: named)
+        let texts = names.texts
+        let ownKeys = NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []))
         let own = (SearchRowID.of(place: id, importance: importance, kind: kind),
-                   RowText(name: names.own, street: columns.street, address: columns.address))
-        guard !names.alternate.isEmpty else { return [own] }
+                   RowText(name: texts.own, street: columns.street, address: columns.address, keys: ownKeys))
+        guard !texts.alternate.isEmpty else { return [own] }
         return [own, (SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true),
-                      RowText(name: names.alternate, street: columns.street, address: columns.address))]
+                      RowText(name: texts.alternate, street: columns.street, address: columns.address,
+                              keys: NameKey.text(of: names.alternate)))]
     }
 
     /// Starts the final optimize and the vocabulary in the background; only `writeRTrees` may follow.
@@ -117,7 +120,7 @@ final class FullTextBuilder {
         let worker = self.worker
         self.worker = nil   // the scratch connection closes with the worker
         try worker?.drain()
-        try Self.copy(["place_fts", "search_token"] + rtreeTables, from: "fulltext", to: "main", db: output,
+        try Self.copy(["place_fts", "place_name_key", "search_token"] + rtreeTables, from: "fulltext", to: "main", db: output,
                       attaching: scratchPath)
         discard()
     }
@@ -162,6 +165,8 @@ private final class ScratchIndex {
     private let db: Connection
     private let insert: Statement
     private let delete: Statement
+    private let insertKeys: Statement
+    private let deleteKeys: Statement
     /// Rows not yet indexed, and the bytes of their text.
     private var held: [Int64: FullTextBuilder.RowText] = [:]
     private var heldBytes = 0
@@ -177,8 +182,9 @@ private final class ScratchIndex {
         try FullTextMerging.defer(in: db)
         insert = try db.prepare("INSERT INTO place_fts(rowid, name, street, address) VALUES (?, ?, ?, ?)")
         delete = try db.prepare("INSERT INTO place_fts(place_fts, rowid, name, street, address) VALUES ('delete', ?, ?, ?, ?)")
-        insert.copiesBoundValues = true
-        delete.copiesBoundValues = true
+        insertKeys = try db.prepare("INSERT INTO place_name_key(rowid, key) VALUES (?, ?)")
+        deleteKeys = try db.prepare("INSERT INTO place_name_key(place_name_key, rowid, key) VALUES ('delete', ?, ?)")
+        for statement in [insert, delete, insertKeys, deleteKeys] { statement.copiesBoundValues = true }
         try db.execute("BEGIN")
     }
 
@@ -186,10 +192,10 @@ private final class ScratchIndex {
         switch change {
         case .insert(let rowid, let text):
             held[rowid] = text
-            heldBytes += text.name.utf8.count + text.street.utf8.count + text.address.utf8.count
+            heldBytes += text.name.utf8.count + text.street.utf8.count + text.address.utf8.count + text.keys.utf8.count
             if heldBytes >= Self.batchBytes { try indexHeld() }
         case .delete(let rowid, let text):
-            if held.removeValue(forKey: rowid) == nil { try run(delete, rowid, text) }
+            if held.removeValue(forKey: rowid) == nil { try run(delete, deleteKeys, rowid, text) }
         case .complete: try complete()
         case .rtrees(let trees):
             try db.execute("BEGIN")
@@ -200,18 +206,23 @@ private final class ScratchIndex {
 
     /// Indexes the held rows, in rowid order.
     private func indexHeld() throws {
-        for (rowid, text) in held.sorted(by: { $0.key < $1.key }) { try run(insert, rowid, text) }
+        for (rowid, text) in held.sorted(by: { $0.key < $1.key }) { try run(insert, insertKeys, rowid, text) }
         held.removeAll(keepingCapacity: true)
         heldBytes = 0
     }
 
-    private func run(_ statement: Statement, _ rowid: Int64, _ text: FullTextBuilder.RowText) throws {
+    /// Runs `statement` on the row's place_fts texts and `keys` on its place_name_key text.
+    private func run(_ statement: Statement, _ keys: Statement, _ rowid: Int64, _ text: FullTextBuilder.RowText) throws {
         try statement.bind(1, rowid)
         try statement.bind(2, text.name)
         try statement.bind(3, text.street)
         try statement.bind(4, text.address)
         try statement.step()
         statement.reset()
+        try keys.bind(1, rowid)
+        try keys.bind(2, text.keys)
+        try keys.step()
+        keys.reset()
     }
 
     /// Indexes the rows still held, optimizes place_fts, then fills the vocabulary: the distinct words (4 to 32 letters) of its name
@@ -221,6 +232,7 @@ private final class ScratchIndex {
         try indexHeld()
         try db.execute("""
             INSERT INTO place_fts(place_fts) VALUES ('optimize');
+            INSERT INTO place_name_key(place_name_key) VALUES ('optimize');
             CREATE VIRTUAL TABLE temp.place_fts_vocabulary USING fts5vocab(main, place_fts, 'col');
             INSERT INTO search_word(token, places)
               SELECT term, doc FROM temp.place_fts_vocabulary WHERE col = 'name' AND length(term) BETWEEN 4 AND 32;
@@ -239,7 +251,7 @@ private final class ScratchIndex {
 /// (A larger table of pending terms, 'hashsize' 16 MiB instead of 1, saved 0.2 s of optimize but cost
 /// more in inserts: 6.2 → 7.3 s for the whole import.)
 enum FullTextMerging {
-    static let tables = ["place_fts", "search_token"]
+    static let tables = ["place_fts", "place_name_key", "search_token"]
 
     static func `defer`(in db: Connection) throws {
         try configure(db, automerge: 0, crisismerge: 64)

@@ -166,7 +166,7 @@ public final class PlaceWriter: PlaceSink {
             categoryCounts[category, default: 0] += 1
         }
         let searchNames = place.searchNames   // for the index and the link candidate: made once
-        try fullText.insert(id: id, importance: place.importance, kind: place.kind, names: searchNames.texts,
+        try fullText.insert(id: id, importance: place.importance, kind: place.kind, names: searchNames,
                             named: place.name != nil, address: place.address)
         if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
             areaLikeIDs.append(id)
@@ -316,9 +316,9 @@ public final class PlaceWriter: PlaceSink {
         let importance = max(oldImportance, place.importance)
         // Linked places are settlements and areas: named when they have names (only an address can have a
         // name without `place.name`, a `name` tag without `addr:housename`).
-        try fullText.delete(id: target.id, importance: oldImportance, kind: target.kind, names: target.names.texts,
+        try fullText.delete(id: target.id, importance: oldImportance, kind: target.kind, names: target.names,
                             named: !target.names.all.isEmpty, address: old)
-        try fullText.insert(id: target.id, importance: importance, kind: target.kind, names: names.texts, named: !names.all.isEmpty,
+        try fullText.insert(id: target.id, importance: importance, kind: target.kind, names: names, named: !names.all.isEmpty,
                             address: address)
         try statements.update.run([
             place.address.state.map { .text($0) } ?? .null, place.address.country.map { .text($0) } ?? .null,
@@ -366,7 +366,7 @@ public final class PlaceWriter: PlaceSink {
         case .packed: placeBoxes.remove(id: id)
         case .insert: try db.prepare("DELETE FROM place_rtree WHERE id = ?").run([.integer(id)])
         }
-        try fullText.delete(id: id, importance: importance, kind: kind, names: names.texts, named: !names.all.isEmpty, address: address)
+        try fullText.delete(id: id, importance: importance, kind: kind, names: names, named: !names.all.isEmpty, address: address)
         linker.remove(place: id)
         countsByKind[kind, default: 0] -= 1
         written -= 1
@@ -378,9 +378,9 @@ public final class PlaceWriter: PlaceSink {
     /// its link candidate follow.
     func renamed(_ id: Int64, kind: PlaceKind, from old: (names: SearchNames, importance: Double), to names: SearchNames,
                  importance: Double, address: Address) throws {
-        try fullText.delete(id: id, importance: old.importance, kind: kind, names: old.names.texts, named: !old.names.all.isEmpty,
+        try fullText.delete(id: id, importance: old.importance, kind: kind, names: old.names, named: !old.names.all.isEmpty,
                             address: address)
-        try fullText.insert(id: id, importance: importance, kind: kind, names: names.texts, named: !names.all.isEmpty, address: address)
+        try fullText.insert(id: id, importance: importance, kind: kind, names: names, named: !names.all.isEmpty, address: address)
         linker.setNames(names, ofPlace: id)
     }
 
@@ -388,8 +388,8 @@ public final class PlaceWriter: PlaceSink {
     /// rows follow.
     func readdressed(_ id: Int64, kind: PlaceKind, importance: Double, names: SearchNames, named: Bool, from old: Address,
                      to new: Address) throws {
-        try fullText.delete(id: id, importance: importance, kind: kind, names: names.texts, named: named, address: old)
-        try fullText.insert(id: id, importance: importance, kind: kind, names: names.texts, named: named, address: new)
+        try fullText.delete(id: id, importance: importance, kind: kind, names: names, named: named, address: old)
+        try fullText.insert(id: id, importance: importance, kind: kind, names: names, named: named, address: new)
     }
 
     /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,

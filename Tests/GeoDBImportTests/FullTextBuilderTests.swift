@@ -18,7 +18,7 @@ import TestSupport
         let scratchPath = scratch.path("out.sqlite-fulltext")
         var builder: FullTextBuilder? = try FullTextBuilder(output: db, scratchPath: scratchPath, cacheMiB: 2)
         for id in 1...20_000 {
-            try builder?.insert(id: Int64(id), importance: 0.5, kind: .poi, names: ("Paikka \(id) Kauppa\(id % 977) Katu\(id % 131)", ""), named: true, address: Address(street: "Tie \(id % 50)"))
+            try builder?.insert(id: Int64(id), importance: 0.5, kind: .poi, names: SearchNames([PlaceName(name: "Paikka \(id) Kauppa\(id % 977) Katu\(id % 131)", type: "name")]), named: true, address: Address(street: "Tie \(id % 50)"))
         }
         try builder?.complete()
         let pages = try #require(try db.scalarInt("PRAGMA page_count"))

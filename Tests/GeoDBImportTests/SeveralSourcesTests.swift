@@ -83,7 +83,7 @@ import TestSupport
                                                  state: $0.text(4), country: $0.text(5)), $0.double(6), PlaceKind(rawValue: $0.text(7) ?? ""),
                                          $0.int(8) != 0) }
         let place = try #require(columns.first)
-        let rows = FullTextBuilder.rows(id: id, importance: place.1, kind: try #require(place.2), names: SearchNames(names).texts,
+        let rows = FullTextBuilder.rows(id: id, importance: place.1, kind: try #require(place.2), names: SearchNames(names),
                                         named: place.3, address: place.0)
         let words = "SELECT term, col, offset FROM v WHERE doc = ? ORDER BY col, offset"
         try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
@@ -100,6 +100,14 @@ import TestSupport
             let expected = try scratch.prepare(words).rows([.integer(rowid)]) { [$0.value(0), $0.value(1), $0.value(2)] }
             #expect(!indexed.isEmpty, sourceLocation: sourceLocation)
             #expect(indexed == expected, sourceLocation: sourceLocation)
+        }
+        // Its whole names' keys too: each finds the row.
+        let keyed = try db.prepare("SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?")
+        for (rowid, text) in rows {
+            #expect(!text.keys.isEmpty, sourceLocation: sourceLocation)
+            for key in text.keys.split(separator: " ") {
+                #expect(try keyed.rows([.text("\"\(key)\"")]) { $0.int(0) }.contains(rowid), sourceLocation: sourceLocation)
+            }
         }
     }
 

@@ -431,36 +431,47 @@ final class ForwardSearch {
             prefixGroups[words.count - 1] = try typed.flatMap(index.prefixTerms) + groups[words.count - 1].filter { !typed.contains($0) }
         }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
-        // Two streams of matches, each in rank order: those whose names (as ranking compares them) hold a
+        // Streams of matches, each in rank order, read as far as their bounds can matter: the places one of
+        // whose names is exactly the query (their whole-name keys, `NameKey`), those whose names hold a
         // query word, and those that matched through their address alone, which score as no name holding
-        // the words (14 points, not 31.5) and are read only as far as that can matter. "Vaduz" matches 1,700
-        // places of Liechtenstein, nearly all addresses in Vaduz: read in one stream, 200 of them were
-        // scored in case one was named Vaduz. Typo matching compares names by edits, which an index
-        // column cannot tell: one stream.
-        var sources: [CandidateSource] = []
-        func source(_ match: String, namesHoldWords: Bool) -> CandidateSource {
+        // the words (14 points, not 31.5). Read in one stream, "Vaduz" on Liechtenstein scored 200 of its
+        // 1,700 matches, nearly all addresses in Vaduz, in case one was named Vaduz; "strasse" 200 streets
+        // named "…strasse" in case one was named "Strasse". While typing, an exact name counts as a prefix
+        // (no keys needed); typo matching compares names by edits, which no index column can tell: one stream.
+        func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil) -> CandidateSource {
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more).
-            let firstPage = namesHoldWords ? max(16, 2 * options.limit) : 2
+            let firstPage = names == .none ? 2 : max(16, 2 * options.limit)
             var read = 0
             return CandidateSource(bound: { rank in
-                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, typing: lastTyped,
-                                    namesHoldWords: namesHoldWords)
+                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, typing: lastTyped, names: names)
             }, read: { after in
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
                 // kept first (on data with many places of a name, often all it takes: the tenth of 400 equal
                 // "Stockmann"s is known after 11), then pages doubling.
                 guard read < Self.candidateLimit else { return nil }
                 let page = min(Self.candidateLimit - read, read == 0 ? firstPage : read)
-                let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, limit: page)
+                let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, keys: keys,
+                                                         limit: page)
                 read += page
                 return (found, found.count < page || read >= Self.candidateLimit)
             })
         }
+        var sources: [CandidateSource]
         if forced == nil, !words.isEmpty, let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
-            sources = [source("(\(match)) AND \(named)", namesHoldWords: true), source("(\(match)) NOT \(named)", namesHoldWords: false)]
+            let nameMatch = "(\(match)) AND \(named)"
+            let addressOnly = source("(\(match)) NOT \(named)", names: .none)
+            let exactKeys = lastTyped ? nil : SearchRanking.exactTexts(of: query).flatMap { texts in
+                FTSQuery.groups([texts.compactMap { NameKey.of(words: $0.split(separator: " ").map(String.init)) }])
+            }
+            if let exactKeys {
+                sources = [source(nameMatch, names: .exact, keys: (exactKeys, true)),
+                           source(nameMatch, names: .notExact, keys: (exactKeys, false)), addressOnly]
+            } else {
+                sources = [source(nameMatch, names: .exact), addressOnly]
+            }
         } else {
-            sources = [source(match, namesHoldWords: true)]
+            sources = [source(match, names: .exact)]
         }
         return try scoreBestFirst(query: query, options: options, forced: forced, typing: lastTyped, keep: options.limit, from: sources)
     }

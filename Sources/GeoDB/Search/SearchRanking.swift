@@ -201,21 +201,52 @@ enum SearchRanking {
         return best.points(typing: typing) + PlacePoints(place, query: query, near: near).value
     }
 
+    /// What a stream of candidates is known to match with, before their names are read (`bound(ofPlacesUpTo:)`).
+    enum NameBound {
+        /// A name may be the query exactly.
+        case exact
+        /// Names may hold the words, none is them exactly (the index's whole-name keys say so).
+        case notExact
+        /// No name holds a query word: the candidate matched through its address alone.
+        case none
+    }
+
     /// The most a candidate not yet read can score: `bound` for a place of at most `rank` (`SearchRowID`:
     /// importance and street bonus) that gets every bonus its names cannot give (the house number's, full
-    /// nearness). `namesHoldWords` false: the candidate's names hold none of the query words (it matched
-    /// through its address alone), so it scores as one no name of which holds the words (`rank`).
+    /// nearness), its names matching at best as `names` says (typo matching: always as `.exact` says).
     static func bound(ofPlacesUpTo rank: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      typing: Bool, namesHoldWords: Bool = true) -> Double {
+                      typing: Bool, names: NameBound = .exact) -> Double {
         let name: Double
-        if namesHoldWords {
+        switch names {
+        case .exact:
             name = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .own, edits: 0, leading: true, whole: true)
                 .points(typing: typing)
-        } else {
+        case .notExact:
+            name = NameMatch(match: .prefix, tier: .own, edits: 0, leading: true, whole: true).points(typing: typing)
+        case .none:
+            // As `rank` scores a candidate no name of which holds the words.
             name = weight(of: forced ?? (query.numbers.isEmpty ? .prefix : .exact)) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
         }
         return name + (query.numbers.isEmpty ? 0 : numberBonus) + rank * SearchRowID.rankScale + (near == nil ? 0 : nearnessWeight)
     }
+
+    /// The texts a name must be, as its words joined by spaces, for `rank` to call it an exact match of
+    /// `query` for some place: the query's words with any of them left out as words of where the place is
+    /// (the whole texts `rank` compares, with the house numbers after them or not). Nil for a query of more
+    /// than `maxExactWords` words (their subsets would be too many keys to ask for).
+    static func exactTexts(of query: ParsedQuery) -> [String]? {
+        let words = query.words
+        guard (1...maxExactWords).contains(words.count) else { return nil }
+        var texts: [String] = []
+        for mask in 1..<(1 << words.count) {
+            let kept = words.indices.filter { mask & (1 << $0) != 0 }.map { words[$0] }
+            texts.append(kept.joined(separator: " "))
+            if !query.numbers.isEmpty { texts.append((kept + query.numbers).joined(separator: " ")) }
+        }
+        return texts
+    }
+
+    static let maxExactWords = 5
 
     /// The points of a candidate that do not depend on its names: house number or postcode asked for,
     /// a street without a number asked, importance, nearness to `near`.

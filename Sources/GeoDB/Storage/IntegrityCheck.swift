@@ -23,7 +23,7 @@ public struct CheckResult: Codable, Sendable {
 /// ```
 public enum IntegrityCheck {
     /// The full-text indexes, each checked by FTS5's own integrity check.
-    static let fullTextTables = ["place_fts", "search_token", "area_name_fts"]
+    static let fullTextTables = ["place_fts", "place_name_key", "search_token", "area_name_fts"]
 
     /// Runs every check on the database at `path`, which is opened read-only. FTS5's integrity check is an
     /// INSERT command, which a read-only connection cannot run: it runs on copies of the full-text indexes'

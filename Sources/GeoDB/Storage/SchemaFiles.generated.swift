@@ -109,6 +109,18 @@ CREATE VIRTUAL TABLE place_fts USING fts5(
     prefix = '1 2 3 4'
 );
 
+-- The whole names of each place_fts row, at its rowid: one token per name (NameKey: a hash of its folded
+-- words; for a place without a name, of its street), so that a search for "Vaduz" finds the places named
+-- exactly so among the thousands whose names or addresses hold the word, and reads the others only as far
+-- as their lower scores can matter. Only which rows hold a key is kept (detail = none, no sizes).
+CREATE VIRTUAL TABLE place_name_key USING fts5(
+    key,
+    content = '',
+    tokenize = 'ascii',
+    detail = none,
+    columnsize = 0
+);
+
 -- Distinct words (4 to 32 letters) of the name index with how many rows use them: the vocabulary
 -- typo-tolerant search draws from. id is search_token's rowid.
 CREATE TABLE search_word (

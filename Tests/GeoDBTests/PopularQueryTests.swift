@@ -1,0 +1,94 @@
+// The queries people type most (the most important towns, the commonest street names and name words,
+// a town's first letters) read only as far as their ranking needs: the whole-name keys find exact names,
+// matches through an address alone are read last. These tests hold what that must not change.
+import Foundation
+@testable import GeoDB
+import GeoDBSQLite
+import Testing
+import TestSupport
+
+@Suite struct PopularQueryTests {
+    /// The popular texts of a database by the rules of `geodb-bench popular` (towns, streets, words).
+    static func popularTexts(_ path: String) throws -> [String] {
+        let db = try Connection(path: path, mode: .readOnly())
+        func texts(_ sql: String) throws -> [String] { try db.prepare(sql).rows { $0.text(0) ?? "" } }
+        return try texts("""
+            SELECT name FROM place WHERE kind IN ('city', 'town', 'village', 'hamlet', 'suburb') AND name IS NOT NULL
+            GROUP BY name ORDER BY max(importance) DESC, name LIMIT 20
+            """)
+            + texts("SELECT name FROM place WHERE kind = 'street' AND name IS NOT NULL GROUP BY name ORDER BY count(*) DESC, name LIMIT 20")
+            + texts("SELECT token FROM search_word WHERE token NOT GLOB '*[0-9]*' ORDER BY places DESC, token LIMIT 20")
+    }
+
+    static func ids(_ db: GeoDatabase, _ text: String, limit: Int, typing: Bool = false) throws -> [Int64] {
+        var options = SearchOptions()
+        options.limit = limit
+        options.autocomplete = typing
+        return try db.search(text, options: options).map(\.id)
+    }
+
+    /// A popular word's first page is the first page of a deep search for it (which reads ten times as far
+    /// into every stream): stopping early loses nothing. On OSM data (Liechtenstein: addresses, streets,
+    /// POIs) and a gazetteer (cities15000: alternate names), whole and as typed.
+    @Test(arguments: ["liechtenstein", "cities"])
+    func firstPageIsTheDeepSearchsFirstPage(_ name: String) throws {
+        let path = name == "cities" ? try TestDatabases.cities() : try TestDatabases.liechtenstein()
+        let db = try GeoDatabase(path: path)
+        let texts = try Self.popularTexts(path)
+        #expect(texts.count >= 40)
+        var checked = 0
+        for text in texts {
+            #expect(try Self.ids(db, text, limit: 10) == Array(Self.ids(db, text, limit: 100).prefix(10)), "\(text)")
+            for length in 1...4 where text.count > length {
+                let typed = String(text.prefix(length))
+                #expect(try Self.ids(db, typed, limit: 10, typing: true) == Array(Self.ids(db, typed, limit: 100, typing: true).prefix(10)),
+                        "\(typed) (typing)")
+            }
+            checked += 1
+        }
+        #expect(checked == texts.count)
+    }
+
+    /// Every name of a place is in `place_name_key` at its search row (an alternate name that is also an
+    /// own name at the own names' row, as `SearchNames` has it), under the key of its folded words, and an
+    /// address without a name is there under its street's: the exact matches search reads first are all
+    /// there is.
+    @Test func everyNameIsUnderItsKey() throws {
+        let path = try TestDatabases.liechtenstein()
+        let db = try Connection(path: path, mode: .readOnly())
+        let rows = try db.prepare("""
+            SELECT p.id, p.importance, p.kind, coalesce(n.name, p.street), n.type IS NOT NULL AND n.type IN ('alt_name', 'old_name', 'short_name')
+              AND NOT EXISTS (SELECT 1 FROM place_name o WHERE o.place_id = p.id AND o.name = n.name
+                              AND o.type NOT IN ('alt_name', 'old_name', 'short_name'))
+            FROM place p LEFT JOIN place_name n ON n.place_id = p.id WHERE n.name IS NOT NULL OR (p.name IS NULL AND p.street IS NOT NULL)
+            ORDER BY p.id
+            """).rows { ($0.int(0), $0.double(1), PlaceKind(rawValue: $0.text(2) ?? ""), $0.text(3) ?? "", $0.int(4) != 0) }
+        #expect(rows.count > 10_000)
+        let lookup = try db.prepare("SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1")
+        var missing: [String] = []
+        for (id, importance, kind, name, alternate) in rows {
+            guard let kind, let key = NameKey.of(words: TextNormalizer.tokens(name)) else { continue }
+            let rowid = SearchRowID.of(place: id, importance: importance, kind: kind, alternate: alternate)
+            if try !lookup.rows([.text("\"\(key)\"")]) { $0.int(0) }.contains(rowid) { missing.append("\(id) \(name)") }
+        }
+        #expect(missing.isEmpty, "\(missing.prefix(5))")
+    }
+
+    /// "Vaduz" matches 1,700 places of Liechtenstein, nearly all addresses in Vaduz: the places named
+    /// exactly so and those whose names hold the word are scored, the addresses not (it scored 200).
+    /// "strasse" scores the streets named "…strasse" only as far as one could still rank in the top 10
+    /// (it scored 200, in case one was named just "Strasse").
+    @Test func popularWordsScoreFewCandidates() throws {
+        let db = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        for (text, most) in [("Vaduz", 40), ("Schaan", 40), ("strasse", 60), ("Landstrasse", 30)] {
+            let (places, explanation) = try db.withSession { try $0.explainSearch(text) }
+            let scored = explanation.attempts.filter { $0.reading == .name }.map(\.candidates).reduce(0, +)
+            #expect(scored <= most, "\(text): \(scored) candidates scored")
+            #expect(places.first?.name.map(TextNormalizer.fold) == TextNormalizer.fold(text) || text == "strasse", "\(text)")
+        }
+        // The places named exactly "Vaduz" come first, the town before its four signs.
+        let vaduz = try GeoDatabase(path: try TestDatabases.liechtenstein()).search("Vaduz")
+        #expect(vaduz.prefix(5).map { $0.match } == Array(repeating: .exact, count: 5))
+        #expect(vaduz.first?.kind == .town)
+    }
+}
