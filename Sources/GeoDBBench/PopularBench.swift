@@ -32,9 +32,19 @@ enum PopularBench {
                 ("as_you_type", typed)]
     }
 
+    /// The sets' queries without timing them (`--list`), for tools that send the same queries elsewhere
+    /// (Tools/bench/bench_server.py's popular mix through `geodb serve`): per set, its queries in order.
+    static func list(path: String) throws -> [String: Any] {
+        let raw = try Connection(path: path, mode: .readOnly())
+        return Dictionary(uniqueKeysWithValues: try sets(raw).map { name, queries in
+            (name, queries.map { ["text": $0.text, "typing": $0.typing] as [String: Any] })
+        })
+    }
+
     /// Each query of each set `rounds` times (rounds interleaved, so that a busy moment of a shared
     /// machine spreads over all queries): per set, the percentiles of all its timings, the median of its
-    /// queries' medians, and its slowest queries by median.
+    /// queries' medians, its slowest queries by median, and how many queries have a median over 1 ms or a
+    /// p99 over 5 ms (issue 37's bounds on every query).
     /// `cpuTime`: time the thread's CPU instead of the wall clock, for comparing two builds on a machine
     /// busy with other work (waiting for a core is not counted).
     static func run(path: String, rounds: Int, cpuTime: Bool) throws -> [String: Any] {
@@ -62,14 +72,17 @@ enum PopularBench {
             }
             func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             let medians = times.map { percentile($0.sorted(), 0.5) }
+            let p99s = times.map { percentile($0.sorted(), 0.99) }
             let all = times.joined().sorted()
             let slowest = medians.indices.sorted { medians[$0] > medians[$1] }.prefix(3).map {
                 ["query": queries[$0].text + (queries[$0].typing ? " (typing)" : ""), "p50_us": Int(medians[$0]),
-                 "p99_us": Int(percentile(times[$0].sorted(), 0.99))]
+                 "p99_us": Int(p99s[$0])]
             }
             report[name] = ["queries": queries.count, "p50_us": percentile(all, 0.5), "p95_us": percentile(all, 0.95),
                             "p99_us": percentile(all, 0.99), "median_of_query_p50_us": percentile(medians.sorted(), 0.5),
-                            "over_1ms_p50": medians.filter { $0 > 1000 }.count, "slowest": slowest] as [String: Any]
+                            "over_1ms_p50": medians.filter { $0 > 1000 }.count, "slowest": slowest,
+                            // The issue's other bound is on each query's own p99 (with up to 100 rounds, its slowest run).
+                            "over_5ms_p99": p99s.filter { $0 > 5000 }.count, "max_query_p99_us": p99s.max() ?? 0] as [String: Any]
         }
         return report
     }

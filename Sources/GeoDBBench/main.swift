@@ -4,7 +4,8 @@
 //                           geodb-bench nearest DATABASE LATLON_FILE [--answers FILE]
 //                           geodb-bench throughput DATABASE [--queries N] [--seconds S]
 //                           geodb-bench query DATABASE TEXT [--autocomplete] [--queries N]   (one text, N times: to profile)
-//                           geodb-bench popular DATABASE [--rounds N] [--cpu]   (the queries people type most, by rule)
+//                           geodb-bench popular DATABASE [--rounds N] [--cpu] [--list]   (the queries people type most, by rule;
+//                                                                        --list prints them instead of timing them)
 import Foundation
 import GeoDB
 import GeoDBSQLite
@@ -31,6 +32,7 @@ do {
     case "throughput":
         report = try ThroughputBench.run(path: arguments[2], queries: queries,
                                          seconds: option("--seconds").flatMap(Double.init) ?? 2, random: &random)
+    case "popular" where arguments.contains("--list"): report = try PopularBench.list(path: arguments[2])
     case "popular": report = try PopularBench.run(path: arguments[2], rounds: option("--rounds", 20), cpuTime: arguments.contains("--cpu"))
     case "query" where arguments.count >= 4:
         report = try SearchBench.repeated(path: arguments[2], text: arguments[3], autocomplete: arguments.contains("--autocomplete"),

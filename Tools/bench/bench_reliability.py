@@ -166,12 +166,20 @@ def section(geodb, baseline=None, cap=CAP_SECONDS):
     return lines
 
 
-def update(path, lines):
-    """Replaces the Reliability section of `path` (up to the next "## "), or appends it."""
+def update(path, lines, before=None):
+    """Replaces the section of `path` that `lines` are (from their "## " title up to the next "## "); a
+    missing one goes in front of the section titled `before` when there is one, else at the end.
+    Tools/bench/bench.py writes its popular section into a report the same way."""
     text = open(path).read() if os.path.exists(path) else ""
     block = "\n".join(lines) + "\n"
-    pattern = re.compile(r"^## Reliability\n.*?(?=^## |\Z)", re.S | re.M)
-    text = pattern.sub(lambda _: block + "\n", text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + block
+    pattern = re.compile(rf"^{re.escape(lines[0])}\n.*?(?=^## |\Z)", re.S | re.M)
+    ahead = re.compile(rf"^## {re.escape(before)}\n", re.M) if before else None
+    if pattern.search(text):
+        text = pattern.sub(lambda _: block + "\n", text)
+    elif ahead and ahead.search(text):
+        text = ahead.sub(lambda m: block + "\n" + m.group(0), text, count=1)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block
     with open(path, "w") as f:
         f.write(text.rstrip("\n") + "\n")
 

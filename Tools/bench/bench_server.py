@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """`geodb serve` under load: wrk (Debian package) against the server on Helsinki + cities500 (with the
 timezone database as a second file), at 1, 16 and 64 connections, per endpoint (search, autocomplete,
-reverse, nearby, timezone) and for a search/reverse mix; the mix through HAProxy in front of two server
+reverse, nearby, timezone), for a search/reverse mix and for the popular mix (issue 37: the queries people type
+most, half searched and half typed); the search/reverse mix through HAProxy in front of two server
 processes (Tools/serve-cluster.sh); the server's resident memory over a 60 s run; the web page's first load
 (bytes of the page, Leaflet and the first map, and the time until the map is drawn, in headless Chromium when
 there is one). The requests are built by rule from the database itself (names, their prefixes, points near
 places), with a fixed seed.
 
 Run by Tools/bench/bench.py (bench.sh) for docs/BENCHMARKS.md; alone: python3 Tools/bench/bench_server.py DB TZDB;
-the page's first load alone against a running server: python3 Tools/bench/bench_server.py --page URL.
+the page's first load alone against a running server: python3 Tools/bench/bench_server.py --page URL; the popular
+mix alone: bench.py --only popular.
 wrk runs on the same 2 cores as the server: the numbers are what one machine does serving itself."""
 import json
 import os
@@ -20,9 +22,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from urllib.parse import quote
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GEODB = os.path.join(ROOT, ".build/release/geodb")
+GEODB_BENCH = os.path.join(ROOT, ".build/release/geodb-bench")
+PORT = 18300
+CONNECTIONS = [1, 16, 64]
+POPULAR = "popular mix"
+# Issue 37's targets for the popular mix: requests/s at 16 connections, p99 (ms) at 64.
+POPULAR_RPS_AT_16 = 5000
+POPULAR_P99_MS_AT_64 = 20
 LUA = """
 local paths = {}
 local counter = 0
@@ -47,7 +57,6 @@ def request_paths(db, count=2000, seed=7):
     points = [(r[0], r[1]) for r in con.execute("SELECT lat, lon FROM place ORDER BY random() LIMIT ?", (count,))]
     con.close()
     rng.shuffle(names)
-    from urllib.parse import quote
 
     def near(point):   # within ~100 m of a place: where people look
         return point[0] + rng.uniform(-0.001, 0.001), point[1] + rng.uniform(-0.001, 0.001)
@@ -64,7 +73,22 @@ def request_paths(db, count=2000, seed=7):
         "timezone": ["/v1/timezone?lat=%.4f&lon=%.4f" % near(p) for p in points],
     }
     paths["search + reverse"] = [p for pair in zip(paths["search"], paths["reverse"]) for p in pair]
+    paths[POPULAR] = popular_paths(db)
     return paths
+
+
+def popular_paths(db):
+    """The popular mix: the queries `geodb-bench popular --list` makes from the database, the whole texts (towns,
+    streets, name words, categories) as Nominatim's /search and the first letters typed as Photon's as-you-type
+    /api, in turn, the shorter list cycled so that each is half of the requests. Both ask for 10 results, as the
+    in-process sets do."""
+    sets = json.loads(subprocess.run([GEODB_BENCH, "popular", db, "--list"], check=True, capture_output=True, text=True).stdout)
+    queries = [q for name in sorted(sets) for q in sets[name]]
+    search = [f"/search?q={quote(q['text'], safe='')}&format=jsonv2&limit=10" for q in queries if not q["typing"]]
+    typing = [f"/api?q={quote(q['text'], safe='')}&limit=10" for q in queries if q["typing"]]
+    if not search or not typing:
+        return search + typing
+    return [p for i in range(max(len(search), len(typing))) for p in (search[i % len(search)], typing[i % len(typing)])]
 
 
 def start_server(dbs, port):
@@ -102,26 +126,50 @@ def rss_kib(pid):
     return int(re.search(r"VmRSS:\s+(\d+)", text).group(1)), int(re.search(r"RssAnon:\s+(\d+)", text).group(1))
 
 
+def write_paths(work, paths):
+    """One file of request paths per endpoint (what the wrk script reads), by endpoint."""
+    files = {}
+    for endpoint, endpoint_paths in paths.items():
+        files[endpoint] = os.path.join(work, endpoint.replace(" + ", "-").replace(" ", "-") + ".txt")
+        with open(files[endpoint], "w") as f:
+            f.write("\n".join(endpoint_paths) + "\n")
+    return files
+
+
+def measure_endpoints(port, files, seconds):
+    """wrk per endpoint at each of CONNECTIONS, after a warm-up, by endpoint and connection count."""
+    results = {}
+    for endpoint, path in files.items():
+        wrk(port, path, 4, 1)   # warm the caches and the sessions
+        results[endpoint] = {c: wrk(port, path, c, seconds) for c in CONNECTIONS}
+        print(f"server {endpoint}: " + ", ".join(f"{c} conn {r['rps']:.0f}/s p50 {r['p50_ms']:.2f} p99 {r['p99_ms']:.2f} ms"
+                                                 for c, r in results[endpoint].items()), file=sys.stderr)
+    return results
+
+
+def bench_popular_mix(db, tz_db, quick=False):
+    """Only the popular mix, on a server of its own (bench.py --only popular): by connection count."""
+    files = write_paths(tempfile.mkdtemp(), {POPULAR: popular_paths(db)})
+    server = start_server([db, tz_db] if tz_db else [db], PORT)
+    try:
+        return measure_endpoints(PORT, files, 3 if quick else 10)[POPULAR]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait()
+
+
 def bench_server(db, tz_db, quick=False):
     seconds = 3 if quick else 10
     work = tempfile.mkdtemp()
-    files = {}
-    for endpoint, paths in request_paths(db).items():
-        files[endpoint] = os.path.join(work, endpoint.replace(" + ", "-").replace(" ", "-") + ".txt")
-        with open(files[endpoint], "w") as f:
-            f.write("\n".join(paths) + "\n")
+    files = write_paths(work, request_paths(db))
     dbs = [db, tz_db] if tz_db else [db]
-    port = 18300
+    port = PORT
     server = start_server(dbs, port)
-    results = {"connections": [1, 16, 64], "endpoints": {}, "cluster": {}, "rss": None}
+    results = {"connections": CONNECTIONS, "endpoints": {}, "cluster": {}, "rss": None}
     try:
         results["page"] = page_first_load(f"http://127.0.0.1:{port}")   # first: on a server not yet busy
         print(f"server page first load: {results['page']}", file=sys.stderr)
-        for endpoint, path in files.items():
-            wrk(port, path, 4, 1)   # warm the caches and the sessions
-            results["endpoints"][endpoint] = {c: wrk(port, path, c, seconds) for c in results["connections"]}
-            print(f"server {endpoint}: " + ", ".join(f"{c} conn {r['rps']:.0f}/s p50 {r['p50_ms']:.2f} p99 {r['p99_ms']:.2f} ms"
-                                                     for c, r in results["endpoints"][endpoint].items()), file=sys.stderr)
+        results["endpoints"] = measure_endpoints(port, files, seconds)
         # Resident memory over a long run of the mix at 64 connections, sampled every second.
         duration = 10 if quick else 60
         samples = []
@@ -227,6 +275,17 @@ def write_lua(work):
     with open(path, "w") as f:
         f.write(LUA)
     return path
+
+
+def popular_mix_lines(by_conn):
+    """Markdown: the popular mix's requests/s and latencies per connection count, with issue 37's targets judged."""
+    lines = ["| connections | requests/s | p50 ms | p99 ms | non-2xx |", "|---:|---:|---:|---:|---:|"]
+    lines += [f"| {c} | {r['rps']:,.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['non_2xx']} |" for c, r in by_conn.items()]
+    rps, p99 = by_conn[16]["rps"], by_conn[64]["p99_ms"]
+    lines += ["", f"Targets: ≥ {POPULAR_RPS_AT_16:,} requests/s at 16 connections: {rps:,.0f}, "
+              f"**{'pass' if rps >= POPULAR_RPS_AT_16 else 'fail'}**; p99 ≤ {POPULAR_P99_MS_AT_64} ms at 64 connections: "
+              f"{p99:.2f} ms, **{'pass' if p99 <= POPULAR_P99_MS_AT_64 else 'fail'}**."]
+    return lines
 
 
 def server_table(results):
