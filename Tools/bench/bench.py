@@ -280,6 +280,29 @@ def popular_section(popular, rounds, env, mix=None, queries=None):
     return lines
 
 
+def bench_export(dbs, runs):
+    """`geodb export --format gpkg` (one layer per geometry type, each with its R*Tree) of Liechtenstein and
+    cities500, points and full geometry: wall seconds and the file's size."""
+    results = []
+    for label in ("Liechtenstein", "cities500"):
+        if label not in dbs:
+            continue
+        for geometry in ("point", "full"):
+            out = os.path.join(WORK, f"export-{label.lower()}-{geometry}.gpkg")
+            times = [timed([GEODB, "export", dbs[label], "--format", "gpkg", "--geometry", geometry, "--output", out,
+                            "--force"]).wall for _ in range(runs)]
+            results.append({"database": label, "geometry": geometry, "seconds": times, "bytes": os.path.getsize(out)})
+            os.remove(out)
+    return results
+
+
+def export_table(results):
+    lines = ["| database | geometry | time | GeoPackage |", "|---|---|--:|--:|"]
+    for r in results:
+        lines.append(f"| {r['database']} | {r['geometry']} | {fmt_s(r['seconds'])} | {r['bytes'] / 1e6:.1f} MB |")
+    return "\n".join(lines)
+
+
 def bench_throughput(dbs, seconds):
     """Mixed queries per second from 1 and 2 threads sharing one GeoDatabase: on Helsinki with the world's
     timezones (the mix includes timezone lookups) and on the query databases."""
@@ -603,6 +626,7 @@ def main():
     # Throughput on the databases of the earlier reports (the country extracts and cities500 alone add little).
     throughput = bench_throughput({k: v for k, v in query_dbs.items() if k not in ("cities500", *dict(COUNTRIES))},
                                   1 if args.quick else 3)
+    exports = bench_export(query_dbs, runs)
     python = peer_python()
     geonames = bench_geonames(1 if args.quick else 3)
     if not args.quick:
@@ -760,6 +784,11 @@ def main():
                    "RSS flat. Nominatim answered the same kind of queries in 17–28 ms p50 on this machine. "
                    "On 2 cores, HAProxy and a second server process add hops and share the same cores: "
                    "the cluster rows show the cost of the hop, not a gain; more machines are where it gains."]
+    if exports:
+        report += ["", "## Export to GeoPackage", "",
+                   "`geodb export DB --format gpkg --geometry point|full --output FILE`: a layer per geometry type (points, "
+                   "lines, polygons), each with the GeoPackage R*Tree spatial index, as QGIS and `ogrinfo` read it.", "",
+                   export_table(exports)]
     report += ["", "## Memory", ""]
     if slope is not None:
         report.append("Peak RSS of `geodb import --cache-mib 2` (SQLite's page cache pinned, so that what grows is geodb's "
