@@ -552,7 +552,13 @@ final class ForwardSearch {
             open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
             if scored.count >= keep {
                 let kth = scored.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
-                if unreadBound <= kth.score,
+                // A source's unread rows follow its last row read, but may precede the k-th's row (it came from
+                // another source): one of them that equals its score ranks before it.
+                let unreadMayRankAbove = sources.contains { source in
+                    let bound = rounded(source.unreadBound)
+                    return bound > kth.score || (bound == kth.score && (source.lastRowID ?? .min) < kth.order)
+                }
+                if !unreadMayRankAbove,
                    !open.prefix(while: { $0.bound >= kth.score }).contains(where: { $0.bound > kth.score || $0.place.rowid < kth.order }) { break }
             }
             // More candidates when those read are used up, or one not read may score more than they can.
