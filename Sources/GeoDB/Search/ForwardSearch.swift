@@ -564,6 +564,12 @@ final class ForwardSearch {
             // More candidates when those read are used up, or one not read may score more than they can.
             if unreadBound > open.first?.bound ?? -.infinity {
                 guard let page = try sources[next].read(sources[next].lastRowID) else { sources[next].more = false; continue }
+                // A place first found through its alternates' row is scored by its alternates alone. In one
+                // stream its own row would have come first had it matched. With the streams of a full search,
+                // its own row may match in another one, not read yet, but for no more points than an
+                // alternate's exact match (own names holding the words); an own exact match is in the exact
+                // stream too, at a lower rowid, so read first. (While typing, an exact name counts as a prefix:
+                // with keys then, an alternate's exact match could hide an own prefix match of more points.)
                 open += page.candidates.filter { seen.insert($0.id).inserted }.map { place in
                     place.throughAlternates ? Scoring(place: place, bound: bound(place, .alternate), ownNames: [])
                                            : Scoring(place: place, bound: bound(place, .own))
