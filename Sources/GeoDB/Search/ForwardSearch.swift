@@ -544,10 +544,16 @@ final class ForwardSearch {
         var batch = 16
         var sources = sources
         while true {
-            // The most any candidate not yet read can score (-infinity when all are read), and its source.
+            // The most any candidate not yet read can score (-infinity when all are read), and its source: of
+            // sources as high, the one whose unread rows come first in rank order (not read yet, or read least
+            // far), since only those can tie the k-th result and rank above it ("Landstrasse": the exact
+            // stream's equal houses were read to 200 while the stream holding the tie was never asked).
             var unreadBound = -Double.infinity, next = 0
-            for (i, source) in sources.enumerated() where rounded(source.unreadBound) > unreadBound {
-                (unreadBound, next) = (rounded(source.unreadBound), i)
+            for (i, source) in sources.enumerated() {
+                let bound = rounded(source.unreadBound)
+                if bound > unreadBound || (bound == unreadBound && (source.lastRowID ?? .min) < (sources[next].lastRowID ?? .min)) {
+                    (unreadBound, next) = (bound, i)
+                }
             }
             open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
             if scored.count >= keep {
