@@ -208,6 +208,36 @@ import TestSupport
 
     /// Postcodes: the places made from the addresses' postcodes match by prefix ("949" lists 9490–9498) and
     /// scope street search (two streets called Austrasse, in 9490 Vaduz and 9495 Triesen).
+    /// Each area's ISO 3166-2 code comes with the address, keyed by its level, with its boundary's admin
+    /// level: the municipality's in Vaduz (its boundary merged into the town node, whose tags keep the code),
+    /// the ward's in Monaco, a French département's and region's beside it.
+    @Test func addressesCarryTheirAreasSubdivisionCodes() throws {
+        let db = try Self.liechtenstein.get()
+        let vaduzCode = SubdivisionCode(adminLevel: 8, code: "LI-11")
+        let address = try #require(try Self.search(db, "Austrasse 9, Vaduz", limit: 1).first)
+        #expect(address.address.city == "Vaduz" && address.address.subdivisionCodes == [.city: vaduzCode])
+        #expect(try Self.reverse(db, 47.13168, 9.52287)?.place.address.subdivisionCodes == [.city: vaduzCode])
+        // The town is the municipality: its own code at its own level, from the boundary it absorbed.
+        let vaduz = try db.lookup("n1932181216").place
+        #expect(vaduz.tags[SubdivisionCode.tag] == "LI-11" && vaduz.address.subdivisionCodes == [.city: vaduzCode])
+        // The country has none (ISO3166-1 is no subdivision code), so neither has a place named only by it.
+        #expect(try db.lookup("n3696525426").place.address.subdivisionCodes.isEmpty)
+        // /v1 and --json: by level, the code alone.
+        let json = String(decoding: ResultJSON.place(address).encoded() ?? [], as: UTF8.self)
+        #expect(json.contains(#""address_iso3166_2":{"city":"LI-11"}"#), "\(json)")
+        // A name that is not the set's area does not take its code.
+        var retagged = address.address
+        retagged.copy(.city, from: Address(city: "Schaan"))
+        #expect(retagged.subdivisionCodes.isEmpty)
+
+        let monaco = try Self.monaco.get()
+        let casino = try #require(try Self.reverse(monaco, 43.7396, 7.4276))
+        #expect(casino.place.address.subdivisionCodes == [.suburb: SubdivisionCode(adminLevel: 10, code: "MC-MC")])
+        let nice = try #require(try Self.search(monaco, "Nice", limit: 5).first { $0.address.county == "Alpes-Maritimes" })
+        #expect(nice.address.subdivisionCodes[.county] == SubdivisionCode(adminLevel: 6, code: "FR-06"))
+        #expect(nice.address.subdivisionCodes[.state] == SubdivisionCode(adminLevel: 4, code: "FR-PAC"))
+    }
+
     @Test func postcodesMatchByPrefixAndScopeStreets() throws {
         let db = try Self.liechtenstein.get()
         let listed = try Self.search(db, "949", limit: 20)
