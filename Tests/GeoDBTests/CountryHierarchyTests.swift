@@ -238,6 +238,31 @@ import TestSupport
         #expect(nice.address.subdivisionCodes[.state] == SubdivisionCode(adminLevel: 4, code: "FR-PAC"))
     }
 
+    /// A city-state's city boundary merged into its country keeps its names, not its subdivision code: the
+    /// survivor is the country, of admin level 2, and the code would be keyed by that level. A place node
+    /// merged with its boundary takes the boundary's code (Vaduz, above).
+    @Test func aCityStateKeepsNoCodeOfAnotherLevel() throws {
+        let scratch = try ScratchDirectory()
+        let ring = "<way id='1'><nd ref='1'/><nd ref='2'/><nd ref='3'/><nd ref='4'/><nd ref='1'/></way>\n"
+        func boundary(_ id: Int, level: Int, tags: String) -> String {
+            "<relation id='\(id)'><member type='way' ref='1' role='outer'/><tag k='type' v='boundary'/>"
+                + "<tag k='boundary' v='administrative'/><tag k='admin_level' v='\(level)'/><tag k='name' v='Testburg'/>\(tags)</relation>\n"
+        }
+        let xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+            + "<node id='1' lat='10' lon='10'/><node id='2' lat='10' lon='10.1'/><node id='3' lat='10.1' lon='10.1'/><node id='4' lat='10.1' lon='10'/>\n"
+            + "<node id='5' lat='10.05' lon='10.05'><tag k='amenity' v='cafe'/><tag k='name' v='Kaffee'/></node>\n" + ring
+            + boundary(1, level: 2, tags: "<tag k='ISO3166-1' v='TB'/>")
+            + boundary(2, level: 8, tags: "<tag k='ISO3166-2' v='TB-01'/><tag k='website' v='https://testburg.example'/>") + "</osm>\n"
+        try xml.write(toFile: scratch.path("testburg.osm"), atomically: true, encoding: .utf8)
+        _ = try TestDatabases.importFile(scratch.path("testburg.osm"), to: scratch.path("testburg.sqlite"))
+        let db = try GeoDatabase(path: scratch.path("testburg.sqlite"))
+        let testburg = try db.lookup("r1").place
+        #expect(try db.lookup("r2").place.id == testburg.id)   // one place
+        #expect(testburg.tags[SubdivisionCode.tag] == nil && testburg.tags["website"] == "https://testburg.example")
+        let cafe = try #require(try Self.search(db, "Kaffee", limit: 1).first)
+        #expect(cafe.address.city == "Testburg" && cafe.address.country == "Testburg" && cafe.address.subdivisionCodes.isEmpty)
+    }
+
     @Test func postcodesMatchByPrefixAndScopeStreets() throws {
         let db = try Self.liechtenstein.get()
         let listed = try Self.search(db, "949", limit: 20)
