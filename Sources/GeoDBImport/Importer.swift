@@ -62,6 +62,9 @@ public struct ImportSummary: Sendable {
     public var places = 0
     /// Records merged into places of other sources.
     public var linked = 0
+    /// Addresses completed at import: a street from the nearest named street, a postcode from the
+    /// addresses around (`place.derived`).
+    public var derived = DerivedAddressCounts()
     /// Lookup tables used (country and admin1 names), by file name.
     public var lookupTables: [String] = []
     public var appended = false
@@ -166,7 +169,7 @@ public enum Importer {
             clock.lap("read")
             progress?(ImportProgress(phase: "hierarchy", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
-            try HierarchyBuilder(writer: writer, osmSources: Set(summary.sources.filter { $0.format.isOSM }.map(\.id)))
+            summary.derived = try HierarchyBuilder(writer: writer, osmSources: Set(summary.sources.filter { $0.format.isOSM }.map(\.id)))
                 .run(extraLevels: extraAreaLevels)
             // Merges change the sources' place counts.
             for (i, source) in summary.sources.enumerated() {

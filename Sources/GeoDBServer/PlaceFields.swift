@@ -40,7 +40,8 @@ struct PlaceFields {
     }
 
     /// Nominatim's `address`: the place itself under its address type for a POI or an area (its name),
-    /// then its address with Nominatim's keys (`road`, `house_number`, `country_code` in lower case).
+    /// then its address with Nominatim's keys (`road`, `house_number`, `country_code` in lower case), each
+    /// area's ISO 3166-2 code after it (`subdivisionKey`; a place that is an area has its own).
     var nominatimAddress: [(String, String)] {
         var out: [(String, String)] = []
         if let name = place.name, place.kind != .street, place.kind != .address { out.append((addressType, name)) }
@@ -53,6 +54,10 @@ struct PlaceFields {
                 if place.kind == .street && ours == .street { out.append(("road", place.name ?? value)); continue }
                 out.append((theirs, value))
             }
+            if let level = AddressLevel(rawValue: ours.rawValue), let code = place.address.subdivisionCodes[level] {
+                let key = Self.subdivisionKey(code)
+                if !out.contains(where: { $0.0 == key }) { out.append((key, code.code)) }
+            }
         }
         if place.kind == .street, !out.contains(where: { $0.0 == "road" }), let name = place.name { out.insert(("road", name), at: 0) }
         if let code = place.address.countryCode { out.append(("country_code", code.lowercased())) }
@@ -64,6 +69,11 @@ struct PlaceFields {
         (.housenumber, "house_number"), (.street, "road"), (.neighbourhood, "neighbourhood"), (.suburb, "suburb"), (.city, "city"),
         (.county, "county"), (.state, "state"), (.postcode, "postcode"), (.country, "country"), (.countryCode, "country_code"),
     ]
+
+    /// Nominatim's key of an area's ISO 3166-2 code: by the admin level of its boundary (`ISO3166-2-lvl8`), as
+    /// Nominatim writes it in every format but geocodejson.
+    static func subdivisionKey(_ code: SubdivisionCode) -> String { subdivisionKeyPrefix + String(code.adminLevel) }
+    private static let subdivisionKeyPrefix = "ISO3166-2-lvl"
 
     /// Nominatim's key of an address part (`road` for the street).
     static func nominatimKey(_ part: Address.Part) -> String {
@@ -82,10 +92,13 @@ struct PlaceFields {
     }
 
     /// Nominatim's `display_name` from its `address` lines (`nominatimAddress`): in order, each once ("Dorfbäckerei Herrmann, 29, Gnetsch,
-    /// Mäls, Balzers, 9496, Liechtenstein"), where geodb's own puts the number after the street.
+    /// Mäls, Balzers, 9496, Liechtenstein"), where geodb's own puts the number after the street. Codes are
+    /// not names: the country's and the areas' are left out, as Nominatim leaves them.
     func nominatimDisplayName(address: [(String, String)]) -> String {
         var parts: [String] = []
-        for (key, value) in address where key != "country_code" && !parts.contains(value) { parts.append(value) }
+        for (key, value) in address where key != "country_code" && !key.hasPrefix(Self.subdivisionKeyPrefix) && !parts.contains(value) {
+            parts.append(value)
+        }
         return parts.isEmpty ? place.displayName : parts.joined(separator: ", ")
     }
 

@@ -1660,6 +1660,13 @@ start();
        ]
       }
      },
+     "address_iso3166_2": {
+      "type": "object",
+      "description": "The ISO 3166-2 subdivision codes of the address's areas that have one (their boundary's ISO3166-2 tag), keyed by the area's address level: {\"city\": \"LI-11\"}. A place that is such an area has its own at its level. Left out when there is none.",
+      "additionalProperties": {
+       "type": "string"
+      }
+     },
      "tags": {
       "type": "object",
       "additionalProperties": {

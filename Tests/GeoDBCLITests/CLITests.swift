@@ -35,6 +35,28 @@ import TestSupport
         #expect(!check.stdout.contains("FAIL"))
     }
 
+    /// The summary counts the addresses completed at import (issue 34), as many as `place.derived` marks: in
+    /// the text and in `--json`.
+    @Test func importSummaryCountsTheDerivedAddresses() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("liechtenstein.sqlite")
+        let imported = try runGeodb(["import", TestPaths.sampleData("liechtenstein.osm.pbf"), "-o", db, "--json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        let derived = try #require(object["derived"] as? [String: Int])
+        let connection = try Connection(path: db, mode: .readOnly())
+        func count(_ part: String) throws -> Int {
+            Int(try connection.scalarInt("SELECT count(*) FROM place WHERE ',' || derived || ',' LIKE '%,\(part),%'") ?? -1)
+        }
+        let streets = try count("street"), postcodes = try count("postcode")
+        #expect(streets > 0 && postcodes > 0 && derived == ["streets": streets, "postcodes": postcodes])
+        let text = try runGeodb(["import", TestPaths.sampleData("liechtenstein.osm.pbf"), "-o", db, "--force"])
+        // Without the thousands' commas (1,130), and so without the one between the two counts.
+        #expect(text.stdout.replacingOccurrences(of: ",", with: "")
+                    .contains("addresses completed: \(streets) given the nearest named street \(postcodes) the postcode of the addresses around"),
+                "\(text.stdout)")
+    }
+
     /// `inspect --check` of the grid fixture's database after `edit` (SQL run on it).
     static func checkAfter(_ edit: String) throws -> ProcessResult {
         let scratch = try ScratchDirectory()

@@ -119,6 +119,33 @@ import TestSupport
         #expect(address["road"] == "Bündaweg" && address["village"] == "Rotenboden" && address["city"] == "Triesenberg")
     }
 
+    /// Each area's ISO 3166-2 code under `ISO3166-2-lvl<admin_level>`, right after the area, in every format
+    /// but geocodejson (Nominatim's own has none there), and never in the display name: a house in Vaduz
+    /// has its municipality's, the town its own.
+    @Test func subdivisionCodesKeyedByAdminLevel() throws {
+        let server = try Self.server()
+        let point = [("lat", "47.13168"), ("lon", "9.52287")]
+        for format in ["json", "jsonv2"] {
+            let object = try server.get("/reverse", point + [("format", format)]).object()
+            let address = try #require(object["address"] as? [String: String])
+            #expect(address["ISO3166-2-lvl8"] == "LI-11" && address["town"] == "Vaduz", "\(format)")
+            #expect((object["display_name"] as? String)?.contains("LI-11") == false, "\(format)")
+        }
+        // In the order of the answer: after the town it belongs to (the body's key order, as written).
+        let text = try server.get("/reverse", point + [("format", "json")]).text
+        let town = try #require(text.range(of: #""town":"Vaduz""#)), code = try #require(text.range(of: #""ISO3166-2-lvl8":"LI-11""#))
+        #expect(town.upperBound <= code.lowerBound)
+        let xml = try Self.parseXML(try server.get("/reverse", point).text)
+        let parts = try #require(xml.children.first { $0["tag"] as? String == "addressparts" }?["children"] as? [[String: Any]])
+        #expect(parts.contains { $0["tag"] as? String == "ISO3166-2-lvl8" && $0["text"] as? String == "LI-11" })
+        let geojson = try server.get("/search", [("q", "Vaduz"), ("format", "geojson"), ("addressdetails", "1"), ("limit", "1")]).object()
+        let properties = (geojson["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any]
+        #expect((properties?["address"] as? [String: String])?["ISO3166-2-lvl8"] == "LI-11")
+        let geocodejson = try server.get("/reverse", point + [("format", "geocodejson")]).object()
+        let geocoding = (geocodejson["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any]
+        #expect(geocoding?["geocoding"] != nil && !String(describing: geocoding ?? [:]).contains("LI-11"))
+    }
+
     @Test func everyJSONFormatIsSentAsJSON() throws {
         let server = try Self.server()
         for format in ["json", "jsonv2", "geojson", "geocodejson"] {

@@ -208,6 +208,61 @@ import TestSupport
 
     /// Postcodes: the places made from the addresses' postcodes match by prefix ("949" lists 9490–9498) and
     /// scope street search (two streets called Austrasse, in 9490 Vaduz and 9495 Triesen).
+    /// Each area's ISO 3166-2 code comes with the address, keyed by its level, with its boundary's admin
+    /// level: the municipality's in Vaduz (its boundary merged into the town node, whose tags keep the code),
+    /// the ward's in Monaco, a French département's and region's beside it.
+    @Test func addressesCarryTheirAreasSubdivisionCodes() throws {
+        let db = try Self.liechtenstein.get()
+        let vaduzCode = SubdivisionCode(adminLevel: 8, code: "LI-11")
+        let address = try #require(try Self.search(db, "Austrasse 9, Vaduz", limit: 1).first)
+        #expect(address.address.city == "Vaduz" && address.address.subdivisionCodes == [.city: vaduzCode])
+        #expect(try Self.reverse(db, 47.13168, 9.52287)?.place.address.subdivisionCodes == [.city: vaduzCode])
+        // The town is the municipality: its own code at its own level, from the boundary it absorbed.
+        let vaduz = try db.lookup("n1932181216").place
+        #expect(vaduz.tags[SubdivisionCode.tag] == "LI-11" && vaduz.address.subdivisionCodes == [.city: vaduzCode])
+        // The country has none (ISO3166-1 is no subdivision code), so neither has a place named only by it.
+        #expect(try db.lookup("n3696525426").place.address.subdivisionCodes.isEmpty)
+        // /v1 and --json: by level, the code alone.
+        let json = String(decoding: ResultJSON.place(address).encoded() ?? [], as: UTF8.self)
+        #expect(json.contains(#""address_iso3166_2":{"city":"LI-11"}"#), "\(json)")
+        // A name that is not the set's area does not take its code.
+        var retagged = address.address
+        retagged.copy(.city, from: Address(city: "Schaan"))
+        #expect(retagged.subdivisionCodes.isEmpty)
+
+        let monaco = try Self.monaco.get()
+        let casino = try #require(try Self.reverse(monaco, 43.7396, 7.4276))
+        #expect(casino.place.address.subdivisionCodes == [.suburb: SubdivisionCode(adminLevel: 10, code: "MC-MC")])
+        let nice = try #require(try Self.search(monaco, "Nice", limit: 5).first { $0.address.county == "Alpes-Maritimes" })
+        #expect(nice.address.subdivisionCodes[.county] == SubdivisionCode(adminLevel: 6, code: "FR-06"))
+        #expect(nice.address.subdivisionCodes[.state] == SubdivisionCode(adminLevel: 4, code: "FR-PAC"))
+    }
+
+    /// A city-state's city boundary merged into its country keeps its names, not its subdivision code: the
+    /// survivor is the country, of admin level 2, and the code would be keyed by that level. A place node
+    /// merged with its boundary takes the boundary's code (Vaduz, above).
+    @Test func aCityStateKeepsNoCodeOfAnotherLevel() throws {
+        let scratch = try ScratchDirectory()
+        let ring = "<way id='1'><nd ref='1'/><nd ref='2'/><nd ref='3'/><nd ref='4'/><nd ref='1'/></way>\n"
+        func boundary(_ id: Int, level: Int, tags: String) -> String {
+            "<relation id='\(id)'><member type='way' ref='1' role='outer'/><tag k='type' v='boundary'/>"
+                + "<tag k='boundary' v='administrative'/><tag k='admin_level' v='\(level)'/><tag k='name' v='Testburg'/>\(tags)</relation>\n"
+        }
+        let xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+            + "<node id='1' lat='10' lon='10'/><node id='2' lat='10' lon='10.1'/><node id='3' lat='10.1' lon='10.1'/><node id='4' lat='10.1' lon='10'/>\n"
+            + "<node id='5' lat='10.05' lon='10.05'><tag k='amenity' v='cafe'/><tag k='name' v='Kaffee'/></node>\n" + ring
+            + boundary(1, level: 2, tags: "<tag k='ISO3166-1' v='TB'/>")
+            + boundary(2, level: 8, tags: "<tag k='ISO3166-2' v='TB-01'/><tag k='website' v='https://testburg.example'/>") + "</osm>\n"
+        try xml.write(toFile: scratch.path("testburg.osm"), atomically: true, encoding: .utf8)
+        _ = try TestDatabases.importFile(scratch.path("testburg.osm"), to: scratch.path("testburg.sqlite"))
+        let db = try GeoDatabase(path: scratch.path("testburg.sqlite"))
+        let testburg = try db.lookup("r1").place
+        #expect(try db.lookup("r2").place.id == testburg.id)   // one place
+        #expect(testburg.tags[SubdivisionCode.tag] == nil && testburg.tags["website"] == "https://testburg.example")
+        let cafe = try #require(try Self.search(db, "Kaffee", limit: 1).first)
+        #expect(cafe.address.city == "Testburg" && cafe.address.country == "Testburg" && cafe.address.subdivisionCodes.isEmpty)
+    }
+
     @Test func postcodesMatchByPrefixAndScopeStreets() throws {
         let db = try Self.liechtenstein.get()
         let listed = try Self.search(db, "949", limit: 20)

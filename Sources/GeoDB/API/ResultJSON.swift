@@ -17,6 +17,8 @@ package enum ResultJSON {
             ("lat", .number(place.lat)), ("lon", .number(place.lon)), ("distance_m", place.distanceM.map(JSON.number)),
             ("address", .strings(place.address.dictionary)),
             ("address_derived", place.address.derived.isEmpty ? nil : .array(place.address.derived.map { .string($0.rawValue) })),
+            ("address_iso3166_2", place.address.subdivisionCodes.isEmpty ? nil
+                : .strings(Dictionary(uniqueKeysWithValues: place.address.subdivisionCodes.map { ($0.key.rawValue, $0.value.code) }))),
             ("tags", .strings(place.tags)), ("timezone", place.timezone.map(JSON.string)),
             ("population", place.population.map(JSON.int)), ("score", place.score.map(JSON.number)),
             ("match", place.match.map { .string($0.rawValue) }),

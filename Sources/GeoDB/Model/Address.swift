@@ -33,6 +33,10 @@ public struct Address: Hashable, Sendable {
     /// settlement a town or a village, the part of it a suburb or a village of the municipality. Not address
     /// parts: Nominatim keys each area by what it is.
     public var areaKinds: [AddressLevel: PlaceKind] = [:]
+    /// The ISO 3166-2 codes of the areas of the address that have one, by level; a place that is an area
+    /// has its own at its own level (Nominatim lists a result's own code with its address). Not address
+    /// parts: an area's code says which subdivision it is, and Nominatim keys it by admin level.
+    public var subdivisionCodes: [AddressLevel: SubdivisionCode] = [:]
     /// The parts import derived rather than read from the place's tags (`place.derived`): a street from the
     /// nearest named street, a postcode from the addresses around. Not an address part.
     public var derived: [Part] = []
@@ -104,19 +108,20 @@ public struct Address: Hashable, Sendable {
 
     public var isEmpty: Bool { Part.allCases.allSatisfy { self[$0] == nil } }
 
-    /// Takes `part` from `other`: an area with what it is.
+    /// Takes `part` from `other`: an area with what it is and its code.
     public mutating func copy(_ part: Part, from other: Address) {
         if let level = AddressLevel(rawValue: part.rawValue) {
-            setArea(level, name: other[level: level], kind: other.areaKinds[level])
+            setArea(level, name: other[level: level], kind: other.areaKinds[level], code: other.subdivisionCodes[level])
         } else {
             self[part] = other[part]
         }
     }
 
-    /// Sets an area and what it is together, so that a kind never describes another area's name.
-    public mutating func setArea(_ level: AddressLevel, name: String?, kind: PlaceKind?) {
+    /// Sets an area, what it is and its code together, so that neither ever describes another area's name.
+    public mutating func setArea(_ level: AddressLevel, name: String?, kind: PlaceKind?, code: SubdivisionCode? = nil) {
         self[level: level] = name
         areaKinds[level] = name == nil ? nil : kind
+        subdivisionCodes[level] = name == nil ? nil : code
     }
 
     /// The address columns of the search index's rows of a place (docs/SCHEMA.md, `place_fts`): "street
@@ -154,6 +159,42 @@ public struct Address: Hashable, Sendable {
         // A loop, not `forEach(add)`: passing `add` as a value boxes the texts and checks every access at run time.
         if let street { for word in TextNormalizer.indexAlternatives(street) { add(word, toStreet: !named) } }
         return (streetText, text)
+    }
+}
+
+/// An area's ISO 3166-2 subdivision code ("LI-11", "DE-BY"): the `ISO3166-2` tag of its boundary, which
+/// import keeps in `place.tags`, with the boundary's OSM `admin_level`, by which Nominatim keys it
+/// (`ISO3166-2-lvl8`). An area without an admin level has none: the code would have no key there.
+///
+/// ```swift
+/// let code = result.address.subdivisionCodes[.city]?.code   // "LI-11" in Vaduz
+/// ```
+public struct SubdivisionCode: Hashable, Sendable {
+    public var adminLevel: Int
+    public var code: String
+
+    public init(adminLevel: Int, code: String) {
+        self.adminLevel = adminLevel
+        self.code = code
+    }
+
+    /// The code of a place with these `admin_level` and tags; nil unless it has both.
+    package init?(adminLevel: Int?, tags: [String: String]) {
+        self.init(adminLevel: adminLevel, code: tags[Self.tag])
+    }
+
+    package init?(adminLevel: Int?, code: String?) {
+        guard let adminLevel, let code, !code.isEmpty else { return nil }
+        self.init(adminLevel: adminLevel, code: code)
+    }
+
+    /// The OSM tag that holds it, kept among a place's display tags.
+    package static let tag = "ISO3166-2"
+
+    /// SQL reading the code and the admin level (in that order; NULL when absent) of the `place` row named
+    /// `alias`, for `init(adminLevel:code:)`.
+    package static func columns(of alias: String) -> String {
+        "json_extract(\(alias).tags, '$.\"\(tag)\"'), \(alias).admin_level"
     }
 }
 

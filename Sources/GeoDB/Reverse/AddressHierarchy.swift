@@ -27,6 +27,7 @@ final class AddressHierarchy {
         var name: String?
         var kind: PlaceKind?
         var countryCode: String?
+        var code: SubdivisionCode?
         /// Square kilometres (of two areas of a level, the smaller is the point's).
         var km2: Double
     }
@@ -56,21 +57,22 @@ final class AddressHierarchy {
         let p7 = Point7(point)
         var result: [AddressLevel: Area] = [:]
         let rows = try db.rows("areas containing a point", """
-            SELECT a.level, a.place_id, a.country_code, p.name, p.postcode, g.geometry, p.kind
+            SELECT a.level, a.place_id, a.country_code, p.name, p.postcode, g.geometry, p.kind, \(SubdivisionCode.columns(of: "p"))
             FROM area_rtree r CROSS JOIN area a ON a.id = r.id CROSS JOIN place p ON p.id = a.place_id
             CROSS JOIN place_geometry g ON g.place_id = a.place_id
             WHERE r.min_lon <= ?1 AND r.max_lon >= ?1 AND r.min_lat <= ?2 AND r.max_lat >= ?2
             """, [.real(point.lon), .real(point.lat)]) { row in
             (AddressLevel(rawValue: row.text(0) ?? ""), row.int(1), row.text(2), row.text(3), row.text(4),
-             row.blob(5).flatMap(Geometry.init(encoded:)), row.text(6).flatMap(PlaceKind.init(rawValue:)))
+             row.blob(5).flatMap(Geometry.init(encoded:)), row.text(6).flatMap(PlaceKind.init(rawValue:)),
+             SubdivisionCode(adminLevel: row.isNull(8) ? nil : Int(row.int(8)), code: row.text(7)))
         }
-        for (level, placeID, countryCode, name, postcode, geometry, kind) in rows {
+        for (level, placeID, countryCode, name, postcode, geometry, kind, code) in rows {
             guard let level, case .polygons(let polygons)? = geometry,
                   polygons.contains(where: { PolygonMath.polygonContains($0, lat: p7.lat, lon: p7.lon) }) else { continue }
             let km2 = PolygonMath.areaKm2(polygons)
             if let current = result[level], (current.km2, current.placeID) <= (km2, placeID) { continue }
             result[level] = Area(placeID: placeID, level: level, name: level == .postcode ? postcode ?? name : name,
-                                 kind: kind, countryCode: countryCode, km2: km2)
+                                 kind: kind, countryCode: countryCode, code: code, km2: km2)
         }
         return AddressLevel.withinCountry(result) { $0.countryCode }
     }
@@ -81,7 +83,7 @@ final class AddressHierarchy {
         var result = Address()
         let containing = try containingAreas(point)
         for (level, area) in containing {
-            if let name = area.name { result.setArea(level, name: name, kind: area.kind) }
+            if let name = area.name { result.setArea(level, name: name, kind: area.kind, code: area.code) }
         }
         // The country's code, else that of the smallest area that has one.
         if let code = containing[.country]?.countryCode

@@ -11,6 +11,8 @@ final class AreaSets {
         var names: [AddressLevel: String] = [:]
         /// What each level's area is (a town, a village of the municipality, …).
         var kinds: [AddressLevel: PlaceKind] = [:]
+        /// The ISO 3166-2 code of each level's area that has one.
+        var codes: [AddressLevel: SubdivisionCode] = [:]
         var postcode: String?
         var countryCode: String?
         /// Levels given by the nearest place node of their kind rather than a containing boundary.
@@ -34,10 +36,12 @@ final class AreaSets {
     func entry(_ id: Int64?) throws -> Entry? {
         guard let id else { return nil }
         if let entry = entries[id] { return entry }
+        let aliases = ["n", "sb", "c", "co", "st", "cn"]
         let entry = try db.first("read an area set", """
             SELECT s.postcode, s.country_code, s.from_nodes, s.neighbourhood_id, s.suburb_id, s.city_id, s.county_id, s.state_id,
                    s.country_id, n.name, sb.name, c.name, co.name, st.name, cn.name,
-                   n.kind, sb.kind, c.kind, co.kind, st.kind, cn.kind
+                   n.kind, sb.kind, c.kind, co.kind, st.kind, cn.kind,
+                   \(aliases.map(SubdivisionCode.columns(of:)).joined(separator: ", "))
             FROM area_set s
             LEFT JOIN place n ON n.id = s.neighbourhood_id LEFT JOIN place sb ON sb.id = s.suburb_id
             LEFT JOIN place c ON c.id = s.city_id LEFT JOIN place co ON co.id = s.county_id
@@ -50,6 +54,9 @@ final class AreaSets {
                 if !row.isNull(Int32(3 + offset)) { entry.ids[level] = row.int(Int32(3 + offset)) }
                 if let name = row.text(Int32(9 + offset)) { entry.names[level] = name }
                 if let kind = row.text(Int32(15 + offset)).flatMap(PlaceKind.init(rawValue:)) { entry.kinds[level] = kind }
+                let codeColumn = Int32(21 + 2 * offset)
+                entry.codes[level] = SubdivisionCode(adminLevel: row.isNull(codeColumn + 1) ? nil : Int(row.int(codeColumn + 1)),
+                                                     code: row.text(codeColumn))
             }
             entry.words = Set(TextNormalizer.tokens((Array(entry.names.values) + [entry.postcode].compactMap { $0 }).joined(separator: " ")))
             return entry
@@ -69,9 +76,11 @@ final class AreaSets {
     func fill(_ address: inout Address, from id: Int64?) throws {
         guard let entry = try entry(id) else { return }
         for (level, name) in entry.names where address[level: level] == nil { address[level: level] = name }
-        // Each area is what the set's is; a name the place's own tags give is that area when the names agree.
-        for (level, kind) in entry.kinds where address[level: level] != nil && address[level: level] == entry.names[level] {
-            address.areaKinds[level] = kind
+        // Each area is what the set's is, with its code; a name the place's own tags give is that area when the
+        // names agree.
+        for level in AddressLevel.nested where address[level: level] != nil && address[level: level] == entry.names[level] {
+            address.areaKinds[level] = entry.kinds[level]
+            address.subdivisionCodes[level] = entry.codes[level]
         }
         if address.postcode == nil, let postcode = entry.postcode { address.postcode = postcode }
         // The country around it over its own addr:country (see AreaSetAssigner).

@@ -18,9 +18,9 @@ final class PlaceReader {
     static let columns = """
         p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
         p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population,
-        pas.area_set_id, s.format, s.name, p.derived
+        pas.area_set_id, s.format, s.name, p.derived, p.admin_level
         """
-    static let columnCount = 22
+    static let columnCount = 23
     /// The tables `columns` read besides `place p`.
     static let joins = """
         LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id
@@ -53,11 +53,17 @@ final class PlaceReader {
                               countryCode: row.text(12), state: row.text(14), country: row.text(15))
         if let derived = row.text(21) { address.derived = derived.split(separator: ",").compactMap { Address.Part(rawValue: String($0)) } }
         try areaSets.fill(&address, from: row.isNull(18) ? nil : row.int(18))
+        let tags = Self.decodeTags(row.text(13))
+        // An area's own code, at its own level (it lies in no area of that level).
+        if let level = kind.addressLevel, address.subdivisionCodes[level] == nil,
+           let code = SubdivisionCode(adminLevel: row.isNull(22) ? nil : Int(row.int(22)), tags: tags) {
+            address.subdivisionCodes[level] = code
+        }
         let name = row.text(5)
         let at = try row.coordinate(6, 7, place: id, in: db.path)
         return PlaceResult(id: id, sourceRef: Self.sourceReference(row), kind: kind, category: row.text(3).map(SourceCategory.init),
                            categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, kind: kind, address: address),
-                           lat: at.lat, lon: at.lon, address: address, tags: Self.decodeTags(row.text(13)),
+                           lat: at.lat, lon: at.lon, address: address, tags: tags,
                            timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17))
     }
 

@@ -8,6 +8,13 @@ import Foundation
 import GeoDB
 import GeoDBSQLite
 
+/// How many places of an import `AddressCompleter` completed: given the nearest named street, given the
+/// postcode of the addresses around (a place can be both). What `place.derived` marks.
+public struct DerivedAddressCounts: Sendable, Equatable {
+    public var streets = 0
+    public var postcodes = 0
+}
+
 /// Derives the streets and postcodes addresses lack; runs after the area sets are written.
 final class AddressCompleter {
     /// How far the nearest named street may be from a house number without a street. Nominatim takes the
@@ -51,20 +58,14 @@ final class AddressCompleter {
         self.osmSources = osmSources
     }
 
-    /// How many places were given a street and how many a postcode.
-    struct Counts: Equatable {
-        var streets = 0, postcodes = 0
-    }
-
     /// Derives and writes; memory holds the places that lack a part (a point each), the street segments
     /// near them and the addresses with postcodes near those lacking one, not the import's places.
-    @discardableResult
-    func run() throws -> Counts {
-        guard !osmSources.isEmpty else { return Counts() }
+    func run() throws -> DerivedAddressCounts {
+        guard !osmSources.isEmpty else { return DerivedAddressCounts() }
         let streets = try deriveStreets()
         let postcodes = try derivePostcodes(streets: streets)
         try write(streets: streets, postcodes: postcodes)
-        return Counts(streets: streets.count, postcodes: postcodes.count)
+        return DerivedAddressCounts(streets: streets.count, postcodes: postcodes.count)
     }
 
     // MARK: Streets

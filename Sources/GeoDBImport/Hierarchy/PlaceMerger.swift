@@ -23,6 +23,8 @@ final class PlaceMerger {
         /// As `place.importance` has it (and its search row's rowid).
         var importance: Double
         var countryCode: String?
+        /// `place.tags`, as written (JSON).
+        var tags: String?
         /// Its own address parts, as its search row holds them.
         var address: Address
         var polygons: [[[Point7]]]? {
@@ -62,13 +64,18 @@ final class PlaceMerger {
 
     /// The statements of a merge, prepared once.
     private struct Statements {
-        let moveGeometry, deleteGeometry, updatePlace, moveLinks, insertLink, countLink: Statement
+        let moveGeometry, deleteGeometry, updatePlace, addTags, moveLinks, insertLink, countLink: Statement
 
         init(db: Connection) throws {
             moveGeometry = try db.prepare("UPDATE place_geometry SET place_id = ?1 WHERE place_id = ?2")
             deleteGeometry = try db.prepare("DELETE FROM place_geometry WHERE place_id = ?1")
             updatePlace = try db.prepare("""
                 UPDATE place SET admin_level = ?2, population = ?3, country_code = ?4, importance = ?5 WHERE id = ?1
+                """)
+            // ?2's tags that ?1 lacks, without its subdivision code when ?3 (NULL for none left: as written).
+            addTags = try db.prepare("""
+                UPDATE place SET tags = nullif(json_patch(CASE WHEN ?3 THEN json_remove(?2, '$."\(SubdivisionCode.tag)"') ELSE ?2 END,
+                                                          coalesce(tags, '{}')), '{}') WHERE id = ?1
                 """)
             moveLinks = try db.prepare("UPDATE place_link SET place_id = ?1 WHERE place_id = ?2")
             insertLink = try db.prepare("INSERT INTO place_link(place_id, source_id, source_ref, distance_m) VALUES (?, ?, ?, ?)")
@@ -112,7 +119,7 @@ final class PlaceMerger {
             SELECT p.id, p.source_id, p.source_ref, p.kind, p.category, p.lat, p.lon, p.admin_level, p.population,
                    p.country_code, instr(coalesce(p.tags, ''), '"wikidata"') > 0,
                    CASE WHEN substr(g.geometry, 1, 1) = x'02' THEN g.geometry END,
-                   p.housenumber, p.street, p.postcode, p.city, p.state, p.country, p.importance
+                   p.housenumber, p.street, p.postcode, p.city, p.state, p.country, p.importance, p.tags
             FROM place p LEFT JOIN place_geometry g ON g.place_id = p.id
             WHERE p.id IN (SELECT value FROM json_each(?1)) AND p.kind IN (SELECT value FROM json_each(?2))
             """)
@@ -122,14 +129,16 @@ final class PlaceMerger {
             var polygons: [[[Point7]]]?
             if let blob = rows.blob(11), case .polygons(let p)? = Geometry(encoded: blob) { polygons = p }
             indexOfID[rows.int(0)] = candidates.count
-            candidates.append(Candidate(
+            var candidate = Candidate(
                 id: rows.int(0), sourceID: rows.int(1), sourceRef: rows.text(2) ?? "", kind: kind, category: rows.text(4),
                 point: try rows.coordinate(5, 6, place: rows.int(0), in: db.path),
                 adminLevel: rows.isNull(7) ? nil : Int(rows.int(7)), population: rows.isNull(8) ? nil : rows.int(8),
                 famous: rows.int(10) != 0, importance: rows.double(18), countryCode: rows.text(9),
                 address: Address(housenumber: rows.text(12), street: rows.text(13), postcode: rows.text(14), city: rows.text(15),
                                  countryCode: rows.text(9), state: rows.text(16), country: rows.text(17)),
-                polygons: polygons))
+                polygons: polygons)
+            candidate.tags = rows.text(19)
+            candidates.append(candidate)
         }
         guard !candidates.isEmpty else { return }
         let names = try db.prepare("""
@@ -238,6 +247,13 @@ final class PlaceMerger {
         try writer.insertNames(Array(added), of: kept.id)
         kept.names += added
         kept.keys.formUnion(gone.keys)
+        // The tags of both, the survivor's first: a boundary's code (`SubdivisionCode`), its website. But not a
+        // code of another admin level than the survivor's own (a city-state's city on its country): Nominatim
+        // keys a code by its area's level, and the survivor keeps its own.
+        if let tags = gone.tags {
+            let otherLevel = kept.adminLevel != nil && kept.adminLevel != gone.adminLevel
+            try statements.addTags.run([.integer(kept.id), .text(tags), .integer(otherLevel ? 1 : 0)])
+        }
         kept.adminLevel = kept.adminLevel ?? gone.adminLevel
         kept.population = kept.population ?? gone.population
         kept.countryCode = kept.countryCode ?? gone.countryCode

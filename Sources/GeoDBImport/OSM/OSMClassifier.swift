@@ -274,6 +274,8 @@ enum OSMClassifier {
         "delivery", "fee", "stars", "smoking", "capacity", "addr:housename", "addr:unit", "addr:floor",
         "addr:suburb", "addr:district", "addr:interpolation", "denomination", "religion", "sport", "toilets:wheelchair",
         "drive_through", "self_service", "access", "ref", "network", "brand:wikidata", "heritage", "start_date",
+        // A boundary's subdivision code, which addresses of the places inside show (`SubdivisionCode`).
+        SubdivisionCode.tag,
     ]
     static let displayPrefixes = ["contact:", "payment:", "diet:", "fuel:", "socket:"]
 

@@ -20,6 +20,8 @@ struct ImportReport: Encodable {
     var outputBytes: Int
     var places: Int
     var linked: Int
+    /// Addresses completed at import (`place.derived`): `streets`, `postcodes`.
+    var derived: [String: Int]
     var appended: Bool
     var lookupTables: [String]
     var kinds: [String: Int]
@@ -35,6 +37,7 @@ struct ImportReport: Encodable {
         outputBytes = s.outputBytes
         places = s.places
         linked = s.linked
+        derived = ["streets": s.derived.streets, "postcodes": s.derived.postcodes]
         appended = s.appended
         lookupTables = s.lookupTables
         timezones = s.timeZones.map(TimeZoneImportReport.init)
@@ -90,6 +93,10 @@ struct ImportReport: Encodable {
         let kinds = s.countsByKind.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
         if !kinds.isEmpty {
             lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
+        }
+        if s.derived.streets > 0 || s.derived.postcodes > 0 {
+            lines.append("  addresses completed: \(Format.count(s.derived.streets)) given the nearest named street, "
+                         + "\(Format.count(s.derived.postcodes)) the postcode of the addresses around")
         }
         lines.append("  time: " + s.phases.map { "\($0.name) \(Format.seconds($0.seconds))" }.joined(separator: ", "))
         return lines.joined(separator: "\n")
