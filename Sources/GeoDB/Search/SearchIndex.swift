@@ -120,6 +120,13 @@ final class SearchIndex {
             """, values) { try candidate($0, rowid: $0.int(10)) }
     }
 
+    /// Whether more than `count` index rows match `match` (filters aside): counted from the index alone,
+    /// reading at most `count` + 1 rows.
+    func matchesMore(than count: Int, match: String) throws -> Bool {
+        try db.rows("whether many rows match", "SELECT count(*) FROM (SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 LIMIT \(count + 1))",
+                    [.text(match)]) { $0.int(0) }.first ?? 0 > Int64(count)
+    }
+
     /// The candidates of index rows known to match, in rowid order, with the options' filters in SQL.
     private func candidates(rowids: [Int64], options: SearchOptions) throws -> [Candidate] {
         guard !rowids.isEmpty else { return [] }
