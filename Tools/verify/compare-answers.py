@@ -15,7 +15,8 @@ The queries are drawn from the databases themselves (read-only, with sqlite3) an
 seed and the databases, so a run is repeatable: random names for search, autocomplete and typo search,
 real addresses (and a missing house number), towns and streets for hierarchical search, points for
 reverse, nearby and timezone lookups, source ids for lookup, the category list, coordinate text and a
-few malformed inputs per command. Every command is run with --json. Nearby paging queries fetch the
+few malformed inputs per command, and the queries people type most as `geodb-bench popular DB --list` makes
+them (with the geodb-bench beside NEW_BIN; left out without one). Every command is run with --json. Nearby paging queries fetch the
 next page with the cursor each binary printed itself.
 
 Prints a table per database and kind (queries, identical, different, and how many queries OLD answered
@@ -134,8 +135,9 @@ class Poi:
 class Database:
     """The names, addresses, POIs, ids and areas of one database that the queries are made from."""
 
-    def __init__(self, path):
+    def __init__(self, path, bench=None):
         self.path = path
+        self.bench = bench      # the geodb-bench that lists the popular queries, or None
         uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
         conn = sqlite3.connect(uri, uri=True)
         try:
@@ -149,22 +151,8 @@ class Database:
             self.categories = self._categories_with_places(conn)
             self.source_ids = self._source_ids(conn)
             self.timezone_boxes = self._timezone_boxes(conn)
-            self.popular = self._popular(conn)
         finally:
             conn.close()
-
-    @staticmethod
-    def _popular(conn):
-        """The texts people type most, by the rules of `geodb-bench popular`: the 20 most important towns,
-        the 20 commonest street names, the 20 commonest name words."""
-        def texts(sql):
-            return [row[0] for row in conn.execute(sql) if row[0]]
-        towns = texts("""SELECT name FROM place WHERE kind IN ('city', 'town', 'village', 'hamlet', 'suburb')
-                         AND name IS NOT NULL GROUP BY name ORDER BY max(importance) DESC, name LIMIT 20""")
-        streets = texts("""SELECT name FROM place WHERE kind = 'street' AND name IS NOT NULL GROUP BY name
-                           ORDER BY count(*) DESC, name LIMIT 20""")
-        words = texts("SELECT token FROM search_word WHERE token NOT GLOB '*[0-9]*' ORDER BY places DESC, token LIMIT 20")
-        return towns, streets, words
 
     @staticmethod
     def _bbox(conn):
@@ -321,13 +309,14 @@ def autocomplete_args(db, rng, n):
 
 
 def popular_args(db, rng, n):
-    """The popular texts whole, then the first 1–4 letters of the towns and streets as typed (n is ignored:
-    the set is fixed by its rules)."""
-    towns, streets, words = db.popular
-    queries = [["search", db.path, text] for text in towns + streets + words]
-    typed = dict.fromkeys(name[:k] for name in towns + streets for k in range(1, 5))
-    queries += [["search", db.path, text, "--autocomplete"] for text in typed if text.strip()]
-    return queries
+    """The queries people type most, as `geodb-bench popular DB --list` makes them (its rules, in one place):
+    the whole texts, and the first letters as typed (n is ignored: the sets are fixed by the rules). None
+    without a geodb-bench beside NEW_BIN."""
+    if db.bench is None:
+        return []
+    sets = json.loads(subprocess.run([db.bench, "popular", db.path, "--list"], check=True, capture_output=True, text=True).stdout)
+    return [["search", db.path, q["text"]] + (["--autocomplete"] if q["typing"] else [])
+            for name in sorted(sets) for q in sets[name]]
 
 
 def typo_args(db, rng, n):
@@ -549,8 +538,9 @@ KINDS = {
 }
 
 
-def generate_queries(db_path, per_kind, seed):
-    db = Database(db_path)
+def generate_queries(db_path, per_kind, seed, bench=None):
+    """`bench`: the geodb-bench that lists the popular queries (that kind is left out without one)."""
+    db = Database(db_path, bench)
     queries = []
     for kind, generator in KINDS.items():
         # A generator of its own per kind: changing one kind does not reshuffle the others.
@@ -754,7 +744,11 @@ def parse_arguments():
 def main():
     args = parse_arguments()
     started = time.monotonic()
-    queries = [q for db in args.dbs for q in generate_queries(db, args.per_kind, args.seed)]
+    bench = os.path.join(os.path.dirname(args.new_bin), "geodb-bench")
+    if not os.access(bench, os.X_OK):
+        print(f"note: no {bench}, so the popular queries are left out", file=sys.stderr)
+        bench = None
+    queries = [q for db in args.dbs for q in generate_queries(db, args.per_kind, args.seed, bench)]
     print(f"{len(queries)} queries on {len(args.dbs)} database(s), {args.jobs} at a time", file=sys.stderr)
     comparisons = compare_all(args.old_bin, args.new_bin, queries, args.jobs, args.old_dbs, args.ids_only)
     print_summary(comparisons)

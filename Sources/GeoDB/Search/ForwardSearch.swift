@@ -470,9 +470,7 @@ final class ForwardSearch {
            let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
             let nameMatch = "(\(match)) AND \(named)"
             let addressOnly = source("(\(match)) NOT \(named)", names: .none)
-            let exactKeys = lastTyped ? nil : SearchRanking.exactTexts(of: query).flatMap { texts in
-                FTSQuery.groups([texts.compactMap { NameKey.of(words: $0.split(separator: " ").map(String.init)) }])
-            }
+            let exactKeys = lastTyped ? nil : SearchRanking.exactWords(of: query).flatMap { FTSQuery.groups([$0.compactMap(NameKey.of)]) }
             if let exactKeys {
                 sources = [source(nameMatch, names: .exact, keys: (exactKeys, true)),
                            source(nameMatch, names: .notExact, keys: (exactKeys, false)), addressOnly]
@@ -494,11 +492,6 @@ final class ForwardSearch {
         /// The last rowid read; nil before the first page.
         var lastRowID: Int64?
         var more = true
-
-        init(bound: @escaping (Double) -> Double, read: @escaping (Int64?) throws -> ([SearchIndex.Candidate], Bool)?) {
-            self.bound = bound
-            self.read = { try read($0).map { (candidates: $0.0, last: $0.1) } }
-        }
 
         /// The most a row not yet read can score: -infinity when all are read.
         var unreadBound: Double {

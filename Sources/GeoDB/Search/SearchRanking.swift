@@ -230,20 +230,20 @@ enum SearchRanking {
         return name + (query.numbers.isEmpty ? 0 : numberBonus) + rank * SearchRowID.rankScale + (near == nil ? 0 : nearnessWeight)
     }
 
-    /// The texts a name must be, as its words joined by spaces, for `rank` to call it an exact match of
-    /// `query` for some place: the query's words with any of them left out as words of where the place is
-    /// (the whole texts `rank` compares, with the house numbers after them or not). Nil for a query of more
-    /// than `maxExactWords` words (their subsets would be too many keys to ask for).
-    static func exactTexts(of query: ParsedQuery) -> [String]? {
+    /// The words a name must be for `rank` to call it an exact match of `query` for some place: the query's
+    /// words with any of them left out as words of where the place is (the whole texts `rank` compares), with
+    /// the house numbers after them or not. Nil for a query of more than `maxExactWords` words (their subsets
+    /// would be too many keys to ask for).
+    static func exactWords(of query: ParsedQuery) -> [[String]]? {
         let words = query.words
         guard (1...maxExactWords).contains(words.count) else { return nil }
-        var texts: [String] = []
+        var lists: [[String]] = []
         for mask in 1..<(1 << words.count) {
             let kept = words.indices.filter { mask & (1 << $0) != 0 }.map { words[$0] }
-            texts.append(kept.joined(separator: " "))
-            if !query.numbers.isEmpty { texts.append((kept + query.numbers).joined(separator: " ")) }
+            lists.append(kept)
+            if !query.numbers.isEmpty { lists.append(kept + query.numbers) }
         }
-        return texts
+        return lists
     }
 
     static let maxExactWords = 5
