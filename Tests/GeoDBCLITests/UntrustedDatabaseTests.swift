@@ -37,6 +37,8 @@ import TestSupport
         ("CREATE TRIGGER spy AFTER INSERT ON place BEGIN DELETE FROM meta; END",
          "not a geodb database (trigger spy on place is not geodb's)"),
         ("CREATE INDEX idx_place_name ON place(name)", "not a geodb database (index idx_place_name on place is not geodb's)"),
+        // Without its whole-name keys search would read no exact name first, and silently rank worse.
+        ("DROP TABLE place_name_key", "not a geodb database (table place_name_key is missing"),
     ])
     func aChangedSchemaIsRefusedBeforeAnyQuery(sql: String, expected: String) throws {
         let scratch = try ScratchDirectory()
