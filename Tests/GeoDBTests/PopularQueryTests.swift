@@ -71,10 +71,11 @@ import TestSupport
     /// "Vaduz" matches 1,700 places of Liechtenstein, nearly all addresses in Vaduz: the places named
     /// exactly so and those whose names hold the word are scored, the addresses not (it scored 200).
     /// "strasse" scores the streets named "…strasse" only as far as one could still rank in the top 10
-    /// (it scored 200, in case one was named just "Strasse").
+    /// (it scored 200, in case one was named just "Strasse"). "Landstrasse" also reads the alternate names of
+    /// the streets named "… Landstrasse": a whole alternate name would tie them with its tenth result, a house.
     @Test func popularWordsScoreFewCandidates() throws {
         let db = try GeoDatabase(path: try TestDatabases.liechtenstein())
-        for (text, most) in [("Vaduz", 40), ("Schaan", 40), ("strasse", 60), ("Landstrasse", 30)] {
+        for (text, most) in [("Vaduz", 40), ("Schaan", 40), ("strasse", 60), ("Landstrasse", 45)] {
             let (places, explanation) = try db.withSession { try $0.explainSearch(text) }
             let scored = explanation.attempts.filter { $0.reading == .name }.map(\.candidates).reduce(0, +)
             #expect(scored <= most, "\(text): \(scored) candidates scored")

@@ -85,6 +85,16 @@ import TestSupport
         #expect(finnish.first?.kind == .country, "\(finnish.map(\.displayName))")
     }
 
+    /// The name a place is shown by counts as its own however it was tagged: Helsinki's street Elielplatsen
+    /// has only `name:da` and `name:nn`, and scores as the street Elielinaukio does for "Elie" typed (a whole
+    /// reading of its names scored it as names in other languages, 5 points less, and lost it from the top 10).
+    @Test func theNameAPlaceIsShownByIsItsOwn() throws {
+        let found = try Self.search(try GeoDatabase(path: try TestDatabases.helsinki()), "Elie", limit: 10, autocomplete: true)
+        let streets = found.filter { $0.kind == .street }
+        #expect(Set(streets.map(\.name)) == ["Elielinaukio", "Elielplatsen"] && Set(streets.map(\.score)).count == 1,
+                "\(found.map { "\($0.displayName) \($0.score ?? 0)" })")
+    }
+
     /// Pages of a search are slices of one deeper search, the last without a cursor, up to 500 results, on
     /// the world gazetteer (typing and not) and Liechtenstein.
     @Test(arguments: [("San", true), ("Santa", false), ("Vaduz", false)])

@@ -96,6 +96,14 @@ public enum TestDatabases {
         }
     }
 
+    /// `cities()` and SampleData/geonames-namesakes.txt: small places named as big cities are in other languages.
+    public static func citiesWithNamesakes() throws -> String {
+        try database("cities-namesakes") { output in
+            _ = try Importer.run(inputs: [TestPaths.sampleData("cities15000.txt"), TestPaths.sampleData("geonames-namesakes.txt"),
+                                          TestPaths.sampleData("countries.tsv")], output: output)
+        }
+    }
+
     /// A fixture of Tests/Fixtures imported.
     public static func fixture(_ name: String) throws -> String {
         try database(name) { output in _ = try Importer.run(inputs: [TestPaths.fixture(name)], output: output) }

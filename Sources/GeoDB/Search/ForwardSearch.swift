@@ -430,6 +430,7 @@ final class ForwardSearch {
         // Its other forms are whole words: "West" is also "W", not every word beginning with w (which
         // filled the 200 candidates with Warsaw, Seoul, … through alternate names, and read all their names).
         let lastTyped = (typingLast ?? options.autocomplete) && !words.isEmpty
+        let entry = SearchRanking.Entry(typing: lastTyped, query: query)
         if lastTyped && forced == nil {
             let typed = words[words.count - 1]
             prefixGroups[words.count - 1] = try typed.flatMap(index.prefixTerms) + groups[words.count - 1].filter { !typed.contains($0) }
@@ -440,15 +441,16 @@ final class ForwardSearch {
         // query word, and those that matched through their address alone, which score as no name holding
         // the words (14 points, not 31.5). Read in one stream, "Vaduz" on Liechtenstein scored 200 of its
         // 1,700 matches, nearly all addresses in Vaduz, in case one was named Vaduz; "strasse" 200 streets
-        // named "…strasse" in case one was named "Strasse". While typing, an exact name counts as a prefix
-        // (no keys needed); typo matching compares names by edits, which no index column can tell: one stream.
+        // named "…strasse" in case one was named "Strasse". While typing, a name equal to the text so far
+        // scores a little more than others beginning with it, and the same once the text ends in a space (no
+        // keys needed then); typo matching compares names by edits, which no index column can tell: one stream.
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil) -> CandidateSource {
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more).
             let firstPage = names == .none ? 2 : firstPage
             var read = 0
             return CandidateSource(bound: { rank in
-                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, typing: lastTyped, names: names)
+                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names)
             }, read: { after in
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
                 // kept first (on data with many places of a name, often all it takes: the tenth of 400 equal
@@ -470,7 +472,9 @@ final class ForwardSearch {
            let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
             let nameMatch = "(\(match)) AND \(named)"
             let addressOnly = source("(\(match)) NOT \(named)", names: .none)
-            let exactKeys = lastTyped ? nil : SearchRanking.exactWords(of: query).flatMap { FTSQuery.groups([$0.compactMap(NameKey.of)]) }
+            // Its exact names score more than the others unless the text ends in a space while typing.
+            let exactKeys = entry == .typingNextWord ? nil
+                : SearchRanking.exactWords(of: query).flatMap { FTSQuery.groups([$0.compactMap(NameKey.of)]) }
             if let exactKeys {
                 sources = [source(nameMatch, names: .exact, keys: (exactKeys, true)),
                            source(nameMatch, names: .notExact, keys: (exactKeys, false)), addressOnly]
@@ -480,7 +484,7 @@ final class ForwardSearch {
         } else {
             sources = [source(match, names: .exact)]
         }
-        return try scoreBestFirst(query: query, options: options, forced: forced, typing: lastTyped, keep: options.limit, from: sources)
+        return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, from: sources)
     }
 
     /// Index rows in rank order (rowid order), read page by page: `read` gives the rows after a rowid (nil:
@@ -527,14 +531,14 @@ final class ForwardSearch {
     /// score no more than their source's bound for the rank of the last one it gave, and the source whose
     /// unread rows can score most is read next. It stops
     /// when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
-    private func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, typing: Bool, keep: Int,
+    private func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, entry: SearchRanking.Entry, keep: Int,
                                 from sources: [CandidateSource]) throws -> [RankedCandidate] {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
-            SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, typing: typing)
+            SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry)
         }
         func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier) -> Double {
-            rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, typing: typing, tier: tier))
+            rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier))
         }
         var open: [Scoring] = []
         var scored: [RankedCandidate] = []
@@ -572,11 +576,14 @@ final class ForwardSearch {
                 // stream its own row would have come first had it matched. With the streams of a full search,
                 // its own row may match in another one, not read yet, but for no more points than an
                 // alternate's exact match (own names holding the words); an own exact match is in the exact
-                // stream too, at a lower rowid, so read first. (While typing, an exact name counts as a prefix:
-                // with keys then, an alternate's exact match could hide an own prefix match of more points.)
+                // stream too, at a lower rowid, so read first. While typing, an alternate's whole-name match
+                // scores less than an own name beginning with the words: with several streams then, such a
+                // place's own names are read too.
+                let ownMayMatchElsewhere = entry != .complete && sources.count > 1
                 open += page.candidates.filter { seen.insert($0.id).inserted }.map { place in
-                    place.throughAlternates ? Scoring(place: place, bound: bound(place, .alternate), ownNames: [])
-                                           : Scoring(place: place, bound: bound(place, .own))
+                    place.throughAlternates && !ownMayMatchElsewhere
+                        ? Scoring(place: place, bound: bound(place, .alternate), ownNames: [])
+                        : Scoring(place: place, bound: bound(place, .own))
                 }
                 sources[next].lastRowID = page.candidates.last?.rowid ?? sources[next].lastRowID
                 sources[next].more = !page.last && !page.candidates.isEmpty
@@ -586,19 +593,22 @@ final class ForwardSearch {
             let round = open.prefix(batch)
             open.removeFirst(round.count)
             batch *= 2
-            var unread: [Scoring] = [], ownRead: [Scoring] = []
+            var unread: [(candidate: Scoring, main: [SearchRanking.CandidateName])] = [], ownRead: [Scoring] = []
             for candidate in round {
                 if candidate.ownNames != nil { ownRead.append(candidate); continue }
-                if let main = candidate.place.mainName {
-                    let byMain = rank(candidate.place, [SearchRanking.CandidateName(main, own: true)])
+                // The name it is shown by is its own, even where the names read have it only in a language
+                // (a street tagged name:da and name:nn alone).
+                let main = candidate.place.mainName.map { [SearchRanking.CandidateName($0, own: true)] } ?? []
+                if !main.isEmpty {
+                    let byMain = rank(candidate.place, main)
                     if byMain.score >= candidate.bound { scored.append(byMain); continue }
                 }
-                unread.append(candidate)
+                unread.append((candidate, main))
             }
-            let own = try index.names(of: unread.map(\.place.id), alternates: false, words: query.words, fuzzy: forced == .fuzzy,
-                                      language: options.language)
-            for var candidate in unread {
-                let names = own[candidate.place.id] ?? []
+            let own = try index.names(of: unread.map(\.candidate.place.id), alternates: false, words: query.words,
+                                      fuzzy: forced == .fuzzy, language: options.language)
+            for (var candidate, main) in unread {
+                let names = main + (own[candidate.place.id] ?? [])
                 candidate.ownNames = names
                 let alternateBound = bound(candidate.place, .alternate)
                 let byOwn = rank(candidate.place, names)

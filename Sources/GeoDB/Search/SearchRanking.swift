@@ -53,19 +53,46 @@ enum SearchRanking {
 
     /// Points off for a match through a name that is not the place's own: an alternate name, or one that
     /// looks like a code. Enough that a place's own name beats another's alternate at a similar importance.
+    /// Half of it when the alternate is the whole text (`NameTier.penalty(whole:)`).
     static let alternatePenalty = 6.0
     static let codePenalty = 10.0
+    /// Points off for words that no one name holds (they matched across names, or the address alone).
+    static let acrossNamesPenalty = 6.0
     /// Points off for a match through the place's name in another language than the one asked for
     /// (`name:xx`): a real name of the place, but rarely what a user of the data types. Nearly an
     /// alternate's: with 3, a country (importance 0.98) still beat a village (0.51) through a word of its
     /// Finnish official name ("Ru" → Liechtenstein, "Liechtensteinin ruhtinaskunta", not Ruggell).
     static let otherLanguagePenalty = 5.0
     /// Points off per edit of a typo match.
-    static let editPenalty = 2.0
+    static let editPenalty = 3.0
     /// A name that begins with the query words, in order ("Palm Beach" → Palm Beach Gardens before West
     /// Palm Beach; a name equal to them too), or a typo match that is the whole name ("Newprot" → Newport before Newport News).
     static let leadingBonus = 1.5
     static let wholeTypoBonus = 3.0
+    /// While typing, a name that is the whole text so far ("Kent" → Kent before Kentron, "Charlotte" →
+    /// Charlotte before Charlotte Amalie): the user may go on typing, so no more than a place under twice as
+    /// important (1.8×: `Importance.perTenfold`) whose name goes on. Not when the text ends in a space (more
+    /// words follow: "Hulan " → Hulan Ergi).
+    static let typedWholeBonus = 0.5
+
+    /// How the text's last word was entered.
+    enum Entry {
+        /// The text is complete (a search): a name equal to it is an exact match.
+        case complete
+        /// Still being typed (`--autocomplete`): the last word is a prefix, and a name equal to the text so far
+        /// scores as a prefix match that begins the name, plus `typedWholeBonus`.
+        case typing
+        /// Typed and followed by a space: the last word is still matched as a prefix, but more words are
+        /// coming: a name equal to the text is a prefix match that begins the name, no more.
+        case typingNextWord
+
+        /// The last word matches the beginnings of words.
+        var lastIsPrefix: Bool { self != .complete }
+
+        init(typing: Bool, query: ParsedQuery) {
+            self = !typing ? .complete : query.endsWithSpace ? .typingNextWord : .typing
+        }
+    }
 
     /// One name of a candidate, folded into words, and how much it counts: a place's own names (its name,
     /// official and local names, its name in the language asked for) fully, its names in other languages
@@ -94,13 +121,20 @@ enum SearchRanking {
         case own, otherLanguage, alternate, code
         static func < (a: NameTier, b: NameTier) -> Bool { a.rawValue < b.rawValue }
 
-        var penalty: Double {
+        /// Half of it when the name is the whole text (`whole`): typed in full, another name of a place is what
+        /// was meant ("Cologne", "Bombay", "München"), so a place far more important (a city a hundred times a
+        /// village's size: `Importance.perTenfold`) comes before a small place of that own name; a word or the
+        /// beginning of one of a big city's hundred other names is weaker evidence ("Shen" is Shenkottai, not
+        /// Santiago's Chinese name).
+        func penalty(whole: Bool) -> Double {
+            let full: Double
             switch self {
-            case .own: return 0
-            case .otherLanguage: return otherLanguagePenalty
-            case .alternate: return alternatePenalty
-            case .code: return codePenalty
+            case .own: full = 0
+            case .otherLanguage: full = otherLanguagePenalty
+            case .alternate: full = alternatePenalty
+            case .code: full = codePenalty
             }
+            return whole ? full / 2 : full
         }
     }
 
@@ -113,28 +147,29 @@ enum SearchRanking {
         var leading = false
         var whole = false
 
-        /// What the match is worth. While the user is typing, a name equal to the text so far is no more
-        /// evidence than one beginning with it (they may go on typing): it counts as a leading prefix match,
-        /// so importance decides ("Lees" → Leesburg before the village Lees). (A bonus for it, however small,
-        /// kept search from ever stopping early while typing: no candidate's bound could be reached.)
-        func points(typing: Bool) -> Double {
-            var value = match == .exact && typing ? weight(of: .prefix) : weight(of: match)
-            value -= tier.penalty + Double(edits) * editPenalty
+        /// What the match is worth. While the user is typing, a name equal to the text so far is little more
+        /// evidence than one beginning with it (they may go on typing): it counts as a leading prefix match and
+        /// `typedWholeBonus`, so importance decides unless the places are close ("Lees" → Leesburg before the
+        /// village Lees; "Kent" → Kent before Kentron, as big).
+        func points(_ entry: Entry) -> Double {
+            var value = match == .exact && entry.lastIsPrefix ? weight(of: .prefix) : weight(of: match)
+            value -= tier.penalty(whole: match == .exact) + Double(edits) * editPenalty
             if leading || match == .exact { value += leadingBonus }
             if whole && match == .fuzzy { value += wholeTypoBonus }
+            if match == .exact && entry == .typing { value += typedWholeBonus }
             return value
         }
     }
 
-    /// The best of `names` for the query `words` (`typing`: the last word is a prefix still being typed;
+    /// The best of `names` for the query `words` (`entry`: how the last word was entered;
     /// `fuzzy`: count edits): a whole name equal to the words is exact; a name holding every word (the
     /// last as a prefix while typing, abbreviations as their words) is a prefix match. Nil when no single
     /// name holds the words (they matched across names and address, or through a name not compared).
-    static func bestName(_ names: [CandidateName], words: [String], wholeTexts: [String], typing: Bool,
+    static func bestName(_ names: [CandidateName], words: [String], wholeTexts: [String], entry: Entry,
                          fuzzy: Bool) -> NameMatch? {
         var best: NameMatch?
         func consider(_ candidate: NameMatch) {
-            if best.map({ candidate.points(typing: typing) > $0.points(typing: typing) }) ?? true { best = candidate }
+            if best.map({ candidate.points(entry) > $0.points(entry) }) ?? true { best = candidate }
         }
         let wordVariants = words.map(TextNormalizer.variants)
         for name in names where !name.words.isEmpty {
@@ -145,7 +180,7 @@ enum SearchRanking {
             var edits = 0
             var leading = name.words.count >= words.count
             for (i, word) in words.enumerated() {
-                let prefix = typing && i == words.count - 1
+                let prefix = entry.lastIsPrefix && i == words.count - 1
                 let variants = wordVariants[i]
                 let holds = { (nameWord: String) in variants.contains(nameWord) || (prefix && nameWord.hasPrefix(word)) }
                 if name.words.contains(where: holds) || name.otherForms.contains(where: holds) {
@@ -170,9 +205,9 @@ enum SearchRanking {
 
     /// Scores a candidate. `names` are its names (`SearchIndex.names`); `forced` is the class of a second
     /// pass (fuzzy), else exact when a name equals the query (with or without the words naming its own city
-    /// or postcode), else prefix; `typing`: the last word is a prefix still being typed.
+    /// or postcode), else prefix; `entry`: how the last word was entered.
     static func rank(_ place: SearchIndex.Candidate, query: ParsedQuery, names: [CandidateName], forced: MatchClass?,
-                     near: Coordinate?, typing: Bool = false) -> RankedCandidate {
+                     near: Coordinate?, entry: Entry = .complete) -> RankedCandidate {
         // Words naming where the place is (its city, suburb, country, postcode) are context ("…, Helsinki").
         let core = query.words.filter { !place.context.contains($0) }
         let words = core.isEmpty ? query.words : core
@@ -180,12 +215,12 @@ enum SearchRanking {
         // A name with the query's numbers after its words is the whole text too ("Elielinaukio, laituri 21",
         // "Pier 39"): typed in full, it is what was meant, and no house number fallback is looked for.
         if !query.numbers.isEmpty { wholeTexts += wholeTexts.map { ([$0] + query.numbers).joined(separator: " ") } }
-        let named = bestName(names, words: words, wholeTexts: wholeTexts, typing: typing, fuzzy: forced == .fuzzy)
+        let named = bestName(names, words: words, wholeTexts: wholeTexts, entry: entry, fuzzy: forced == .fuzzy)
         let unnamed = PlacePoints(place, query: query, near: near)
         var match = forced ?? named?.match ?? .prefix
         if unnamed.hasNumber && forced == nil { match = .exact }
         // No one name holding the words is weaker than a name that does, like an alternate.
-        let value = named?.points(typing: typing) ?? weight(of: match) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
+        let value = named?.points(entry) ?? weight(of: match) - acrossNamesPenalty - (forced == .fuzzy ? editPenalty : 0)
         return RankedCandidate(id: place.id, order: place.rowid, kind: place.kind, score: ((value + unnamed.value) * 1000).rounded() / 1000,
                                match: match, distanceM: unnamed.distance, nameHoldsWords: forced == nil && named != nil,
                                nameScore: (value * 1000).rounded() / 1000)
@@ -196,9 +231,9 @@ enum SearchRanking {
     /// Search reads names only of the candidates whose bound can still beat the results it has, own names
     /// before alternates.
     static func bound(_ place: SearchIndex.Candidate, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      typing: Bool, tier: NameTier = .own) -> Double {
+                      entry: Entry, tier: NameTier = .own) -> Double {
         let best = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: tier, edits: 0, leading: true, whole: true)
-        return best.points(typing: typing) + PlacePoints(place, query: query, near: near).value
+        return best.points(entry) + PlacePoints(place, query: query, near: near).value
     }
 
     /// What a stream of candidates is known to match with, before their names are read (`bound(ofPlacesUpTo:)`).
@@ -215,17 +250,17 @@ enum SearchRanking {
     /// importance and street bonus) that gets every bonus its names cannot give (the house number's, full
     /// nearness), its names matching at best as `names` says (typo matching: always as `.exact` says).
     static func bound(ofPlacesUpTo rank: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      typing: Bool, names: NameBound = .exact) -> Double {
+                      entry: Entry, names: NameBound = .exact) -> Double {
         let name: Double
         switch names {
         case .exact:
             name = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .own, edits: 0, leading: true, whole: true)
-                .points(typing: typing)
+                .points(entry)
         case .notExact:
-            name = NameMatch(match: .prefix, tier: .own, edits: 0, leading: true, whole: true).points(typing: typing)
+            name = NameMatch(match: .prefix, tier: .own, edits: 0, leading: true, whole: true).points(entry)
         case .none:
             // As `rank` scores a candidate no name of which holds the words.
-            name = weight(of: forced ?? (query.numbers.isEmpty ? .prefix : .exact)) - alternatePenalty - (forced == .fuzzy ? editPenalty : 0)
+            name = weight(of: forced ?? (query.numbers.isEmpty ? .prefix : .exact)) - acrossNamesPenalty - (forced == .fuzzy ? editPenalty : 0)
         }
         return name + (query.numbers.isEmpty ? 0 : numberBonus) + rank * SearchRowID.rankScale + (near == nil ? 0 : nearnessWeight)
     }

@@ -154,8 +154,9 @@ final class StructuredSearch {
 
     // MARK: helpers
 
-    /// Towns whose name starts like `text`, biggest first: settlements, suburbs, and the areas that are a
-    /// municipality (a city-state).
+    /// Towns whose name starts like `text`, biggest first, then those with only an alternate name that does
+    /// (a big city has a hundred, in every language: "Bal" is not Beijing): settlements, suburbs, and the
+    /// areas that are a municipality (a city-state).
     private func towns(_ text: String, options: SearchOptions) throws -> [PlaceResult] {
         var words = TextNormalizer.tokens(text).map { [$0] }
         guard let last = words.indices.last else { return [] }
@@ -163,20 +164,26 @@ final class StructuredSearch {
         guard let match = FTSQuery.groups(words, column: "name") else { return [] }
         var townOptions = options
         townOptions.kinds = PlaceReach.townKinds
-        var ids = try index.candidates(match: match, options: townOptions, limit: 200).map(\.id)
+        let settlements = try index.candidates(match: match, options: townOptions, limit: 200)
         townOptions.kinds = [.country, .state, .county]
-        let larger = try index.candidates(match: match, options: townOptions, limit: 50).map(\.id)
-        ids += try db.rows("municipal areas", "SELECT place_id FROM area WHERE level = 'city' AND place_id IN (SELECT value FROM json_each(?1))",
-                           [.text(JSONText.array(larger))]) { $0.int(0) }
-        let found = try places.results(ids: ids).map { Self.marked($0, .prefix) }
-        guard let near = options.near else { return found.sorted { (Self.size($0), $0.id) > (Self.size($1), $1.id) } }
+        let larger = try index.candidates(match: match, options: townOptions, limit: 50)
+        let municipal = Set(try db.rows("municipal areas", "SELECT place_id FROM area WHERE level = 'city' AND place_id IN (SELECT value FROM json_each(?1))",
+                                        [.text(JSONText.array(larger.map(\.id)))]) { $0.int(0) })
+        let candidates = settlements + larger.filter { municipal.contains($0.id) }
+        let byAlternate = Set(candidates.filter(\.throughAlternates).map(\.id))
+        let found = try places.results(ids: candidates.map(\.id)).map { Self.marked($0, .prefix) }
         // Near the point counts as much as ten times the people (a 10,000-people town next door before a
         // 100,000-people city 50 km away).
         func weight(_ town: PlaceResult) -> Double {
-            log10(Double(Self.size(town)) + 1) + 1.5 * exp(-near.distance(to: town.coordinate) / 10_000)
+            log10(Double(Self.size(town)) + 1) + (town.distanceM.map { 1.5 * exp(-$0 / 10_000) } ?? 0)
         }
-        return found.map { var t = $0; t.distanceM = near.distance(to: t.coordinate); return t }
-            .sorted { (weight($0), -$0.id) > (weight($1), -$1.id) }
+        let before: (PlaceResult, PlaceResult) -> Bool = options.near == nil
+            ? { (Self.size($0), $0.id) > (Self.size($1), $1.id) } : { (weight($0), -$0.id) > (weight($1), -$1.id) }
+        return found.map { var town = $0; town.distanceM = options.near?.distance(to: town.coordinate); return town }
+            .sorted { a, b in
+                let (aOwn, bOwn) = (!byAlternate.contains(a.id), !byAlternate.contains(b.id))
+                return aOwn != bOwn ? aOwn : before(a, b)
+            }
     }
 
     /// How big a town is, for listing the biggest first: its population, else what its kind usually has

@@ -32,9 +32,9 @@ package enum SearchRowID {
     /// The points a rank of 1 stands for.
     static let rankScale = SearchRanking.importanceWeight + SearchRanking.streetBonus
 
-    /// How much lower a row of alternate names ranks: the points a match through an alternate name loses,
-    /// on the scale of `rank`.
-    static let alternateRankDrop = SearchRanking.alternatePenalty / rankScale
+    /// How much lower a row of alternate names ranks: the fewest points a match through an alternate name
+    /// loses (a whole alternate name's), on the scale of `rank`.
+    static let alternateRankDrop = SearchRanking.NameTier.alternate.penalty(whole: true) / rankScale
 
     /// The rowid of place `id` of `importance` (0…1; outside is clamped) and `kind`, or of the row of its
     /// `alternate` names (its rank lower by `alternateRankDrop`, down to 0): higher ranks get lower rowids,

@@ -14,6 +14,8 @@ struct ParsedQuery {
     var numbers: [String]
     /// The number as written, folded without spaces ("12-14", "12a").
     var numberText: String?
+    /// The text ends in a space or comma: while typing, its last word is done and another is coming.
+    var endsWithSpace: Bool
 
     init(_ text: String) {
         var words: [String] = []
@@ -43,5 +45,6 @@ struct ParsedQuery {
         self.partSizes = partSizes
         self.numbers = Array(numbers.prefix(4))
         self.numberText = numberText
+        endsWithSpace = text.last.map { $0.isWhitespace || $0 == "," } ?? false
     }
 }
