@@ -82,6 +82,20 @@ import TestSupport
         #expect(scratch.contents() == ["names.sqlite"])
     }
 
+    @Test func jsonSummaryHasAlternateNames() throws {
+        let scratch = try ScratchDirectory()
+        let result = try runGeodb(["import", TestPaths.fixture("geonames/sample.txt"), TestPaths.sampleData("alternateNamesV2-sample.txt"),
+                                   "-o", scratch.path("n.sqlite"), "--json", "--quiet"])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let names = try #require(object["alternate_names"] as? [String: Any])
+        // None of the sample's places is in this dump.
+        #expect(names["places"] as? Int == 0 && names["language_names"] as? Int == 0 && names["wikidata"] as? Int == 0)
+        let file = try #require((names["files"] as? [[String: Any]])?.first)
+        #expect(file["rows"] as? Int == 27 && file["other_places"] as? Int == 26 && file["not_names"] as? Int == 0)
+        #expect(file["skipped"] as? [String: Int] == ["bad_field_count": 1] && (file["warnings"] as? [String])?.count == 1)
+    }
+
     @Test func alternateNamesAloneOrAnUnknownFileIsAOneLineError() throws {
         let scratch = try ScratchDirectory()
         let sample = TestPaths.sampleData("alternateNamesV2-sample.txt")

@@ -158,13 +158,14 @@ struct AlternateNamesReport: Encodable {
         var name: String, sizeBytes: Int, rows: Int, otherPlaces: Int, notNames: Int, skipped: [String: Int], warnings: [String]
     }
     var files: [File]
-    var places: Int, languageNames: Int, alternates: Int, duplicates: Int, wikidataIDs: Int
+    /// `wikidata`: places given a `wikidata` tag.
+    var places: Int, languageNames: Int, alternates: Int, duplicates: Int, wikidata: Int
 
     init(_ s: AlternateNamesSummary) {
         files = s.files.map { File(name: $0.name, sizeBytes: $0.sizeBytes, rows: $0.records.rows, otherPlaces: $0.otherPlaces,
                                    notNames: $0.notNames, skipped: ImportReport.skipped($0.records), warnings: $0.records.warnings) }
         places = s.names.places; languageNames = s.names.languageNames; alternates = s.names.alternates
-        duplicates = s.names.duplicates; wikidataIDs = s.names.wikidataIDs
+        duplicates = s.names.duplicates; wikidata = s.names.wikidataIDs
     }
 }
 
