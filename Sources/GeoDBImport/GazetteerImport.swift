@@ -15,17 +15,25 @@ struct ImportPlan {
     /// records of gazetteers link to OSM places whatever order the files were named in.
     let sources: [Input]
     let lookupTables: [Input]
+    /// GeoNames alternate names files: names for the places of the GeoNames dumps among the sources, read
+    /// before them (`AlternateNameStore`).
+    let alternateNames: [Input]
 
     init(inputs: [String], formats: [InputFormat]) throws {
         let all = zip(inputs, formats).map { Input(path: $0, format: $1) }
         lookupTables = all.filter { $0.format.isLookupTable }
+        alternateNames = all.filter { $0.format == .alternateNames }
         let rank = { (format: InputFormat) in format.isOSM ? 0 : format == .geonames ? 1 : 2 }
-        sources = all.filter { !$0.format.isLookupTable }.enumerated()
+        sources = all.filter { !$0.format.isLookupTable && $0.format != .alternateNames }.enumerated()
             .sorted { (rank($0.element.format), $0.offset) < (rank($1.element.format), $1.offset) }.map(\.element)
         if let table = lookupTables.first, !sources.contains(where: { $0.format.isGazetteer }) {
             throw GeoDBError(.invalidArgument,
                              "\(table.path) is a lookup table (\(table.format == .countryTable ? "country" : "admin1") names), not a source of places",
                              remedy: "give it beside a GeoNames dump or CSV file whose codes it names")
+        }
+        if let names = alternateNames.first, !sources.contains(where: { $0.format == .geonames }) {
+            throw GeoDBError(.invalidArgument, "\(names.path) is a GeoNames alternate names file, not a source of places",
+                             remedy: "give it beside the GeoNames dump whose places it names (cities500.txt, allCountries.txt, …)")
         }
     }
 
@@ -36,11 +44,25 @@ struct ImportPlan {
         }
         return lookups
     }
+
+    /// Reads the alternate names files for the places of the GeoNames dumps into a scratch database at
+    /// `scratchPath`; nil without such files.
+    func loadAlternateNames(scratchPath: String, options: ImportOptions,
+                            progress: ((ImportProgress) -> Void)?) throws -> AlternateNameStore? {
+        guard !alternateNames.isEmpty else { return nil }
+        var throttle = ProgressThrottle()
+        return try AlternateNameStore(files: alternateNames.map(\.path), dumps: sources.filter { $0.format == .geonames }.map(\.path),
+                                      path: scratchPath, cacheMiB: options.cacheMiB, strict: options.strict) { stats in
+            guard let progress, throttle.due() else { return }
+            progress(ImportProgress(phase: "reading", file: stats.name, bytesRead: stats.records.bytesRead, bytesTotal: stats.sizeBytes,
+                                    objectsRead: stats.records.rows, placesWritten: 0))
+        }
+    }
 }
 
 extension Importer {
     static func importGazetteer(_ input: String, format: InputFormat, db: Connection, writer: PlaceWriter,
-                                lookups: GazetteerLookups, options: ImportOptions,
+                                lookups: GazetteerLookups, alternateNames: AlternateNameStore?, options: ImportOptions,
                                 progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
         let source = try SourceRow.insert(db, path: input, format: format)
         let (name, size) = (source.name, source.sizeBytes)
@@ -57,6 +79,7 @@ extension Importer {
         do {
             if format == .geonames {
                 let reader = GeoNamesReader(path: input, lookups: lookups, strict: options.strict)
+                reader.alternateNames = alternateNames
                 reader.onProgress = report
                 try reader.read(into: pipeline)
                 stats = reader.stats

@@ -67,6 +67,8 @@ public struct ImportSummary: Sendable {
     public var derived = DerivedAddressCounts()
     /// Lookup tables used (country and admin1 names), by file name.
     public var lookupTables: [String] = []
+    /// What GeoNames alternate names files gave, when there were any.
+    public var alternateNames: AlternateNamesSummary?
     public var appended = false
     public var seconds = 0.0
     public var outputBytes = 0
@@ -81,7 +83,8 @@ public struct ImportSummary: Sendable {
 public enum Importer {
     /// The files an import may leave beside its temporary file, by suffix: SQLite's journals, the scratch
     /// database of the search tables. Removed with it on failure and on Ctrl-C.
-    static let sideFiles = ["-journal", "-wal", "-shm", FullTextBuilder.scratchSuffix, FullTextBuilder.scratchSuffix + "-journal"]
+    static let sideFiles = ["-journal", "-wal", "-shm", FullTextBuilder.scratchSuffix, FullTextBuilder.scratchSuffix + "-journal",
+                            AlternateNameStore.scratchSuffix]
 
     /// Imports `inputs` into a new database at `output` (or adds them to it, with `options.append`).
     /// Throws `GeoDBError` only: a failing SQLite call names the output and SQLite's message.
@@ -126,6 +129,11 @@ public enum Importer {
         summary.lookupTables = plan.lookupTables.map { ($0.path as NSString).lastPathComponent }
         summary.appended = options.append
         var clock = PhaseClock()
+        // Before any source: a file that is not what it seemed fails the import before its long part.
+        let alternateNames = try plan.loadAlternateNames(scratchPath: temporary.path + AlternateNameStore.scratchSuffix, options: options,
+                                                         progress: progress)
+        defer { alternateNames?.discard() }
+        if alternateNames != nil { clock.lap("alternate names") }
         // The connection, its statements and the writer live in this scope only: the file is closed
         // when it ends, before the rename.
         do {
@@ -163,9 +171,12 @@ public enum Importer {
                     }
                 } else {
                     summary.sources.append(try importGazetteer(source.path, format: source.format, db: db, writer: writer,
-                                                               lookups: lookups, options: options, progress: progress))
+                                                               lookups: lookups, alternateNames: alternateNames, options: options,
+                                                               progress: progress))
                 }
             }
+            summary.alternateNames = alternateNames?.summary
+            alternateNames?.discard()
             clock.lap("read")
             progress?(ImportProgress(phase: "hierarchy", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
@@ -272,7 +283,7 @@ public enum Importer {
             reader.onProgress = report
             try reader.read(into: builder)
             return reader.stats
-        case .geonames, .csv, .countryTable, .admin1Table, .timezoneGeoJSON:
+        case .geonames, .csv, .countryTable, .admin1Table, .alternateNames, .timezoneGeoJSON:
             throw GeoDBError(.invalidArgument, "\(input) is not an OSM file")
         }
     }

@@ -16,6 +16,9 @@ public enum InputFormat: String, Sendable {
     case countryTable = "geonames.countries"
     /// A GeoNames admin1CodesASCII.txt-style table: subdivision names for the dumps beside it.
     case admin1Table = "geonames.admin1"
+    /// GeoNames alternateNamesV2.txt / alternateNames.txt (or a per-country file of them): names with their
+    /// languages for the places of the dumps beside it (`AlternateNamesReader`).
+    case alternateNames = "geonames.alternatenames"
 
     public var isOSM: Bool { self == .osmPBF || self == .osmXML || self == .osmXMLGzip || self == .osmXMLBzip2 }
     /// Lookup tables fill in names for the places of other files; they are not sources of places.
@@ -41,7 +44,7 @@ public enum InputFormat: String, Sendable {
         if isOSMXML(head) { return .osmXML }
         if GeoJSONReader.looksLikeFeatureCollection(head) { return try TimeZoneImporter.detect(path) }
         if let format = detectText(head, complete: head.count < headSize) { return format }
-        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML, a GeoNames dump, CSV with a header row or timezone GeoJSON)",
+        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML, a GeoNames dump or alternate names file, CSV with a header row or timezone GeoJSON)",
                          remedy: "check the file; geodb recognises formats by content, not by name")
     }
 
@@ -73,6 +76,9 @@ public enum InputFormat: String, Sendable {
         if f.count == GeoNamesReader.columnCount && number(f[0], { ByteNumber.int($0) != nil })
             && number(f[4], { ByteNumber.double($0) != nil }) && number(f[5], { ByteNumber.double($0) != nil }) {
             return .geonames
+        }
+        if AlternateNamesReader.columnCounts.contains(f.count) && AlternateNamesReader.looksLikeRow(f) {
+            return .alternateNames
         }
         if f.count == 4 && number(f[0], GazetteerLookups.isAdminCode) && number(f[3], { ByteNumber.int($0) != nil }) {
             return .admin1Table

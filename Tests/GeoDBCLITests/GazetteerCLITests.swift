@@ -63,6 +63,55 @@ import TestSupport
         #expect(scratch.contents().isEmpty)
     }
 
+    @Test func alternateNamesGiveTheAskedLanguage() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("names.sqlite")
+        let sample = TestPaths.sampleData("alternateNamesV2-sample.txt")
+        let imported = try runGeodb(["import", TestPaths.sampleData("cities15000.txt"), sample, "-o", db])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("""
+              alternateNamesV2-sample.txt (geonames.alternatenames, 955 B): 27 rows, 1 for places not imported, 3 not names (postal codes, airport and other codes, links), 1 skipped
+                skipped: 1 with a wrong number of fields
+                alternate names of 4 places: 10 names in a language, 5 alternates, 2 Wikidata ids; 5 not added (names the places have)
+            """))
+        #expect(imported.stderr == "warning: \(sample): line 18: 3 tab-separated fields, alternate names rows have 8 or 10; row skipped\n")
+        let german = try runGeodb(["search", db, "Munich", "--lang", "de", "--limit", "1"])
+        #expect(german.status == 0 && german.stdout.contains("1  München  city"), "\(german.stdout)")
+        let italian = try runGeodb(["search", db, "Monaco di Baviera", "--limit", "1", "--json"])
+        #expect(italian.stdout.contains("\"geonames:2867714\""), "\(italian.stdout)")
+        #expect(scratch.contents() == ["names.sqlite"])
+    }
+
+    @Test func jsonSummaryHasAlternateNames() throws {
+        let scratch = try ScratchDirectory()
+        let result = try runGeodb(["import", TestPaths.fixture("geonames/sample.txt"), TestPaths.sampleData("alternateNamesV2-sample.txt"),
+                                   "-o", scratch.path("n.sqlite"), "--json", "--quiet"])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let names = try #require(object["alternate_names"] as? [String: Any])
+        // None of the sample's places is in this dump.
+        #expect(names["places"] as? Int == 0 && names["language_names"] as? Int == 0 && names["wikidata"] as? Int == 0)
+        let file = try #require((names["files"] as? [[String: Any]])?.first)
+        #expect(file["rows"] as? Int == 27 && file["other_places"] as? Int == 26 && file["not_names"] as? Int == 0)
+        #expect(file["skipped"] as? [String: Int] == ["bad_field_count": 1] && (file["warnings"] as? [String])?.count == 1)
+    }
+
+    @Test func alternateNamesAloneOrAnUnknownFileIsAOneLineError() throws {
+        let scratch = try ScratchDirectory()
+        let sample = TestPaths.sampleData("alternateNamesV2-sample.txt")
+        let alone = try runGeodb(["import", sample, "-o", scratch.path("a.sqlite")])
+        #expect(alone.status == 1)
+        #expect(alone.stderr == "Error: \(sample) is a GeoNames alternate names file, not a source of places "
+                + "(give it beside the GeoNames dump whose places it names (cities500.txt, allCountries.txt, …))\n")
+        let notNames = scratch.path("alternateNamesV2.txt")
+        try "Munich is Muenchen in German\n".write(toFile: notNames, atomically: true, encoding: .utf8)
+        let unknown = try runGeodb(["import", TestPaths.sampleData("cities15000.txt"), notNames, "-o", scratch.path("a.sqlite")])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.hasPrefix("Error: \(notNames): unknown format (expected OSM PBF, OSM XML, a GeoNames dump or alternate names file,"))
+        #expect(unknown.stderr.split(separator: "\n").count == 1)
+        #expect(scratch.contents() == ["alternateNamesV2.txt"])
+    }
+
     @Test func outputOrAppendNotBoth() throws {
         let scratch = try ScratchDirectory()
         let both = try runGeodb(["import", TestPaths.fixture("csv/stores.csv"), "-o", scratch.path("a.sqlite"), "--append", scratch.path("b.sqlite")])

@@ -80,7 +80,7 @@ package enum TextNormalizer {
     /// unless it comes from a script that never folds to ASCII (Armenian, Hebrew, Arabic, CJK, …: UTF-8 lead
     /// bytes from 0xD4 up, except 0xE1 (Latin Extended Additional), 0xE2 (punctuation) and 0xEF (fullwidth
     /// forms)). Latin, Greek and Cyrillic (lead bytes up to 0xD3) fold to ASCII.
-    static func mayFold(_ text: String, toWordStartingWithOneOf firsts: [UInt8]) -> Bool {
+    package static func mayFold(_ text: String, toWordStartingWithOneOf firsts: [UInt8]) -> Bool {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return firsts.contains(byte)

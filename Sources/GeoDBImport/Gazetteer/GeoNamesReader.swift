@@ -53,6 +53,8 @@ public final class GeoNamesReader {
     public var onProgress: ((RecordStats) -> Void)?
     /// Bytes read at a time (tests make it tiny to put records across chunk boundaries).
     var chunkSize = ChunkedFileReader.defaultChunkSize
+    /// The names of alternate names files given with the dump, attached to each place before it is handed on.
+    var alternateNames: AlternateNameStore?
     private let lookups: GazetteerLookups
     private let badRows: BadRows
 
@@ -83,6 +85,17 @@ public final class GeoNamesReader {
             splitFields(line, separator: 0x09, limit: Self.columnCount + 1, into: &fields)
             if let place = try record(line, fields, number) { try sink.add(place) }
         }
+    }
+
+    /// The geonameids of a dump (its first column; rows without one are left out), cheaply: the places
+    /// alternate names files are read for before the dump is.
+    static func geonameIDs(path: String) throws -> [Int64] {
+        var ids: [Int64] = []
+        try ChunkedFileReader(path: path).readLines { line, _ in
+            let end = line.firstIndex(of: 0x09) ?? line.count
+            if let id = ByteNumber.int(line.slice(0..<end)), id > 0 { ids.append(id) }
+        }
+        return ids
     }
 
     /// The name, the ASCII name when it differs, and the comma-separated alternate names, each once
@@ -196,10 +209,12 @@ public final class GeoNamesReader {
             if modified > (stats.newestModification ?? "") { stats.newestModification = modified }
         }
 
-        return PlaceRecord(
+        var place = PlaceRecord(
             sourceRef: String(id), kind: kind, category: feature.map { "geonames=" + $0 }, name: name, names: names,
             coordinate: coordinate,
             importance: Importance.of(kind: kind, population: population, bonus: GeoNamesFeature.importanceBonus(code: code)),
             population: population, address: address, tags: tags, timezone: text(.timezone))
+        try alternateNames?.attach(to: &place, geonameID: id)
+        return place
     }
 }

@@ -14,7 +14,9 @@ extension GeoDBCommand {
                 GeoNames dumps (cities500.txt, allCountries.txt, …), CSV files with a header row and timezone \
                 boundaries (GeoJSON with a tzid property, as timezone-boundary-builder writes). GeoNames \
                 country tables (countryInfo.txt) and admin1CodesASCII.txt given beside a dump name its countries \
-                and states.
+                and states; GeoNames alternate names files (alternateNamesV2.txt, alternateNames.txt, \
+                alternatenames/XX.txt) its places' names in other languages (--lang shows them), historic and \
+                colloquial names.
 
                 OSM files are imported first. A GeoNames or CSV record that is a place already imported from \
                 another file (same name, compatible kind, close by) is merged into that place (--no-link: kept \
@@ -90,8 +92,10 @@ extension GeoDBCommand {
                                            progress: showProgress ? { Self.draw($0, since: start) } : nil)
             if showProgress { Terminal.status("\r\u{1B}[K") }
             if !quiet {
-                let warnings = summary.sources.flatMap { $0.records?.warnings ?? [] }
-                let total = summary.sources.reduce(0) { $0 + ($1.records?.skippedTotal ?? 0) }
+                // The alternate names files are read first.
+                let records = (summary.alternateNames?.files.map(\.records) ?? []) + summary.sources.compactMap(\.records)
+                let warnings = records.flatMap(\.warnings)
+                let total = records.reduce(0) { $0 + $1.skippedTotal }
                 for warning in warnings.prefix(Self.warningsShown) { Terminal.status("warning: \(warning)\n") }
                 if total > Self.warningsShown { Terminal.status("warning: … \(Format.count(total - Self.warningsShown)) more bad rows skipped\n") }
             }

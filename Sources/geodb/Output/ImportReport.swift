@@ -28,6 +28,7 @@ struct ImportReport: Encodable {
     var phases: [String: Double]
     var sources: [Source]
     var timezones: TimeZoneImportReport?
+    var alternateNames: AlternateNamesReport?
     /// Files an earlier import of the same output left when its process died, removed by this one.
     var leftoversRemoved: [String]
 
@@ -41,6 +42,7 @@ struct ImportReport: Encodable {
         appended = s.appended
         lookupTables = s.lookupTables
         timezones = s.timeZones.map(TimeZoneImportReport.init)
+        alternateNames = s.alternateNames.map(AlternateNamesReport.init)
         leftoversRemoved = s.leftoversRemoved
         kinds = Dictionary(uniqueKeysWithValues: s.countsByKind.map { ($0.key.rawValue, $0.value) })
         phases = Dictionary(s.phases.map { ($0.name, $0.seconds) }, uniquingKeysWith: +)
@@ -54,9 +56,13 @@ struct ImportReport: Encodable {
                    interpolationsSkipped: src.build.interpolationsSkipped, nodeStoreBytes: src.build.nodeStoreBytes,
                    wayStoreBytes: src.build.wayStoreBytes, rows: src.records?.rows,
                    linked: src.records.map { _ in src.linked },
-                   skipped: src.records.map { r in Dictionary(uniqueKeysWithValues: r.skipped.map { ($0.key.rawValue, $0.value) }) },
-                   warnings: src.records?.warnings)
+                   skipped: src.records.map(Self.skipped), warnings: src.records?.warnings)
         }
+    }
+
+    /// Rows skipped, by reason's key.
+    static func skipped(_ records: RecordStats) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: records.skipped.map { ($0.key.rawValue, $0.value) })
     }
 
     /// The summary as text for the terminal: files, places by kind, phases.
@@ -67,6 +73,7 @@ struct ImportReport: Encodable {
         var lines = ["\(verb) \(files) file\(files == 1 ? "" : "s") \(s.appended ? "to" : "into") \(s.output) in \(Format.seconds(s.seconds)) (\(Format.bytes(s.outputBytes)), \(added))"]
         if !s.leftoversRemoved.isEmpty { lines.append("  removed \(Format.leftovers(s.leftoversRemoved, of: "import"))") }
         if !s.lookupTables.isEmpty { lines.append("  names from \(s.lookupTables.joined(separator: ", "))") }
+        if let names = s.alternateNames { lines += describe(names) }
         for source in s.sources {
             if let records = source.records {
                 lines.append(contentsOf: describe(source, records))
@@ -107,11 +114,31 @@ struct ImportReport: Encodable {
         var line = "  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(records.rows)) rows → \(Format.count(source.places)) places"
         if source.linked > 0 { line += ", \(Format.count(source.linked)) merged into places of other files" }
         line += ", \(Format.count(records.skippedTotal)) skipped"
-        var lines = [line]
-        if records.skippedTotal > 0 {
-            let reasons = records.skipped.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
-            lines.append("    skipped: " + reasons.map { "\(Format.count($0.value)) \($0.key)" }.joined(separator: ", "))
+        return [line] + describeSkipped(records)
+    }
+
+    /// "    skipped: 3 with invalid coordinates, 1 without a name", when rows were skipped.
+    static func describeSkipped(_ records: RecordStats) -> [String] {
+        guard records.skippedTotal > 0 else { return [] }
+        let reasons = records.skipped.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
+        return ["    skipped: " + reasons.map { "\(Format.count($0.value)) \($0.key)" }.joined(separator: ", ")]
+    }
+
+    /// The lines of GeoNames alternate names files: each file's rows and what was not for this import, then
+    /// what the names became.
+    static func describe(_ s: AlternateNamesSummary) -> [String] {
+        var lines: [String] = []
+        for file in s.files {
+            let records = file.records
+            lines.append("  \(file.name) (\(InputFormat.alternateNames.rawValue), \(Format.bytes(file.sizeBytes))): \(Format.count(records.rows)) rows, "
+                         + "\(Format.count(file.otherPlaces)) for places not imported, \(Format.count(file.notNames)) not names "
+                         + "(postal codes, airport and other codes, links), \(Format.count(records.skippedTotal)) skipped")
+            lines += describeSkipped(records)
         }
+        let n = s.names
+        lines.append("    alternate names of \(Format.count(n.places)) places: \(Format.count(n.languageNames)) names in a language, "
+                     + "\(Format.count(n.alternates)) alternates, \(Format.count(n.wikidataIDs)) Wikidata ids; "
+                     + "\(Format.count(n.duplicates)) not added (names the places have)")
         return lines
     }
 
@@ -122,6 +149,23 @@ struct ImportReport: Encodable {
                 + (s.degenerateRings > 0 ? "; \(Format.count(s.degenerateRings)) degenerate rings dropped" : ""),
             "    grid to level \(s.gridLevel) (1/\(1 << s.gridLevel)°): \(Format.count(s.gridCells)) cells inside one zone, \(Format.count(s.gridBorderCells)) border cells; read \(Format.seconds(s.readSeconds)), grid \(Format.seconds(s.gridSeconds))",
         ]
+    }
+}
+
+/// The alternate names part of `geodb import --json`.
+struct AlternateNamesReport: Encodable {
+    struct File: Encodable {
+        var name: String, sizeBytes: Int, rows: Int, otherPlaces: Int, notNames: Int, skipped: [String: Int], warnings: [String]
+    }
+    var files: [File]
+    /// `wikidata`: places given a `wikidata` tag.
+    var places: Int, languageNames: Int, alternates: Int, duplicates: Int, wikidata: Int
+
+    init(_ s: AlternateNamesSummary) {
+        files = s.files.map { File(name: $0.name, sizeBytes: $0.sizeBytes, rows: $0.records.rows, otherPlaces: $0.otherPlaces,
+                                   notNames: $0.notNames, skipped: ImportReport.skipped($0.records), warnings: $0.records.warnings) }
+        places = s.names.places; languageNames = s.names.languageNames; alternates = s.names.alternates
+        duplicates = s.names.duplicates; wikidata = s.names.wikidataIDs
     }
 }
 
