@@ -16,7 +16,7 @@ import re
 import sqlite3
 import sys
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 10
 EARTH_RADIUS_M = 6371008.8          # the doc's mean Earth radius
 UNITS_PER_DEGREE = 10_000_000       # coordinates are stored in integers of 1e-7 degree
 CENTER = (60.1699, 24.9384)         # Helsinki, the doc's example point
@@ -468,7 +468,7 @@ def check_search_rowids(db):
     for place_id, importance, kind in db.execute("SELECT id, importance, kind FROM place"):
         rank = (10 * min(1.0, max(0.0, importance)) + (2 if kind == "street" else 0)) / 12
         own, alternate = names.get(place_id, (set(), set()))
-        rows = [(rank, 0)] + ([(max(0.0, rank - 0.25), 1)] if alternate - own else [])
+        rows = [(rank, 0)] + ([(max(0.0, rank - 0.5), 1)] if alternate - own else [])
         for row_rank, is_alternate in rows:
             rowid = math.floor((1 - row_rank) * 67108863) << 37 | is_alternate << 36 | place_id
             if rowid not in rowids:

@@ -289,7 +289,7 @@ final class ForwardSearch {
                 let exact = place.postcode.map(TextNormalizer.fold) == code
                 // Above the places that merely lie in the postcode (their score is a prefix match's).
                 let score = SearchRanking.weight(of: exact ? .exact : .prefix) + SearchRanking.postcodeBonus * 3 - Double(order) / 1000
-                return RankedCandidate(id: place.id, order: place.rowid, kind: place.kind, score: score, match: exact ? .exact : .prefix,
+                return RankedCandidate(id: place.id, order: place.order, kind: place.kind, score: score, match: exact ? .exact : .prefix,
                                        distanceM: options.near.map { $0.distance(to: place.coordinate) })
             }
     }
@@ -442,14 +442,39 @@ final class ForwardSearch {
         // the words (14 points, not 31.5). Read in one stream, "Vaduz" on Liechtenstein scored 200 of its
         // 1,700 matches, nearly all addresses in Vaduz, in case one was named Vaduz; "strasse" 200 streets
         // named "…strasse" in case one was named "Strasse". While typing, a name equal to the text so far
-        // scores a little more than others beginning with it, and the same once the text ends in a space (no
-        // keys needed then); typo matching compares names by edits, which no index column can tell: one stream.
+        // scores a little more than others beginning with it: keys too. Typo matching compares names by
+        // edits, which no index column can tell: one stream.
+        // The rows named exactly one word are the rows of its key: read from place_name_key alone, once for
+        // both exact streams, not by going through every match for the few that hold it ("S" typed: 40,000
+        // rows of cities500).
+        let byKeyAlone = inSets == nil && query.words.count == 1 && query.numbers.isEmpty && words.count == 1 && words[0].count == 1
+        var keyedRows: [Int64]?
+        func rows(named keys: String, alternates: Bool) throws -> [Int64] {
+            let all = try keyedRows ?? index.rowids(named: keys, limit: Self.candidateLimit)
+            keyedRows = all
+            return all.filter { SearchRowID.isAlternate($0) == alternates }
+        }
+        // The places with a name that is the text (own or alternate), when all are known: a place read from
+        // the stream of names that are not the text and not among them has none (its names need only reach
+        // a prefix match's points, which its main name usually does, without reading the rest).
+        var placesNamedSo: Set<Int64>??
+        func hasNoExactName(_ keys: String) -> (SearchIndex.Candidate) throws -> Bool {
+            { place in
+                if placesNamedSo == nil {
+                    let all = try rows(named: keys, alternates: false) + rows(named: keys, alternates: true)
+                    placesNamedSo = .some(all.count < Self.candidateLimit ? Set(all.map(SearchRowID.place)) : nil)
+                }
+                guard let known = placesNamedSo ?? nil else { return false }
+                return !known.contains(place.id)
+            }
+        }
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil) -> CandidateSource {
+            let alternateRows: Bool? = names == .exactOwn ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more).
             let firstPage = names == .none ? 2 : firstPage
             var read = 0
-            return CandidateSource(bound: { rank in
+            var source = CandidateSource(bound: { rank in
                 SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names)
             }, read: { after in
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
@@ -457,11 +482,19 @@ final class ForwardSearch {
                 // "Stockmann"s is known after 11), then pages doubling.
                 guard read < Self.candidateLimit else { return nil }
                 let page = min(Self.candidateLimit - read, read == 0 ? firstPage : read)
-                let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, keys: keys,
-                                                         limit: page)
                 read += page
+                if let keys, keys.holding, byKeyAlone, let alternateRows {
+                    let (found, last) = try self.index.candidates(of: rows(named: keys.match, alternates: alternateRows), after: after,
+                                                                  options: options, limit: page)
+                    return (found, last || read >= Self.candidateLimit)
+                }
+                let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, keys: keys,
+                                                         alternateRows: alternateRows, limit: page)
                 return (found, found.count < page || read >= Self.candidateLimit)
             })
+            if let keys, !keys.holding, byKeyAlone { source.hasNoExactName = hasNoExactName(keys.match) }
+            source.givesWholeAlternates = alternateRows == true
+            return source
         }
         var sources: [CandidateSource]
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
@@ -472,11 +505,12 @@ final class ForwardSearch {
            let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
             let nameMatch = "(\(match)) AND \(named)"
             let addressOnly = source("(\(match)) NOT \(named)", names: .none)
-            // Its exact names score more than the others unless the text ends in a space while typing.
-            let exactKeys = entry == .typingNextWord ? nil
-                : SearchRanking.exactWords(of: query).flatMap { FTSQuery.groups([$0.compactMap(NameKey.of)]) }
+            // Rows of own and of alternate names apart: a whole alternate name loses less than its row's rank
+            // says, and read with own names the bound of every unread row would be that much higher.
+            let exactKeys = SearchRanking.exactWords(of: query).flatMap { FTSQuery.groups([$0.compactMap(NameKey.of)]) }
             if let exactKeys {
-                sources = [source(nameMatch, names: .exact, keys: (exactKeys, true)),
+                sources = [source(nameMatch, names: .exactOwn, keys: (exactKeys, true)),
+                           source(nameMatch, names: .exactAlternate, keys: (exactKeys, true)),
                            source(nameMatch, names: .notExact, keys: (exactKeys, false)), addressOnly]
             } else {
                 sources = [source(nameMatch, names: .exact), addressOnly]
@@ -496,6 +530,18 @@ final class ForwardSearch {
         /// The last rowid read; nil before the first page.
         var lastRowID: Int64?
         var more = true
+        /// Whether a candidate read is known to have no name that is the whole text.
+        var hasNoExactName: (SearchIndex.Candidate) throws -> Bool = { _ in false }
+
+        /// The lowest `Candidate.order` a row not yet read can have: a row of alternate names whole stands for
+        /// its place's own row, ranked higher. (An alternate's partial match ties a result rarely enough to be
+        /// read in rowid order.)
+        var lowestUnreadOrder: Int64 {
+            guard let lastRowID else { return .min }
+            return givesWholeAlternates ? SearchRowID.lowestOwnRowID(standingForAlternatesAfter: lastRowID) : lastRowID
+        }
+        /// It gives the rows of alternate names that are the whole text.
+        var givesWholeAlternates = false
 
         /// The most a row not yet read can score: -infinity when all are read.
         var unreadBound: Double {
@@ -520,6 +566,8 @@ final class ForwardSearch {
         /// Its own names, once read (none when it matched through its alternates' row, since they do not
         /// hold the words): then only an alternate name can raise its score to `bound`.
         var ownNames: [SearchRanking.CandidateName]?
+        /// One of its names may be the whole text (unless the index's keys say none is).
+        var mayBeExact = true
     }
 
     /// Scores the candidates the sources give (each index rows in rowid order; a place comes once, through
@@ -537,8 +585,8 @@ final class ForwardSearch {
         func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
             SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry)
         }
-        func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier) -> Double {
-            rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier))
+        func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier, exact: Bool = true) -> Double {
+            rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier, exact: exact))
         }
         var open: [Scoring] = []
         var scored: [RankedCandidate] = []
@@ -557,32 +605,32 @@ final class ForwardSearch {
                     (unreadBound, next) = (bound, i)
                 }
             }
-            open.sort { ($0.bound, -$0.place.rowid) > ($1.bound, -$1.place.rowid) }
+            open.sort { ($0.bound, -$0.place.order) > ($1.bound, -$1.place.order) }
             if scored.count >= keep {
                 let kth = scored.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
                 // A source's unread rows follow its last row read, but may precede the k-th's row (it came from
                 // another source): one of them that equals its score ranks before it.
                 let unreadMayRankAbove = sources.contains { source in
                     let bound = rounded(source.unreadBound)
-                    return bound > kth.score || (bound == kth.score && (source.lastRowID ?? .min) < kth.order)
+                    return bound > kth.score || (bound == kth.score && source.lowestUnreadOrder < kth.order)
                 }
                 if !unreadMayRankAbove,
-                   !open.prefix(while: { $0.bound >= kth.score }).contains(where: { $0.bound > kth.score || $0.place.rowid < kth.order }) { break }
+                   !open.prefix(while: { $0.bound >= kth.score }).contains(where: { $0.bound > kth.score || $0.place.order < kth.order }) { break }
             }
             // More candidates when those read are used up, or one not read may score more than they can.
             if unreadBound > open.first?.bound ?? -.infinity {
                 guard let page = try sources[next].read(sources[next].lastRowID) else { sources[next].more = false; continue }
-                // A place first found through its alternates' row is scored by its alternates alone. In one
-                // stream its own row would have come first had it matched. With the streams of a full search,
-                // its own row may match in another one, not read yet, but for no more points than an
-                // alternate's exact match (own names holding the words); an own exact match is in the exact
-                // stream too, at a lower rowid, so read first. While typing, an alternate's whole-name match
-                // scores less than an own name beginning with the words: with several streams then, such a
-                // place's own names are read too.
-                let ownMayMatchElsewhere = entry != .complete && sources.count > 1
-                open += page.candidates.filter { seen.insert($0.id).inserted }.map { place in
+                // A place first found through its alternates' row is scored by its alternates alone where one
+                // stream gives every row: its own row would have come first had it matched. With several
+                // streams its own row may match in another one not read yet (the stream of exact alternate
+                // names is read before the own names' at equal rank: "El Ejido" found the town through its
+                // alternate "Ejido" and never scored its own name): its own names are read too.
+                let ownMayMatchElsewhere = sources.count > 1
+                let source = sources[next]
+                open += try page.candidates.filter { seen.insert($0.id).inserted }.map { place in
                     place.throughAlternates && !ownMayMatchElsewhere
                         ? Scoring(place: place, bound: bound(place, .alternate), ownNames: [])
+                        : try source.hasNoExactName(place) ? Scoring(place: place, bound: bound(place, .own, exact: false), mayBeExact: false)
                         : Scoring(place: place, bound: bound(place, .own))
                 }
                 sources[next].lastRowID = page.candidates.last?.rowid ?? sources[next].lastRowID
@@ -610,7 +658,7 @@ final class ForwardSearch {
             for (var candidate, main) in unread {
                 let names = main + (own[candidate.place.id] ?? [])
                 candidate.ownNames = names
-                let alternateBound = bound(candidate.place, .alternate)
+                let alternateBound = bound(candidate.place, .alternate, exact: candidate.mayBeExact)
                 let byOwn = rank(candidate.place, names)
                 if byOwn.score >= alternateBound {
                     scored.append(byOwn)

@@ -17,10 +17,13 @@ final class SearchIndex {
     struct Candidate {
         var id: Int64
         /// The rowid of the place_fts row that matched (`SearchRowID`): rank (importance, streets lifted; an
-        /// alternate names' row lower), then id. Equal scores rank in this order.
+        /// alternate names' row lower), then id.
         var rowid: Int64
         /// It matched through the row of its alternate names: its own names do not hold the words.
         var throughAlternates: Bool { SearchRowID.isAlternate(rowid) }
+        /// Where it ranks among equal scores: the rowid of its own names' row (rank, then id), whichever of
+        /// its rows was read first (several streams may give its alternates' row first).
+        var order: Int64 { throughAlternates ? SearchRowID.of(place: id, importance: importance, kind: kind) : rowid }
         var importance: Double
         var kind: PlaceKind
         var housenumber: String?
@@ -63,14 +66,16 @@ final class SearchIndex {
     /// `limit` rows, however many places match.
     /// With `keys`, only the rows that hold (or, `holding` false, do not hold) one of these whole-name keys
     /// (`NameKey`, an FTS5 expression over `place_name_key`).
+    /// With `alternateRows`, only the rows of places' alternate names (true) or of their own names (false).
     func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil,
-                       keys: (match: String, holding: Bool)? = nil, limit: Int = 200) throws -> [Candidate] {
+                       keys: (match: String, holding: Bool)? = nil, alternateRows: Bool? = nil, limit: Int = 200) throws -> [Candidate] {
         let placeID = SearchRowID.placeIDSQL("f.rowid")
         // Few rows hold a key: SQLite lists them once per statement, then checks each match against the list.
         // `+f.rowid`: offered the IN as a rowid constraint, FTS5 took it and gave up its rowid order, and
         // SQLite sorted every match before the limit ("Landstrasse": all 483, 8.6 ms).
         func keyed(_ parameter: Int) -> String {
-            keys.map { " AND +f.rowid \($0.holding ? "" : "NOT ")IN (SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?\(parameter))" } ?? ""
+            (keys.map { " AND +f.rowid \($0.holding ? "" : "NOT ")IN (SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?\(parameter))" } ?? "")
+                + Self.rowsOfKind(alternateRows, rowid: "f.rowid")
         }
         if let inSets, inSets.json == nil {
             // Which matches lie in the sets, from their rows and sets alone, then the places of as many of
@@ -108,8 +113,8 @@ final class SearchIndex {
         }
         if let keys {
             values.append(.text(keys.match))
-            filter += keyed(values.count)
         }
+        filter += keyed(values.count)
         // With sets to lie in, a match's set is checked before its place is read: most lie elsewhere.
         let setsBefore = inSets == nil ? "" : "JOIN place_area_set pas ON pas.place_id = \(placeID)"
         let setsAfter = inSets == nil ? "LEFT JOIN place_area_set pas ON pas.place_id = p.id" : ""
@@ -118,6 +123,30 @@ final class SearchIndex {
             FROM place_fts f \(setsBefore) JOIN place p ON p.id = \(placeID) \(setsAfter) \(Self.areasJoin(options))
             WHERE place_fts MATCH ?1\(filter) ORDER BY f.rowid LIMIT \(limit)
             """, values) { try candidate($0, rowid: $0.int(10)) }
+    }
+
+    /// The index rows that hold one of the whole-name keys `keys` (`NameKey`, an FTS5 expression over
+    /// `place_name_key`), in rowid order, up to `limit`: for a text of one word, whose key says a row matches it.
+    func rowids(named keys: String, limit: Int) throws -> [Int64] {
+        try db.rows("rows named so", "SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 ORDER BY rowid LIMIT \(limit)",
+                    [.text(keys)]) { $0.int(0) }
+    }
+
+    /// The candidates of `rowids` (index rows known to match, in rowid order) after `after`, with the options'
+    /// filters, at least one unless none is left, up to about `limit`; `last`: none is left.
+    func candidates(of rowids: [Int64], after: Int64?, options: SearchOptions, limit: Int) throws -> (candidates: [Candidate], last: Bool) {
+        var rest = rowids.drop { $0 <= after ?? .min }
+        var kept: [Candidate] = []
+        while kept.isEmpty && !rest.isEmpty {
+            kept = try candidates(rowids: Array(rest.prefix(limit)), options: options)
+            rest = rest.dropFirst(limit)
+        }
+        return (kept, rest.isEmpty)
+    }
+
+    /// SQL keeping the rows of alternate names (`alternates` true) or of own names (false), or all (nil).
+    static func rowsOfKind(_ alternates: Bool?, rowid: String) -> String {
+        alternates.map { " AND (\(rowid) & \(SearchRowID.alternateBit)) \($0 ? "!=" : "=") 0" } ?? ""
     }
 
     /// Whether more than `count` index rows match `match` (filters aside): counted from the index alone,

@@ -6,7 +6,7 @@ import Foundation
 /// A candidate place scored for a query: what ranking needs, without the rest of the place.
 struct RankedCandidate {
     var id: Int64
-    /// Where it ranks among equal scores: its place_fts rowid (importance, then id).
+    /// Where it ranks among equal scores: its own place_fts row's rowid (importance, then id).
     var order: Int64
     var kind: PlaceKind
     var score: Double
@@ -221,7 +221,7 @@ enum SearchRanking {
         if unnamed.hasNumber && forced == nil { match = .exact }
         // No one name holding the words is weaker than a name that does, like an alternate.
         let value = named?.points(entry) ?? weight(of: match) - acrossNamesPenalty - (forced == .fuzzy ? editPenalty : 0)
-        return RankedCandidate(id: place.id, order: place.rowid, kind: place.kind, score: ((value + unnamed.value) * 1000).rounded() / 1000,
+        return RankedCandidate(id: place.id, order: place.order, kind: place.kind, score: ((value + unnamed.value) * 1000).rounded() / 1000,
                                match: match, distanceM: unnamed.distance, nameHoldsWords: forced == nil && named != nil,
                                nameScore: (value * 1000).rounded() / 1000)
     }
@@ -229,10 +229,11 @@ enum SearchRanking {
     /// The most a candidate can score through a name of `tier` or a lesser one, from what is known before
     /// its names are read: its `PlacePoints` and the best name match there is (exact; typo matches less).
     /// Search reads names only of the candidates whose bound can still beat the results it has, own names
-    /// before alternates.
+    /// before alternates. `exact` false: none of its names is the whole text (the index's keys say so).
     static func bound(_ place: SearchIndex.Candidate, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      entry: Entry, tier: NameTier = .own) -> Double {
-        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: tier, edits: 0, leading: true, whole: true)
+                      entry: Entry, tier: NameTier = .own, exact: Bool = true) -> Double {
+        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : exact ? .exact : .prefix, tier: tier, edits: 0, leading: true,
+                             whole: true)
         return best.points(entry) + PlacePoints(place, query: query, near: near).value
     }
 
@@ -240,6 +241,10 @@ enum SearchRanking {
     enum NameBound {
         /// A name may be the query exactly.
         case exact
+        /// Rows of own names, one of which may be the query exactly.
+        case exactOwn
+        /// Rows of alternate names, one of which may be the query exactly.
+        case exactAlternate
         /// Names may hold the words, none is them exactly (the index's whole-name keys say so).
         case notExact
         /// No name holds a query word: the candidate matched through its address alone.
@@ -253,9 +258,14 @@ enum SearchRanking {
                       entry: Entry, names: NameBound = .exact) -> Double {
         let name: Double
         switch names {
-        case .exact:
-            name = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .own, edits: 0, leading: true, whole: true)
-                .points(entry)
+        case .exact, .exactOwn, .exactAlternate:
+            // A row of alternate names ranks `alternatePenalty` lower, but one that is the whole text loses
+            // only half of it: such a row may score that much more than its rank says.
+            let best = { (tier: NameTier) in
+                NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: tier, edits: 0, leading: true, whole: true).points(entry)
+            }
+            let own = best(.own), alternate = best(.alternate) + SearchRowID.alternateRankDrop * SearchRowID.rankScale
+            name = names == .exactOwn ? own : names == .exactAlternate ? alternate : max(own, alternate)
         case .notExact:
             name = NameMatch(match: .prefix, tier: .own, edits: 0, leading: true, whole: true).points(entry)
         case .none:

@@ -32,9 +32,10 @@ package enum SearchRowID {
     /// The points a rank of 1 stands for.
     static let rankScale = SearchRanking.importanceWeight + SearchRanking.streetBonus
 
-    /// How much lower a row of alternate names ranks: the fewest points a match through an alternate name
-    /// loses (a whole alternate name's), on the scale of `rank`.
-    static let alternateRankDrop = SearchRanking.NameTier.alternate.penalty(whole: true) / rankScale
+    /// How much lower a row of alternate names ranks: the points a match through an alternate name loses
+    /// (a whole alternate name loses half: `SearchRanking.bound(ofPlacesUpTo:)` adds it back for rows that
+    /// may be one), on the scale of `rank`.
+    static let alternateRankDrop = SearchRanking.alternatePenalty / rankScale
 
     /// The rowid of place `id` of `importance` (0…1; outside is clamped) and `kind`, or of the row of its
     /// `alternate` names (its rank lower by `alternateRankDrop`, down to 0): higher ranks get lower rowids,
@@ -43,6 +44,13 @@ package enum SearchRowID {
         let rank = max(0, rank(importance: importance, kind: kind) - (alternate ? alternateRankDrop : 0))
         let step = Int64(((1 - rank) * Double(rankSteps)).rounded(.down))
         return step << stepShift | (alternate ? alternateBit : 0) | (id & placeIDMask)
+    }
+
+    /// The lowest own row's rowid that a row of alternate names after `rowid` can stand for: its rank raised
+    /// by `alternateRankDrop`, id 0.
+    static func lowestOwnRowID(standingForAlternatesAfter rowid: Int64) -> Int64 {
+        let rank = min(1, highestRank(after: rowid) + alternateRankDrop)
+        return Int64(((1 - rank) * Double(rankSteps)).rounded(.down)) << stepShift
     }
 
     /// Whether the row holds a place's alternate names.
