@@ -194,7 +194,7 @@ struct NominatimAPI: Sendable {
     /// to its centre), and the kinds `layer` and `featureType` allow.
     private func searchOptions(_ parameters: QueryParameters, request: Request) throws(APIError) -> SearchOptions {
         var options = SearchOptions()
-        options.language = AcceptLanguage.first(parameters.string("accept-language") ?? request.headers[.acceptLanguage])
+        options.language = parameters.string("accept-language") ?? request.headers[.acceptLanguage]
         // viewboxlbrt is the same box with its corners in one order (the corners of viewbox may be in any).
         let viewbox = parameters.has("viewbox") ? "viewbox" : "viewboxlbrt"
         if let box = try parameters.box(viewbox, cornersInAnyOrder: true) {
@@ -245,7 +245,7 @@ struct NominatimAPI: Sendable {
         guard let lat else { throw APIError.missing("lat") }
         guard let lon else { throw APIError.missing("lon") }
         var options = ReverseOptions()
-        options.language = AcceptLanguage.first(parameters.string("accept-language") ?? request.headers[.acceptLanguage])
+        options.language = parameters.string("accept-language") ?? request.headers[.acceptLanguage]
         let zoom = try parameters.int("zoom", in: 0...18) ?? 18
         options.maxRank = Self.reverseMaxRanks[zoom]
         options.level = switch zoom {

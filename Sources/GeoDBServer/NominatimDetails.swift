@@ -36,7 +36,7 @@ struct NominatimDetails: Sendable {
         let sections = Sections(
             address: parameters.nominatimFlag("addressdetails") ?? false, keywords: parameters.nominatimFlag("keywords") ?? false,
             linkedPlaces: parameters.nominatimFlag("linkedplaces") ?? true, fullGeometry: parameters.nominatimFlag("polygon_geojson") ?? false,
-            languages: AcceptLanguage.ordered(parameters.string("accept-language") ?? request.headers[.acceptLanguage]))
+            languages: LanguagePreference.ordered(parameters.string("accept-language") ?? request.headers[.acceptLanguage]))
         let debug = parameters.nominatimFlag("debug") ?? false
 
         let reference = try Self.reference(parameters)

@@ -158,7 +158,8 @@ struct PhotonAPI: Sendable {
                 guard let value = Int(text) else { throw .badParameter("limit", "parameter 'limit' must be a whole number, not '\(text.prefix(40))'") }
                 limit = min(max(value, 1), PhotonAPI.maxLimit)
             }
-            let language = AcceptLanguage.first(parameters.string("lang") ?? request.headers[.acceptLanguage])
+            // The languages as the library reads them (`LanguagePreference`); Photon's "default" is the local name.
+            let language = parameters.string("lang") ?? request.headers[.acceptLanguage]
             self.language = language == "default" ? nil : language
             layers = parameters.all("layer")
             kinds = try PhotonLayer.kinds(layers)

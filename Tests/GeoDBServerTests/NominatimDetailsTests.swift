@@ -101,13 +101,6 @@ import TestSupport
         #expect(try Self.details(country + [("accept-language", "xx")]).object()["localname"] as? String == "Liechtenstein")
     }
 
-    @Test func acceptLanguageOrderedByWeightWithBaseLanguages() {
-        #expect(AcceptLanguage.ordered("fo-FR;q=0.8,en-ca;q=0.5,en;q=0.3") == ["fo-fr", "fo", "en-ca", "en"])
-        #expect(AcceptLanguage.ordered("de;q=0.2, zh , fr ;q=0.9") == ["zh", "fr", "de"])
-        #expect(AcceptLanguage.ordered("de;q=5,*,fr") == ["fr"])
-        #expect(AcceptLanguage.ordered(nil).isEmpty)
-    }
-
     @Test func debugIsAnHTMLPage() throws {
         let reply = try Self.details([("osmtype", "N"), ("osmid", "1932181216"), ("debug", "1")])
         #expect(reply.status == 200 && reply.headers["content-type"] == "text/html; charset=utf-8")

@@ -27,4 +27,23 @@ import TestSupport
         let answer = try #require(try liechtenstein.reverse(at: Coordinate(lat: 47.14, lon: 9.55), options: japanese).first)
         #expect(answer.place.address.country == "リヒテンシュタイン" && answer.place.displayName.hasSuffix("リヒテンシュタイン"))
     }
+
+    /// A list of languages in Accept-Language form names a place in the first of them it has a name in: a
+    /// language it lacks is skipped, a region falls back to its language, weights order the list. Helsinki
+    /// has `name:sv` Helsingfors and no `name:xx`.
+    @Test(arguments: [("xx,sv", "Helsingfors"), ("sv-FI", "Helsingfors"), ("fi;q=0.5, sv", "Helsingfors"), ("xx", "Helsinki"),
+                      ("fi,sv", "Helsinki")])
+    func aListOfLanguagesFallsBack(languages: String, name: String) throws {
+        var options = SearchOptions()
+        options.language = languages
+        let helsinki = try #require(try GeoDatabase(path: try TestDatabases.helsinki()).search("Helsinki", options: options).first)
+        #expect(helsinki.kind == .city && helsinki.name == name, "\(helsinki.displayName)")
+    }
+
+    @Test func languagePreferenceReadsAcceptLanguage() {
+        #expect(LanguagePreference.ordered("fo-FR;q=0.8,en-ca;q=0.5,en;q=0.3") == ["fo-fr", "fo", "en-ca", "en"])
+        #expect(LanguagePreference.ordered("de;q=0.2, zh , fr ;q=0.9") == ["zh", "fr", "de"])
+        #expect(LanguagePreference.ordered("de;q=5,*,fr") == ["fr"])
+        #expect(LanguagePreference.ordered(nil).isEmpty)
+    }
 }

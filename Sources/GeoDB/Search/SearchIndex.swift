@@ -347,7 +347,7 @@ final class SearchIndex {
               UNION ALL SELECT id, street, NULL FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
               """
         var names: [Int64: [SearchRanking.CandidateName]] = [:]
-        let asked = language?.lowercased()
+        let asked = Set(LanguagePreference.ordered(language))
         for (id, name, lang) in try db.rows(alternates ? "alternate names of search candidates" : "names of search candidates", sql,
                                             [.text(JSONText.array(ids)), .text(Self.alternateNameTypes)], { ($0.int(0), $0.text(1) ?? "", $0.text(2)) }) {
             if checkFirsts {
@@ -355,7 +355,7 @@ final class SearchIndex {
                               : !fuzzy && !TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts) { continue }
             }
             names[id, default: []].append(SearchRanking.CandidateName(name, own: !alternates,
-                                                                      otherLanguage: lang.map { $0.lowercased() != asked } ?? false))
+                                                                      otherLanguage: lang.map { !asked.contains($0.lowercased()) } ?? false))
         }
         return names
     }

@@ -117,15 +117,18 @@ final class PlaceReader {
         return Dictionary(rows.compactMap { id, geometry in geometry.map { (id, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// `results` with each name shown in `language` where the place has a name in it (`name:xx`), and the
-    /// country named in it (`localizeCountry`).
+    /// `results` with each name shown in the first of the languages of `language` (`LanguagePreference`:
+    /// "de", "de-CH,de;q=0.9,en") the place has a name in (`name:xx`), else as it is, and the country named
+    /// so too (`localizeCountry`).
     func localized(_ results: [PlaceResult], language: String?) throws -> [PlaceResult] {
-        guard let language else { return results }
+        let languages = LanguagePreference.ordered(language)
+        guard !languages.isEmpty else { return results }
         var out = results
         for index in out.indices {
-            let localized = try db.first("read a localized name",
-                                         "SELECT name FROM place_name WHERE place_id = ?1 AND lang = ?2 AND type = 'name'",
-                                         [.integer(out[index].id), .text(language)], { $0.text(0) }) ?? nil
+            let names = try db.rows("read localized names",
+                                    "SELECT lower(lang), name FROM place_name WHERE place_id = ?1 AND type = 'name' AND lower(lang) IN (SELECT value FROM json_each(?2))",
+                                    [.integer(out[index].id), .text(JSONText.array(languages))]) { ($0.text(0) ?? "", $0.text(1)) }
+            let localized = languages.lazy.compactMap { language in names.first { $0.0 == language }?.1 }.first ?? nil
             let before = out[index].address.country
             Self.localizeCountry(&out[index].address, language: language)
             guard localized != nil || out[index].address.country != before else { continue }
@@ -135,10 +138,11 @@ final class PlaceReader {
         return out
     }
 
-    /// The address's country in `language`, from CLDR (`CountryCode.name`), when it has a country code and
-    /// CLDR the language.
+    /// The address's country in the first of the languages of `language` that CLDR has (`CountryCode.name`),
+    /// when it has a country code.
     static func localizeCountry(_ address: inout Address, language: String?) {
-        guard let language, let code = address.countryCode, let name = CountryCode.name(code, language: language) else { return }
+        guard let code = address.countryCode,
+              let name = LanguagePreference.ordered(language).lazy.compactMap({ CountryCode.name(code, language: $0) }).first else { return }
         address.country = name
     }
 }

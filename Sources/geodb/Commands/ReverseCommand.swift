@@ -30,7 +30,7 @@ extension GeoDBCommand {
             @Option(parsing: .unconditional, help: "Nearest candidates to list (1 … 100).")
             var limit = 1
 
-            @Option(help: "Show names in this language when known, and the country in it (e.g. de).")
+            @Option(help: "Show names in this language when known, and the country in it (e.g. de; a list falls back in order: de-CH,de;q=0.9,en).")
             var lang: String?
 
             @OptionGroup var output: JSONOption

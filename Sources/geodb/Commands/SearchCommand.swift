@@ -58,7 +58,7 @@ extension GeoDBCommand {
         @Option(help: "Free text: continue after this cursor (printed with the previous page; 500 results in all).")
         var after: String?
 
-        @Option(help: "Show names in this language when known (e.g. sv).")
+        @Option(help: "Show names in this language when known (e.g. sv; a list falls back in order: de-CH,de;q=0.9,en).")
         var lang: String?
 
         @Option(help: "Structured: street name.")

@@ -1,23 +1,14 @@
-// How Nominatim's and Photon's endpoints read a language list (`accept-language`, Photon's `lang`, the
-// Accept-Language header): one reading for every endpoint, which /search, /reverse and /details each had
-// their own of.
+// The languages a user asks for, as Nominatim reads an Accept-Language value: one reading for the library
+// (search and reverse name places in the first language of the list they have a name in), the CLI's
+// --lang and every endpoint of the server.
 
-import Foundation
-
-/// An Accept-Language value read as Nominatim reads it.
-enum AcceptLanguage {
-    /// The first language of an Accept-Language value ("de-CH,de;q=0.9" → "de"), nil for "*" or none.
-    static func first(_ header: String?) -> String? {
-        guard let first = header?.split(separator: ",").first?.split(separator: ";").first?.trimmingCharacters(in: .whitespacesAndNewlines),
-              let primary = first.split(separator: "-").first, primary != "*", primary.count <= 8 else { return nil }
-        return primary.lowercased()
-    }
-
+/// A list of languages in Accept-Language form ("de-CH,de;q=0.9,en;q=0.8", or just "de").
+public enum LanguagePreference {
     /// The languages of an Accept-Language value in the order of their weights (equal weights in the
     /// order given), each region variant followed by its language unless that is listed itself
     /// ("fo-FR;q=0.8,en-ca;q=0.5" → fo-fr, fo, en-ca, en), as Nominatim reads them. Malformed items are
     /// left out.
-    static func ordered(_ header: String?) -> [String] {
+    public static func ordered(_ header: String?) -> [String] {
         let weighted = (header ?? "").split(separator: ",").compactMap { item -> (String, Double)? in
             let parts = item.split(separator: ";", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard let tag = parts.first, !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) else {
