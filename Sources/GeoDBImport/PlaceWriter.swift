@@ -384,12 +384,11 @@ public final class PlaceWriter: PlaceSink {
         linker.setNames(names, ofPlace: id)
     }
 
-    /// Place `id`'s address is `new` now instead of `old` (`AddressCompleter` derived a part): its search
-    /// rows follow.
-    func readdressed(_ id: Int64, kind: PlaceKind, importance: Double, names: SearchNames, named: Bool, from old: Address,
-                     to new: Address) throws {
-        try fullText.delete(id: id, importance: importance, kind: kind, names: names, named: named, address: old)
-        try fullText.insert(id: id, importance: importance, kind: kind, names: names, named: named, address: new)
+    /// Place `id` is `new` now instead of `old` (`AddressCompleter` derived an address part, an importance
+    /// file raised its importance): its search rows follow.
+    func reindexed(_ id: Int64, from old: IndexedPlace, to new: IndexedPlace) throws {
+        try fullText.delete(id: id, importance: old.importance, kind: old.kind, names: old.names, named: old.named, address: old.address)
+        try fullText.insert(id: id, importance: new.importance, kind: new.kind, names: new.names, named: new.named, address: new.address)
     }
 
     /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,
