@@ -66,6 +66,8 @@ public final class PlaceWriter: PlaceSink {
     public private(set) var boundingBox: BoundingBox?
     /// Places written per taxonomy category (`category.place_count` of this import's places).
     private(set) var categoryCounts: [String: Int] = [:]
+    /// Notes the places an importance file may concern, when the import has one.
+    var wikimediaTagged: WikimediaTaggedPlaces?
 
     /// Starts writing into `db`, inside an open transaction the writer commits in batches. The search
     /// tables are built beside it by `fullText` (by default one started here, while `db` is not yet in a
@@ -174,6 +176,7 @@ public final class PlaceWriter: PlaceSink {
         if place.labelNode != nil || place.adminCentreNode != nil {
             boundaryNodes[id] = (place.labelNode, place.adminCentreNode)
         }
+        wikimediaTagged?.written(id, tags: place.tags)
         if keepsLinkCandidates, SamePlace.group(place.kind) != nil, !place.names.isEmpty {
             linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate, names: searchNames))
         }
@@ -327,6 +330,7 @@ public final class PlaceWriter: PlaceSink {
         ])
         try statements.insertLink.run([.integer(target.id), .integer(sourceID), .text(place.sourceRef),
                                        .real(match.distance)])
+        wikimediaTagged?.merged(into: target.id, tags: place.tags)
         linked += 1
         try countForCommit()
     }
