@@ -59,6 +59,26 @@ import TestSupport
         #expect(try IntegrityCheck.run(path: scratch.path("with.sqlite")).filter { !$0.ok }.map(\.name) == [])
     }
 
+    @Test func aRecordMergedIntoAPlaceBringsItsWikidataID() throws {
+        // cities15000's Helsinki (geonameid 658225) is merged into helsinki.osm.pbf's (wikidata=Q1757). Here
+        // the file knows only the GeoNames record's Wikidata id (made up, given by an alternate names row):
+        // the merged place still gets its value, as the record's importance would have been kept.
+        let scratch = try ScratchDirectory()
+        let names = scratch.path("alternateNames.txt"), file = scratch.path("importance.csv")
+        try "1\t658225\twkdt\tQ900001757\t\t\t\t\t\t\n".write(toFile: names, atomically: true, encoding: .utf8)
+        try "language\ttype\ttitle\timportance\twikidata_id\nfi\ta\tHelsinki\t0.97\tQ900001757\n".write(toFile: file, atomically: true, encoding: .utf8)
+        var options = ImportOptions()
+        options.importanceFile = file
+        let path = scratch.path("helsinki.sqlite")
+        let summary = try Importer.run(inputs: [TestPaths.sampleData("helsinki.osm.pbf"), TestPaths.sampleData("cities15000.txt"), names],
+                                       output: path, options: options)
+        #expect(summary.importanceFile?.matchedByWikidata == 1 && summary.importanceFile?.raised == 1)
+        let helsinki = try GeoDatabase(path: path).lookup("geonames:658225")
+        #expect(helsinki.place.sourceRef?.description == "n1372477580" && helsinki.linkedRecords.map(\.description) == ["geonames:658225"])
+        #expect(helsinki.place.tags["wikidata"] == "Q1757" && helsinki.importance == 0.97)
+        #expect(try IntegrityCheck.run(path: path).filter { !$0.ok }.map(\.name) == [])
+    }
+
     @Test func gzippedAndPlainFilesGiveTheSame() throws {
         let (_, plain, gzipped, _) = try Self.liechtenstein.get()
         let all = "SELECT id, importance FROM place ORDER BY id"
@@ -141,6 +161,16 @@ import TestSupport
             }
         }
         #expect(scratch.contents() == [])
+    }
+
+    @Test func withoutTaggedPlacesTheFileIsNotRead() throws {
+        // The GeoNames fixture's places have no Wikidata id (no alternate names file): nothing to match.
+        let scratch = try ScratchDirectory()
+        var options = ImportOptions()
+        options.importanceFile = Self.plain
+        let summary = try Importer.run(inputs: [TestPaths.fixture("geonames/sample.txt")], output: scratch.path("g.sqlite"), options: options)
+        let file = try #require(summary.importanceFile)
+        #expect((file.taggedPlaces, file.records.rows, file.records.warnings.count, file.raised) == (0, 0, 0, 0))
     }
 
     @Test func referencesAreReadAsNominatimReadsThem() {
