@@ -49,8 +49,8 @@ struct WikimediaReference: Hashable {
     /// A `wikipedia` tag ("de:Ruine Schalun") as the file's key of its article, read as Nominatim reads it:
     /// the language is what stands before the first colon when that is 2 or 3 characters ("en", "bar"),
     /// lowercased; the title the rest; both without surrounding white space, and the title's spaces underscores
-    /// (the file has a title as Wikipedia's URLs do, and mappers write it either way).
-    /// Nominatim decodes no %-escapes either.
+    /// (the file has a title as Wikipedia's URLs do, and mappers write it either way). %-escapes stay as they
+    /// are, as Nominatim leaves them when it reads this file.
     static func article(ofTag value: String) -> [UInt8]? {
         guard let colon = value.firstIndex(of: ":"), (2...3).contains(value.distance(from: value.startIndex, to: colon)) else { return nil }
         let language = value[..<colon].trimmingSpaces.lowercased()
