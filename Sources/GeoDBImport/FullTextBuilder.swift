@@ -160,15 +160,19 @@ final class FullTextBuilder {
 /// Rows are held back and go into place_fts in batches sorted by rowid: FTS5 writes out its pending
 /// terms whenever a rowid is not above the last one, and place_fts rowids follow importance, not the order
 /// places are written in (100 k rows: 2.0 s in that order, 0.3 s sorted). A deletion of a row still held
-/// is forgetting it; one already indexed is deleted from place_fts with the text it was indexed with.
+/// is forgetting it; one already indexed is held too, and deleted from place_fts with the text it was
+/// indexed with, sorted as well and before the batch's rows (a row deleted and added anew keeps its rowid
+/// when its rank does): deletions come in place order too (merges, completed addresses, an importance file),
+/// and 90 k places rewritten one by one took 9.8 s.
 private final class ScratchIndex {
     private let db: Connection
     private let insert: Statement
     private let delete: Statement
     private let insertKeys: Statement
     private let deleteKeys: Statement
-    /// Rows not yet indexed, and the bytes of their text.
+    /// Rows not yet indexed, indexed rows not yet deleted, and the bytes of their text.
     private var held: [Int64: FullTextBuilder.RowText] = [:]
+    private var heldDeletions: [Int64: FullTextBuilder.RowText] = [:]
     private var heldBytes = 0
     /// Held text that makes a batch: about what FTS5 holds before writing out its pending terms anyway
     /// (1 MiB), so that indexing keeps pace with the import instead of waiting for its end.
@@ -192,10 +196,12 @@ private final class ScratchIndex {
         switch change {
         case .insert(let rowid, let text):
             held[rowid] = text
-            heldBytes += text.name.utf8.count + text.street.utf8.count + text.address.utf8.count + text.keys.utf8.count
-            if heldBytes >= Self.batchBytes { try indexHeld() }
+            try hold(text)
         case .delete(let rowid, let text):
-            if held.removeValue(forKey: rowid) == nil { try run(delete, deleteKeys, rowid, text) }
+            if held.removeValue(forKey: rowid) == nil {
+                heldDeletions[rowid] = text
+                try hold(text)
+            }
         case .complete: try complete()
         case .rtrees(let trees):
             try db.execute("BEGIN")
@@ -204,8 +210,16 @@ private final class ScratchIndex {
         }
     }
 
-    /// Indexes the held rows, in rowid order.
+    /// Counts `text` as held; a batch's worth is indexed.
+    private func hold(_ text: FullTextBuilder.RowText) throws {
+        heldBytes += text.name.utf8.count + text.street.utf8.count + text.address.utf8.count + text.keys.utf8.count
+        if heldBytes >= Self.batchBytes { try indexHeld() }
+    }
+
+    /// Deletes the rows held for deletion, then indexes the held rows, each in rowid order.
     private func indexHeld() throws {
+        for (rowid, text) in heldDeletions.sorted(by: { $0.key < $1.key }) { try run(delete, deleteKeys, rowid, text) }
+        heldDeletions.removeAll(keepingCapacity: true)
         for (rowid, text) in held.sorted(by: { $0.key < $1.key }) { try run(insert, insertKeys, rowid, text) }
         held.removeAll(keepingCapacity: true)
         heldBytes = 0

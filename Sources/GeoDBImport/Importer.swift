@@ -23,6 +23,9 @@ public struct ImportOptions: Sendable {
     /// Also write every place's geometry as standard WKB (`place_wkb`; docs/SCHEMA.md, "Standard geometry").
     /// Appending to a file that has it keeps it up to date without this.
     public var standardGeometry = false
+    /// An importance file in Nominatim's format (`wikimedia-importance.csv.gz`, gzip or plain): the places of
+    /// this import whose Wikidata id or Wikipedia article it lists get at least its importance for them.
+    public var importanceFile: String?
 
     public init() {}
 }
@@ -69,6 +72,8 @@ public struct ImportSummary: Sendable {
     public var lookupTables: [String] = []
     /// What GeoNames alternate names files gave, when there were any.
     public var alternateNames: AlternateNamesSummary?
+    /// What the importance file gave, when there was one.
+    public var importanceFile: ImportanceFileStats?
     public var appended = false
     public var seconds = 0.0
     public var outputBytes = 0
@@ -119,6 +124,8 @@ public enum Importer {
             throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it, or `append` to add to it")
         }
         let lookups = try plan.loadLookups()
+        // Its header now: a file of another kind fails the import before its long part.
+        let importanceFile = try options.importanceFile.map { try ImportanceFileReader(path: $0, strict: options.strict) }
         let leftovers = TemporaryOutput.removeLeftovers(for: output)
         let temporary = TemporaryOutput(for: output, sideFiles: Self.sideFiles)
         defer { temporary.discard() }
@@ -152,6 +159,7 @@ public enum Importer {
             defer { fullText.discard() }   // now, on failure: not whenever a writer thread lets go of it
             try db.execute("BEGIN")
             let writer = try PlaceWriter(db: db, fullText: fullText, rtreeBuild: options.rtreeBuild)
+            if importanceFile != nil { writer.wikimediaTagged = WikimediaTaggedPlaces() }
             if options.append && options.linkDuplicates && plan.sources.contains(where: { $0.format.isGazetteer }) {
                 try writer.loadLinkCandidates()
             }
@@ -178,6 +186,16 @@ public enum Importer {
             summary.alternateNames = alternateNames?.summary
             alternateNames?.discard()
             clock.lap("read")
+            if let importanceFile, let tagged = writer.wikimediaTagged {
+                var throttle = ProgressThrottle()
+                importanceFile.onProgress = { stats in
+                    guard let progress, throttle.due() else { return }
+                    progress(ImportProgress(phase: "importance", file: stats.name, bytesRead: stats.records.bytesRead,
+                                            bytesTotal: stats.sizeBytes, objectsRead: stats.records.rows, placesWritten: writer.written))
+                }
+                summary.importanceFile = try ImportanceFileUpdater.run(importanceFile, writer: writer, tagged: tagged)
+                clock.lap("importance")
+            }
             progress?(ImportProgress(phase: "hierarchy", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
             summary.derived = try HierarchyBuilder(writer: writer, osmSources: Set(summary.sources.filter { $0.format.isOSM }.map(\.id)))

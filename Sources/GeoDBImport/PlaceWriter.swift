@@ -66,6 +66,8 @@ public final class PlaceWriter: PlaceSink {
     public private(set) var boundingBox: BoundingBox?
     /// Places written per taxonomy category (`category.place_count` of this import's places).
     private(set) var categoryCounts: [String: Int] = [:]
+    /// Notes the places an importance file may concern, when the import has one.
+    var wikimediaTagged: WikimediaTaggedPlaces?
 
     /// Starts writing into `db`, inside an open transaction the writer commits in batches. The search
     /// tables are built beside it by `fullText` (by default one started here, while `db` is not yet in a
@@ -174,6 +176,7 @@ public final class PlaceWriter: PlaceSink {
         if place.labelNode != nil || place.adminCentreNode != nil {
             boundaryNodes[id] = (place.labelNode, place.adminCentreNode)
         }
+        wikimediaTagged?.written(id, tags: place.tags)
         if keepsLinkCandidates, SamePlace.group(place.kind) != nil, !place.names.isEmpty {
             linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate, names: searchNames))
         }
@@ -327,6 +330,7 @@ public final class PlaceWriter: PlaceSink {
         ])
         try statements.insertLink.run([.integer(target.id), .integer(sourceID), .text(place.sourceRef),
                                        .real(match.distance)])
+        wikimediaTagged?.merged(into: target.id, tags: place.tags)
         linked += 1
         try countForCommit()
     }
@@ -384,12 +388,11 @@ public final class PlaceWriter: PlaceSink {
         linker.setNames(names, ofPlace: id)
     }
 
-    /// Place `id`'s address is `new` now instead of `old` (`AddressCompleter` derived a part): its search
-    /// rows follow.
-    func readdressed(_ id: Int64, kind: PlaceKind, importance: Double, names: SearchNames, named: Bool, from old: Address,
-                     to new: Address) throws {
-        try fullText.delete(id: id, importance: importance, kind: kind, names: names, named: named, address: old)
-        try fullText.insert(id: id, importance: importance, kind: kind, names: names, named: named, address: new)
+    /// Place `id` is `new` now instead of `old` (`AddressCompleter` derived an address part, an importance
+    /// file raised its importance): its search rows follow.
+    func reindexed(_ id: Int64, from old: IndexedPlace, to new: IndexedPlace) throws {
+        try fullText.delete(id: id, importance: old.importance, kind: old.kind, names: old.names, named: old.named, address: old.address)
+        try fullText.insert(id: id, importance: new.importance, kind: new.kind, names: new.names, named: new.named, address: new.address)
     }
 
     /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,

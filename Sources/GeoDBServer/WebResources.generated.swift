@@ -2001,6 +2001,10 @@ start();
      "source": {
       "type": "string"
      },
+     "importance": {
+      "type": "number",
+      "description": "How important the place is, 0 to 1: what search ranks by after how well the text matched (docs/RANKING.md, Importance)."
+     },
      "geometry": {
       "type": "object",
       "nullable": true,

@@ -112,6 +112,41 @@ import TestSupport
         #expect(scratch.contents() == ["alternateNamesV2.txt"])
     }
 
+    @Test func importanceFileInTheSummaryAndLookup() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("li.sqlite")
+        let file = TestPaths.fixture("importance/wikimedia-importance-sample.csv.gz")
+        let result = try runGeodb(["import", TestPaths.sampleData("liechtenstein.osm.pbf"), "-o", db, "--importance", file, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n")
+        #expect(warnings.count == 3 && warnings.first == "warning: \(file): line 6: importance 'broken' is not a number from 0 to 1; row skipped")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let importance = try #require(object["importance"] as? [String: Any])
+        #expect(importance["name"] as? String == "wikimedia-importance-sample.csv.gz" && importance["rows"] as? Int == 12)
+        #expect(importance["tagged"] as? Int == 164 && importance["wikidata"] as? Int == 2 && importance["title"] as? Int == 2
+                && importance["raised"] as? Int == 3)
+        #expect(importance["skipped"] as? [String: Int] == ["bad_importance": 1, "bad_field_count": 1, "bad_id": 1])
+        #expect((object["phases"] as? [String: Double])?["importance"] != nil)
+        // The viewpoint Wildschloss, raised through its wikipedia tag's article.
+        let lookup = try runGeodb(["lookup", db, "n498566336", "--json"])
+        let details = try #require(try JSONSerialization.jsonObject(with: Data(lookup.stdout.utf8)) as? [String: Any])
+        #expect(details["importance"] as? Double == 0.46)
+        #expect(try runGeodb(["lookup", db, "n498566336"]).stdout.contains("  at 47.1508458, 9.5335495, importance 0.460\n"))
+    }
+
+    @Test func anImportanceFileOfAnotherKindIsAOneLineError() throws {
+        let scratch = try ScratchDirectory()
+        let empty = scratch.path("empty.csv")
+        try "".write(toFile: empty, atomically: true, encoding: .utf8)
+        for file in [TestPaths.sampleData("cities15000.txt"), TestPaths.sampleData("liechtenstein.osm.pbf"), empty, scratch.path("missing.csv.gz")] {
+            let result = try runGeodb(["import", TestPaths.sampleData("monaco.osm.pbf"), "-o", scratch.path("m.sqlite"), "--importance", file])
+            #expect(result.status == 1, "\(file)")
+            #expect(result.stderr.hasPrefix("Error: \(file): ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(scratch.contents() == ["empty.csv"])
+    }
+
     @Test func outputOrAppendNotBoth() throws {
         let scratch = try ScratchDirectory()
         let both = try runGeodb(["import", TestPaths.fixture("csv/stores.csv"), "-o", scratch.path("a.sqlite"), "--append", scratch.path("b.sqlite")])

@@ -47,6 +47,7 @@ package enum ResultJSON {
             ("names", .array(details.names.map { .fields([("name", .string($0.name)), ("type", .string($0.type)),
                                                           ("lang", $0.lang.map(JSON.string))]) })),
             ("source", .string(details.source)),
+            ("importance", .number(details.importance)),
             ("geometry", geometry == nil ? .null : JSON.geometry(geometry, point: details.place.coordinate)),
         ])
     }

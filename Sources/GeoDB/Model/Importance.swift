@@ -34,6 +34,23 @@ package enum Importance {
         return min(1, value)
     }
 
+    /// A place's importance once an importance file has its say (Nominatim's `wikimedia-importance.csv.gz`,
+    /// `geodb import --importance`): the greater of what `of` gave (`computed`, its 0.05 for a
+    /// `wikipedia`/`wikidata` tag included) and the file's value for the place's Wikidata id or Wikipedia
+    /// article (`fromFile`, 0…1, how much Wikipedia's articles link to and read it). A maximum, not a mix:
+    /// the file knows how famous a place is, not how big, so it lifts a museum, a peak or a village of
+    /// renown and never lowers a city whose page is read little; nil (no row for the place) leaves
+    /// `computed` as it is.
+    ///
+    /// ```swift
+    /// Importance.withWikipedia(0.3, 0.62)   // 0.62: a POI with a well-read article
+    /// Importance.withWikipedia(0.9, 0.62)   // 0.9
+    /// ```
+    package static func withWikipedia(_ computed: Double, _ fromFile: Double?) -> Double {
+        guard let fromFile, fromFile.isFinite else { return computed }
+        return max(computed, min(1, max(0, fromFile)))
+    }
+
     /// What ten times the population adds to the importance of a place whose population says more than its kind.
     static let perTenfold = 0.2
 }

@@ -37,6 +37,9 @@ public struct PlaceDetails: Codable, Sendable {
     public var names: [Name]
     /// The file the place came from.
     public var source: String
+    /// How important the place is, 0…1 (`place.importance`): what search ranks by after how well the text
+    /// matched (docs/RANKING.md, Importance).
+    public var importance: Double
     /// A summary of its geometry ("3 lines, 41 points"), when it has one.
     public var geometry: String?
     /// OSM `admin_level` of an administrative area (2 for a country).
@@ -109,16 +112,16 @@ final class PlaceLookup {
             return PlaceDetails.Area(level: level, place: area, adminLevel: adminLevels[area.id],
                                      isNearestPlace: entry?.fromNodes.contains(level) == true)
         }
-        let ownAddress = try db.first("own address of a place", """
-            SELECT housenumber, street, postcode, city, country_code, state, country FROM place WHERE id = ?1
+        let (ownAddress, importance) = try db.first("own address and importance of a place", """
+            SELECT housenumber, street, postcode, city, country_code, state, country, importance FROM place WHERE id = ?1
             """, [.integer(id)]) { row in
-            Address(housenumber: row.text(0), street: row.text(1), postcode: row.text(2), city: row.text(3), countryCode: row.text(4),
-                    state: row.text(5), country: row.text(6))
-        } ?? Address()
+            (Address(housenumber: row.text(0), street: row.text(1), postcode: row.text(2), city: row.text(3), countryCode: row.text(4),
+                     state: row.text(5), country: row.text(6)), row.double(7))
+        } ?? (Address(), 0)
         let linked = try db.rows("records merged into a place", """
             SELECT l.source_ref, s.format, s.name FROM place_link l JOIN source s ON s.id = l.source_id WHERE l.place_id = ?1 ORDER BY l.rowid
             """, [.integer(id)]) { PlaceReader.sourceReference(record: $0.text(0) ?? "", format: $0.text(1), file: $0.text(2)) }
-        return PlaceDetails(place: place, names: names, source: source, geometry: summary, adminLevel: adminLevels[id],
+        return PlaceDetails(place: place, names: names, source: source, importance: importance, geometry: summary, adminLevel: adminLevels[id],
                             ownAddress: ownAddress, areas: areas, linkedRecords: linked)
     }
 

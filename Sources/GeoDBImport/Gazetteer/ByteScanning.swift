@@ -13,15 +13,16 @@ struct ChunkedFileReader {
     static let maxRecordBytes = 64 << 20
     let path: String
     var chunkSize = defaultChunkSize
+    /// Inflated as it is read when not `.none` (an importance file is gzip).
+    var compression = FileByteSource.Compression.none
 
     /// Calls `parse(bytes, atEnd)` until the file is used up; at the end `parse` must use every byte.
-    /// `progress` gets the bytes used so far after each round.
+    /// `progress` gets how far into the file reading has come after each round: the bytes used, or of a
+    /// compressed file the compressed bytes read (what its size on disk is a share of).
     func read(progress: ((Int) -> Void)? = nil,
               _ parse: (UnsafeBufferPointer<UInt8>, _ atEnd: Bool) throws -> Int) throws {
-        guard let file = fopen(path, "rb") else {
-            throw GeoDBError(.fileNotFound, "\(path): cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
+        let file = try FileByteSource(path: path, compression: compression)
+        defer { file.close() }
         var capacity = chunkSize
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
@@ -30,16 +31,13 @@ struct ChunkedFileReader {
         var atEnd = false
         while true {
             while filled < capacity && !atEnd {
-                let n = fread(buffer + filled, 1, capacity - filled, file)
+                let n = try file.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
                 filled += n
-                if n == 0 {
-                    if ferror(file) != 0 { throw GeoDBError(.io, "\(path): read failed: \(String(cString: strerror(errno)))") }
-                    atEnd = true
-                }
+                if n == 0 { atEnd = true }
             }
             let consumed = try parse(UnsafeBufferPointer(start: buffer, count: filled), atEnd)
             used += consumed
-            progress?(used)
+            progress?(file.isCompressed ? file.fileOffset : used)
             if atEnd { return }
             if consumed == 0 {
                 // One record longer than the buffer: make room for it, up to a limit no real row comes near.

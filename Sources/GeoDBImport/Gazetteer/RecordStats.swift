@@ -1,4 +1,5 @@
-// What a gazetteer reader (GeoNames, CSV) did with the rows of a file, and how it reports bad rows.
+// What a reader of text rows (GeoNames, CSV, alternate names, importance files) did with the rows of a file,
+// and how it reports bad rows.
 import GeoDB
 
 /// Why a row was skipped.
@@ -8,6 +9,8 @@ public enum RowProblem: String, Sendable, CaseIterable, Codable, CustomStringCon
     case badFields = "bad_field_count"
     case badID = "bad_id"
     case tooLong = "value_too_long"
+    /// An importance file's row whose importance is no number from 0 to 1.
+    case badImportance = "bad_importance"
 
     /// How the summary says it: "3 without a name".
     public var description: String {
@@ -17,6 +20,7 @@ public enum RowProblem: String, Sendable, CaseIterable, Codable, CustomStringCon
         case .badFields: return "with a wrong number of fields"
         case .badID: return "with an invalid id"
         case .tooLong: return "with a value longer than \(ValueLimits.maxValueCharacters) characters"
+        case .badImportance: return "with an importance that is not a number from 0 to 1"
         }
     }
 }

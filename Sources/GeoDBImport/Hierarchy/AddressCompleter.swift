@@ -244,50 +244,28 @@ final class AddressCompleter {
 
     /// Sets the derived parts, marks them, and rewrites each place's search row with its new address.
     private func write(streets: [Int64: String], postcodes: [Int64: String]) throws {
-        let ids = Set(streets.keys).union(postcodes.keys).sorted()
+        let ids = Set(streets.keys).union(postcodes.keys)
         guard !ids.isEmpty else { return }
-        try writer.flushNames()
-        let read = try writer.db.prepare("""
-            SELECT kind, importance, housenumber, street, postcode, city, state, country, name IS NOT NULL FROM place WHERE id = ?1
-            """)
-        // Their names, for their search rows, in one pass: place_name has no index on place_id until the end.
-        var names: [Int64: [PlaceName]] = [:]
-        let wanted = Set(ids)
-        let readNames = try writer.db.prepare("SELECT place_id, name, type, lang FROM place_name WHERE place_id >= ?1 ORDER BY rowid")
-        try readNames.bind(1, writer.firstID)
-        while try readNames.step() {
-            guard wanted.contains(readNames.int(0)) else { continue }
-            names[readNames.int(0), default: []].append(PlaceName(name: readNames.text(1) ?? "", type: readNames.text(2) ?? "", lang: readNames.text(3)))
-        }
+        let places = try IndexedPlace.read(ids, from: writer)
         let update = try writer.db.prepare("""
             UPDATE place SET street = coalesce(street, ?2), postcode = coalesce(postcode, ?3), derived = ?4 WHERE id = ?1
             """)
-        for id in ids {
-            try read.bind(1, id)
-            guard try read.step(), let kind = PlaceKind(rawValue: read.text(0) ?? "") else {
-                read.reset()
-                continue
-            }
-            let importance = read.double(1)
-            let named = read.int(8) != 0
-            let old = Address(housenumber: read.text(2), street: read.text(3), postcode: read.text(4), city: read.text(5),
-                              state: read.text(6), country: read.text(7))
-            read.reset()
+        for id in ids.sorted() {
+            guard let old = places[id] else { continue }
             var new = old
             var parts: [Address.Part] = []
-            if old.street == nil, let street = streets[id] {
-                new.street = street
+            if old.address.street == nil, let street = streets[id] {
+                new.address.street = street
                 parts.append(.street)
             }
-            if old.postcode == nil, let code = postcodes[id] {
-                new.postcode = code
+            if old.address.postcode == nil, let code = postcodes[id] {
+                new.address.postcode = code
                 parts.append(.postcode)
             }
             guard !parts.isEmpty else { continue }
-            try update.run([.integer(id), new.street.map { .text($0) } ?? .null, new.postcode.map { .text($0) } ?? .null,
+            try update.run([.integer(id), new.address.street.map { .text($0) } ?? .null, new.address.postcode.map { .text($0) } ?? .null,
                             .text(parts.map(\.rawValue).joined(separator: ","))])
-            try writer.readdressed(id, kind: kind, importance: importance, names: SearchNames(names[id] ?? []), named: named,
-                                   from: old, to: new)
+            try writer.reindexed(id, from: old, to: new)
         }
     }
 }

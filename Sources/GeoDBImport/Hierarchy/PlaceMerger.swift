@@ -253,6 +253,7 @@ final class PlaceMerger {
         if let tags = gone.tags {
             let otherLevel = kept.adminLevel != nil && kept.adminLevel != gone.adminLevel
             try statements.addTags.run([.integer(kept.id), .text(tags), .integer(otherLevel ? 1 : 0)])
+            if tags.contains("\"wikidata\"") || tags.contains("\"wikipedia\"") { writer.wikimediaTagged?.tagged(kept.id) }
         }
         kept.adminLevel = kept.adminLevel ?? gone.adminLevel
         kept.population = kept.population ?? gone.population

@@ -18,6 +18,10 @@ extension GeoDBCommand {
                 alternatenames/XX.txt) its places' names in other languages (--lang shows them), historic and \
                 colloquial names.
 
+                --importance takes Nominatim's wikimedia-importance.csv.gz (or the same uncompressed): a place whose \
+                wikidata tag (OSM, or a GeoNames alternate names file's Wikidata id) or wikipedia tag it lists \
+                is at least as important as the file says (docs/RANKING.md, Importance).
+
                 OSM files are imported first. A GeoNames or CSV record that is a place already imported from \
                 another file (same name, compatible kind, close by) is merged into that place (--no-link: kept \
                 apart); docs/SCHEMA.md, place_link, has the rule.
@@ -38,7 +42,11 @@ extension GeoDBCommand {
         @OptionGroup(title: "CSV input")
         var csv: CSVArguments
 
-        @Flag(help: "Stop at the first bad GeoNames or CSV row instead of skipping it.")
+        @Option(help: ArgumentHelp("An importance file in Nominatim's format (wikimedia-importance.csv.gz, gzip or plain): "
+                                   + "raises the places whose Wikidata id or Wikipedia article it lists.", valueName: "file"))
+        var importance: String?
+
+        @Flag(help: "Stop at the first bad GeoNames, CSV or importance file row instead of skipping it.")
         var strict = false
 
         @Flag(inversion: .prefixedNo, help: "Merge GeoNames/CSV records into the same place from another file.")
@@ -85,6 +93,7 @@ extension GeoDBCommand {
             options.linkDuplicates = link
             options.standardGeometry = wkb
             options.csv = csv.options
+            options.importanceFile = importance
             InterruptCleanup.install()
             let showProgress = !quiet && (progress || Terminal.stderrIsTTY)
             let start = Date()
@@ -92,8 +101,9 @@ extension GeoDBCommand {
                                            progress: showProgress ? { Self.draw($0, since: start) } : nil)
             if showProgress { Terminal.status("\r\u{1B}[K") }
             if !quiet {
-                // The alternate names files are read first.
+                // In the order read: the alternate names files, the sources, the importance file.
                 let records = (summary.alternateNames?.files.map(\.records) ?? []) + summary.sources.compactMap(\.records)
+                    + (summary.importanceFile.map { [$0.records] } ?? [])
                 let warnings = records.flatMap(\.warnings)
                 let total = records.reduce(0) { $0 + $1.skippedTotal }
                 for warning in warnings.prefix(Self.warningsShown) { Terminal.status("warning: \(warning)\n") }
@@ -110,7 +120,7 @@ extension GeoDBCommand {
             let elapsed = max(Date().timeIntervalSince(start), 0.001)
             var line = "\r\u{1B}[K\(p.phase)"
             if !p.file.isEmpty { line += " \(p.file)" }
-            if p.bytesTotal > 0 && p.phase == "reading" {
+            if p.bytesTotal > 0 && (p.phase == "reading" || p.phase == "importance") {
                 line += String(format: " %3.0f%%", Double(p.bytesRead) / Double(p.bytesTotal) * 100)
             }
             if p.objectsRead > 0 {

@@ -56,7 +56,7 @@ extension GeoDBCommand {
             p.id = shownID
             var lines = ["\(p.name ?? p.displayName)  (\(p.kind.rawValue)\(p.categoryID.map { ", " + $0 } ?? ""))",
                          "  id \(p.id), source \(details.source) \(p.sourceRef?.description ?? "-"), category \(p.category?.text ?? "-")",
-                         String(format: "  at %.7f, %.7f", p.lat, p.lon),
+                         String(format: "  at %.7f, %.7f, importance %.3f", p.lat, p.lon, details.importance),
                          "  address: \(p.displayName)"]
             if !p.address.derived.isEmpty {
                 lines.append("  derived at import: " + p.address.derived.map(\.rawValue).joined(separator: ", ")

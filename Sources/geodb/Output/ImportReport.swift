@@ -29,6 +29,7 @@ struct ImportReport: Encodable {
     var sources: [Source]
     var timezones: TimeZoneImportReport?
     var alternateNames: AlternateNamesReport?
+    var importance: ImportanceFileReport?
     /// Files an earlier import of the same output left when its process died, removed by this one.
     var leftoversRemoved: [String]
 
@@ -43,6 +44,7 @@ struct ImportReport: Encodable {
         lookupTables = s.lookupTables
         timezones = s.timeZones.map(TimeZoneImportReport.init)
         alternateNames = s.alternateNames.map(AlternateNamesReport.init)
+        importance = s.importanceFile.map(ImportanceFileReport.init)
         leftoversRemoved = s.leftoversRemoved
         kinds = Dictionary(uniqueKeysWithValues: s.countsByKind.map { ($0.key.rawValue, $0.value) })
         phases = Dictionary(s.phases.map { ($0.name, $0.seconds) }, uniquingKeysWith: +)
@@ -97,6 +99,7 @@ struct ImportReport: Encodable {
             }
         }
         if let timeZones = s.timeZones { lines += describe(timeZones) }
+        if let importance = s.importanceFile { lines += describe(importance) }
         let kinds = s.countsByKind.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
         if !kinds.isEmpty {
             lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
@@ -142,6 +145,17 @@ struct ImportReport: Encodable {
         return lines
     }
 
+    /// The lines of an importance file: rows read, the places it was read for and what it did to them.
+    static func describe(_ s: ImportanceFileStats) -> [String] {
+        let records = s.records
+        guard s.taggedPlaces > 0 else {
+            return ["  \(s.name) (importance, \(Format.bytes(s.sizeBytes))): not read: no place of this import has a wikidata or wikipedia tag"]
+        }
+        return ["  \(s.name) (importance, \(Format.bytes(s.sizeBytes))): \(Format.count(records.rows)) rows, \(Format.count(records.skippedTotal)) skipped; "
+                + "of \(Format.count(s.taggedPlaces)) places with a wikidata or wikipedia tag \(Format.count(s.matchedByWikidata)) matched by "
+                + "Wikidata id, \(Format.count(s.matchedByTitle)) by Wikipedia title, \(Format.count(s.raised)) raised"] + describeSkipped(records)
+    }
+
     /// The lines of a timezone boundary file: zones, polygons, the grid.
     static func describe(_ s: TimeZoneImportStats) -> [String] {
         [
@@ -166,6 +180,18 @@ struct AlternateNamesReport: Encodable {
                                    notNames: $0.notNames, skipped: ImportReport.skipped($0.records), warnings: $0.records.warnings) }
         places = s.names.places; languageNames = s.names.languageNames; alternates = s.names.alternates
         duplicates = s.names.duplicates; wikidata = s.names.wikidataIDs
+    }
+}
+
+/// The importance file part of `geodb import --json`.
+struct ImportanceFileReport: Encodable {
+    var name: String, sizeBytes: Int, rows: Int, skipped: [String: Int], warnings: [String]
+    /// Places with a wikidata or wikipedia tag; of those, matched by Wikidata id, by Wikipedia title; raised.
+    var tagged: Int, wikidata: Int, title: Int, raised: Int
+
+    init(_ s: ImportanceFileStats) {
+        name = s.name; sizeBytes = s.sizeBytes; rows = s.records.rows; skipped = ImportReport.skipped(s.records)
+        warnings = s.records.warnings; tagged = s.taggedPlaces; wikidata = s.matchedByWikidata; title = s.matchedByTitle; raised = s.raised
     }
 }
 
