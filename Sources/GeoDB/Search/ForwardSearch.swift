@@ -494,6 +494,7 @@ final class ForwardSearch {
             })
             if let keys, !keys.holding, byKeyAlone { source.hasNoExactName = hasNoExactName(keys.match) }
             source.givesWholeAlternates = alternateRows == true
+            source.ownMayScoreMore = alternateRows == true && (entry != .complete || !byKeyAlone)
             return source
         }
         var sources: [CandidateSource]
@@ -542,6 +543,8 @@ final class ForwardSearch {
         }
         /// It gives the rows of alternate names that are the whole text.
         var givesWholeAlternates = false
+        /// A place first read from it through its alternates' row may score more by its own names.
+        var ownMayScoreMore = false
 
         /// The most a row not yet read can score: -infinity when all are read.
         var unreadBound: Double {
@@ -620,15 +623,15 @@ final class ForwardSearch {
             // More candidates when those read are used up, or one not read may score more than they can.
             if unreadBound > open.first?.bound ?? -.infinity {
                 guard let page = try sources[next].read(sources[next].lastRowID) else { sources[next].more = false; continue }
-                // A place first found through its alternates' row is scored by its alternates alone where one
-                // stream gives every row: its own row would have come first had it matched. With several
-                // streams its own row may match in another one not read yet (the stream of exact alternate
-                // names is read before the own names' at equal rank: "El Ejido" found the town through its
-                // alternate "Ejido" and never scored its own name): its own names are read too.
-                let ownMayMatchElsewhere = sources.count > 1
+                // A place first found through its alternates' row is scored by its alternates alone: its own
+                // row, had it matched for more points, came first (in the same stream, at a lower rowid, or in
+                // a stream read further ahead). Not from the stream of exact alternate names: that is read
+                // ahead of the own names' at equal rank, and its row may be no whole alternate ("El Ejido"
+                // found the town through its alternate "Ejido", keyed as if "El" named where it is) or, while
+                // typing, score less than an own name beginning with the words: its own names are read too.
                 let source = sources[next]
                 open += try page.candidates.filter { seen.insert($0.id).inserted }.map { place in
-                    place.throughAlternates && !ownMayMatchElsewhere
+                    place.throughAlternates && !source.ownMayScoreMore
                         ? Scoring(place: place, bound: bound(place, .alternate), ownNames: [])
                         : try source.hasNoExactName(place) ? Scoring(place: place, bound: bound(place, .own, exact: false), mayBeExact: false)
                         : Scoring(place: place, bound: bound(place, .own))
