@@ -63,16 +63,17 @@ enum SearchRanking {
     /// alternate's: with 3, a country (importance 0.98) still beat a village (0.51) through a word of its
     /// Finnish official name ("Ru" → Liechtenstein, "Liechtensteinin ruhtinaskunta", not Ruggell).
     static let otherLanguagePenalty = 5.0
-    /// Points off per edit of a typo match.
+    /// Points off per edit of a typo match: an edit more outweighs a place 30 times as populous ("jagnipur" →
+    /// Jangipur, one edit, before Jaipur, two).
     static let editPenalty = 3.0
     /// A name that begins with the query words, in order ("Palm Beach" → Palm Beach Gardens before West
     /// Palm Beach; a name equal to them too), or a typo match that is the whole name ("Newprot" → Newport before Newport News).
     static let leadingBonus = 1.5
     static let wholeTypoBonus = 3.0
     /// While typing, a name that is the whole text so far ("Kent" → Kent before Kentron, "Charlotte" →
-    /// Charlotte before Charlotte Amalie): the user may go on typing, so no more than a place under twice as
-    /// important (1.8×: `Importance.perTenfold`) whose name goes on. Not when the text ends in a space (more
-    /// words follow: "Hulan " → Hulan Ergi).
+    /// Charlotte before Charlotte Amalie): the user may go on typing, so it outweighs no more than a place up
+    /// to 1.8 times as populous whose name goes on (a quarter of a tenfold's points: `Importance.perTenfold`).
+    /// Not when the text ends in a space (more words follow: "Hulan " → Hulan Ergi).
     static let typedWholeBonus = 0.5
 
     /// How the text's last word was entered.
