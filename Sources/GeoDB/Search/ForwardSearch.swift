@@ -468,6 +468,23 @@ final class ForwardSearch {
                 return !known.contains(place.id)
             }
         }
+        // For a text of several words, the rows holding a key, of own and alternate names alike, read once in
+        // pages for both exact streams: when few rows hold one, a page is a scan of every match ("San Jose"
+        // scanned its matches once per stream).
+        var exactRowsRead: [SearchIndex.Candidate] = [], exactRowsDone = false, exactRowsAsked = 0
+        func exactRows(_ match: String, keys: (match: String, holding: Bool), alternates: Bool, after: Int64?,
+                       limit: Int) throws -> (candidates: [SearchIndex.Candidate], last: Bool) {
+            while true {
+                let kind = exactRowsRead.filter { $0.throughAlternates == alternates && $0.rowid > after ?? .min }
+                if kind.count >= limit || exactRowsDone { return (Array(kind.prefix(limit)), exactRowsDone && kind.count <= limit) }
+                let page = min(2 * Self.candidateLimit - exactRowsAsked, max(firstPage, exactRowsAsked))
+                let found = try index.candidateRows(match: match, options: options, inSets: inSets, after: exactRowsRead.last?.rowid,
+                                                    keys: keys, limit: page)
+                exactRowsRead += found
+                exactRowsAsked += page
+                exactRowsDone = found.count < page || exactRowsAsked >= 2 * Self.candidateLimit
+            }
+        }
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil) -> CandidateSource {
             let alternateRows: Bool? = names == .exactOwn ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
@@ -483,9 +500,11 @@ final class ForwardSearch {
                 guard read < Self.candidateLimit else { return nil }
                 let page = min(Self.candidateLimit - read, read == 0 ? firstPage : read)
                 read += page
-                if let keys, keys.holding, byKeyAlone, let alternateRows {
-                    let (found, last) = try self.index.candidates(of: rows(named: keys.match, alternates: alternateRows), after: after,
-                                                                  options: options, limit: page)
+                if let keys, keys.holding, let alternateRows {
+                    let (found, last) = byKeyAlone
+                        ? try self.index.candidates(of: rows(named: keys.match, alternates: alternateRows), after: after,
+                                                    options: options, limit: page)
+                        : try exactRows(match, keys: keys, alternates: alternateRows, after: after, limit: page)
                     return (found, last || read >= Self.candidateLimit)
                 }
                 let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, keys: keys,
