@@ -508,7 +508,7 @@ final class ForwardSearch {
                     return (found, last || read >= Self.candidateLimit)
                 }
                 let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, keys: keys,
-                                                         alternateRows: alternateRows, limit: page)
+                                                         limit: page)
                 return (found, found.count < page || read >= Self.candidateLimit)
             })
             if let keys, !keys.holding, byKeyAlone { source.hasNoExactName = hasNoExactName(keys.match) }
@@ -529,9 +529,9 @@ final class ForwardSearch {
             // says, and read with own names the bound of every unread row would be that much higher.
             let exactKeys = SearchRanking.exactWords(of: query).flatMap { FTSQuery.groups([$0.compactMap(NameKey.of)]) }
             if let exactKeys {
-                sources = [source(nameMatch, names: .exactOwn, keys: (exactKeys, true)),
-                           source(nameMatch, names: .exactAlternate, keys: (exactKeys, true)),
-                           source(nameMatch, names: .notExact, keys: (exactKeys, false)), addressOnly]
+                sources = [source(nameMatch, names: .exactOwn, keys: (exactKeys, true))]
+                    + (try index.alternateRowHolds(keys: exactKeys) ? [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true))] : [])
+                    + [source(nameMatch, names: .notExact, keys: (exactKeys, false)), addressOnly]
             } else {
                 sources = [source(nameMatch, names: .exact), addressOnly]
             }

@@ -66,16 +66,14 @@ final class SearchIndex {
     /// `limit` rows, however many places match.
     /// With `keys`, only the rows that hold (or, `holding` false, do not hold) one of these whole-name keys
     /// (`NameKey`, an FTS5 expression over `place_name_key`).
-    /// With `alternateRows`, only the rows of places' alternate names (true) or of their own names (false).
     func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil,
-                       keys: (match: String, holding: Bool)? = nil, alternateRows: Bool? = nil, limit: Int = 200) throws -> [Candidate] {
+                       keys: (match: String, holding: Bool)? = nil, limit: Int = 200) throws -> [Candidate] {
         let placeID = SearchRowID.placeIDSQL("f.rowid")
         // Few rows hold a key: SQLite lists them once per statement, then checks each match against the list.
         // `+f.rowid`: offered the IN as a rowid constraint, FTS5 took it and gave up its rowid order, and
         // SQLite sorted every match before the limit ("Landstrasse": all 483, 8.6 ms).
         func keyed(_ parameter: Int) -> String {
-            (keys.map { " AND +f.rowid \($0.holding ? "" : "NOT ")IN (SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?\(parameter))" } ?? "")
-                + Self.rowsOfKind(alternateRows, rowid: "f.rowid")
+            keys.map { " AND +f.rowid \($0.holding ? "" : "NOT ")IN (SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?\(parameter))" } ?? ""
         }
         if let inSets, inSets.json == nil {
             // Which matches lie in the sets, from their rows and sets alone, then the places of as many of
@@ -113,8 +111,8 @@ final class SearchIndex {
         }
         if let keys {
             values.append(.text(keys.match))
+            filter += keyed(values.count)
         }
-        filter += keyed(values.count)
         // With sets to lie in, a match's set is checked before its place is read: most lie elsewhere.
         let setsBefore = inSets == nil ? "" : "JOIN place_area_set pas ON pas.place_id = \(placeID)"
         let setsAfter = inSets == nil ? "LEFT JOIN place_area_set pas ON pas.place_id = p.id" : ""
@@ -132,6 +130,14 @@ final class SearchIndex {
                     [.text(keys)]) { $0.int(0) }
     }
 
+    /// Whether a row of alternate names holds one of the whole-name keys `keys`: else a search needs no
+    /// stream of exact alternate names (reading it would read every exact own row too, ahead of need).
+    func alternateRowHolds(keys: String) throws -> Bool {
+        try db.first("whether an alternate name is the text", """
+            SELECT 1 FROM place_name_key WHERE place_name_key MATCH ?1 AND (rowid & \(SearchRowID.alternateBit)) != 0 LIMIT 1
+            """, [.text(keys)]) { $0.int(0) } != nil
+    }
+
     /// The candidates of `rowids` (index rows known to match, in rowid order) after `after`, with the options'
     /// filters, at least one unless none is left, up to about `limit`; `last`: none is left.
     func candidates(of rowids: [Int64], after: Int64?, options: SearchOptions, limit: Int) throws -> (candidates: [Candidate], last: Bool) {
@@ -142,11 +148,6 @@ final class SearchIndex {
             rest = rest.dropFirst(limit)
         }
         return (kept, rest.isEmpty)
-    }
-
-    /// SQL keeping the rows of alternate names (`alternates` true) or of own names (false), or all (nil).
-    static func rowsOfKind(_ alternates: Bool?, rowid: String) -> String {
-        alternates.map { " AND (\(rowid) & \(SearchRowID.alternateBit)) \($0 ? "!=" : "=") 0" } ?? ""
     }
 
     /// Whether more than `count` index rows match `match` (filters aside): counted from the index alone,
