@@ -80,7 +80,7 @@ import TestSupport
         #expect(swapped.status == 0)
         #expect(swapped.stderr == "warning: 24.9384, 60.1699 (lat, lon) lies outside the database's places but 60.1699, 24.9384 "
                 + "inside: latitude and longitude swapped? Answering for 24.9384, 60.1699; for the other give 60.1699 24.9384\n")
-        #expect(swapped.stdout.contains("km)"), "\(swapped.stdout)")   // the nearest place, far away
+        #expect(swapped.stdout.hasPrefix("nothing within"), "\(swapped.stdout)")   // outside every area of the file
         for arguments in [["nearby", "DB", "24.9384", "60.1699"], ["timezone", "TZ", "24.9384,60.1699"],
                           ["reverse", try TestDatabases.liechtenstein(), "DB", "24.9384", "60.1699"]] {
             let result = try Self.run(arguments)

@@ -78,6 +78,18 @@ import TestSupport
         #expect(result.polygons.map { $0.map(\.count) } == [[6]])
     }
 
+    /// A way cut at the extract's edge keeps the ids of nodes the extract lacks (Helsinki's extract cuts
+    /// Kluuvi's boundary so): the gap is measured from the last located node, not abandoned at the first missing one.
+    @Test func chainsEndingInMissingNodesStillClose() {
+        let nodes: [Int64: Point7] = [
+            1: Point7(lat: 0, lon: 0), 2: Point7(lat: 0, lon: 1_000_000), 3: Point7(lat: 1_000_000, lon: 1_000_000),
+            5: Point7(lat: 1_000_000, lon: 0), 6: Point7(lat: 10_000, lon: 0),
+        ]
+        let result = RingAssembler.assemble(ways: [[1, 2, 3, 97], [98, 5, 6, 99]]) { nodes[$0] }
+        #expect(result.repairedRings == 1)
+        #expect(result.polygons.map { $0.map(\.count) } == [[5]])
+    }
+
     /// Thousands of loose ends on one spot: every end is equally near, so an exact search is quadratic.
     /// Gap closing is given up once it has cost `gapWorkPerEnd` per end; the closed ring is still a polygon.
     @Test func pilesOfLooseEndsAreGivenUp() {

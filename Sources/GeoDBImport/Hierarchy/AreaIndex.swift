@@ -66,6 +66,8 @@ final class AreaIndex {
     var whenCellsForgotten: () -> Void = {}
 
     var isEmpty: Bool { areas.isEmpty }
+    /// Whether any area carries a country code (a country boundary, or a state's ISO3166-2 code).
+    var knowsCountries: Bool { areas.contains { $0.countryCode != nil } }
     var postalAreas: [Area] { areas.filter { $0.level == .postcode } }
 
     /// The areas of the database (an append keeps those of earlier imports) and, with `addingBoundaries`, of

@@ -24,11 +24,15 @@ final class AreaSetAssigner {
     private let nodes: LevelNodes?
     private let sets: AreaSetWriter
     private var ordinarySets: [OrdinaryPosition: AssignedSet?] = [:]
+    /// The country of a file no area of which names one (`HierarchyBuilder.taggedCountry`), for places
+    /// without their own.
+    private let fileCountry: String?
 
-    init(areas: AreaIndex, nodes: LevelNodes?, sets: AreaSetWriter) {
+    init(areas: AreaIndex, nodes: LevelNodes?, sets: AreaSetWriter, fileCountry: String?) {
         self.areas = areas
         self.nodes = nodes
         self.sets = sets
+        self.fileCountry = fileCountry
         areas.whenCellsForgotten = { [unowned self] in
             self.ordinarySets.removeAll(keepingCapacity: true)
             self.nodes?.forgetCells()
@@ -77,9 +81,13 @@ final class AreaSetAssigner {
         var fromNodes: [AddressLevel] = []
         // The country around it over its own addr:country, which is wrong more often than a boundary (CH in Vaduz).
         let countryCode = area(.country)?.countryCode ?? AddressLevel.nested.lazy.compactMap({ area($0)?.countryCode }).first ?? ownCountry
-        if let nodes, ownLevels.isEmpty {
+            ?? fileCountry
+        // An area's level is its most local own one: Helsinki's extract has Kluuvi's boundary but not the city's,
+        // so the district gets the city node as a suburb node does (a postcode area gets no stand-ins).
+        let ownRank = AddressLevel.nested.firstIndex(where: ownLevels.contains)
+        if let nodes, ownLevels.isEmpty || ownRank != nil {
             // A place node stands in only for levels above its own: a suburb gets a city, a town none.
-            let rank = kind.addressLevel.flatMap { AddressLevel.nested.firstIndex(of: $0) } ?? -1
+            let rank = ownRank ?? kind.addressLevel.flatMap { AddressLevel.nested.firstIndex(of: $0) } ?? -1
             func wanted(_ level: AddressLevel) -> Bool {
                 let i = AddressLevel.nested.firstIndex(of: level)!
                 return ids[i] == nil && i > rank

@@ -66,7 +66,16 @@ enum RingAssembler {
                 let way = open[next]
                 ring += (way.first == ring.last ? way : way.reversed()).dropFirst()
             }
-            if ring.first == ring.last { rings.append(ring) } else { openWays += members; chains.append(ring) }
+            if ring.first == ring.last {
+                rings.append(ring)
+            } else {
+                openWays += members
+                // A way cut at the extract's edge keeps node ids the extract lacks: the chain ends where its
+                // located nodes end, or no gap could be measured from it.
+                let firstLocated = ring.firstIndex { locate($0) != nil }
+                let lastLocated = ring.lastIndex { locate($0) != nil }
+                if let first = firstLocated, let last = lastLocated { chains.append(Array(ring[first...last])) }
+            }
         }
         var result = Result(polygons: [], openWays: openWays)
         if let repaired = closeGaps(chains, locate: locate, work: &result.candidateTests) {

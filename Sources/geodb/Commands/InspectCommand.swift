@@ -95,8 +95,8 @@ extension GeoDBCommand {
                 if let program = s.writingProgram { line += "\n     written by \(program)" }
                 lines.append(line)
             }
-            var places = "Places:        \(Format.count(info.placeCount)) (\(Format.count(info.nameCount)) names, \(Format.count(info.geometryCount)) geometries, \(Format.count(info.areaCount)) areas"
-            if info.linkCount > 0 { places += ", \(Format.count(info.linkCount)) linked records" }
+            var places = "Places:        \(Format.count(info.placeCount)) (\(Format.count(info.nameCount, "name")), \(Format.count(info.geometryCount)) geometr\(info.geometryCount == 1 ? "y" : "ies"), \(Format.count(info.areaCount, "area"))"
+            if info.linkCount > 0 { places += ", \(Format.count(info.linkCount, "linked record"))" }
             lines.append(places + ")")
             lines.append("By kind:")
             lines.append(Format.table(info.kinds.map { [$0.name, Format.count($0.count)] }))

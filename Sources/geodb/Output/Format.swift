@@ -13,6 +13,11 @@ enum Format {
         return (n < 0 ? "-" : "") + out
     }
 
+    /// A count and its noun, plural unless one: (1, "area") → "1 area", (1234, "ring") → "1,234 rings".
+    static func count<T: BinaryInteger>(_ n: T, _ noun: String) -> String {
+        "\(count(n)) \(noun)\(n == 1 ? "" : "s")"
+    }
+
     /// Bytes as "685 KB", "2.3 MB" (powers of 1000, like `ls -lh --si`).
     static func bytes<T: BinaryInteger>(_ n: T) -> String {
         let value = Double(Int64(n))

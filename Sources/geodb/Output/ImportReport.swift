@@ -83,7 +83,7 @@ struct ImportReport: Encodable {
             }
             let r = source.read, b = source.build
             lines.append("  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(r.nodes)) nodes, \(Format.count(r.ways)) ways, \(Format.count(r.relations)) relations → \(Format.count(source.places)) places")
-            let repaired = b.ringsRepaired > 0 ? " (\(Format.count(b.ringsRepaired)) rings closed across missing ways)" : ""
+            let repaired = b.ringsRepaired > 0 ? " (\(Format.count(b.ringsRepaired, "ring")) closed across missing ways)" : ""
             lines.append("    relations assembled \(Format.count(b.relationsAssembled))\(repaired), skipped \(Format.count(b.relationsSkipped)) (rings not closed: cut at the extract edge or broken); street segments \(Format.count(b.streetSegments))")
             if b.gapClosingAbandoned > 0 {
                 lines.append("    \(Format.count(b.gapClosingAbandoned)) relations with too many loose ends to search for gaps to close (imported from the rings their ways close)")
