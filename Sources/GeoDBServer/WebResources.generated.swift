@@ -1748,9 +1748,11 @@ start();
             "enum": [
              "coordinates",
              "category",
+             "near_position",
              "name",
              "postcode",
              "what_where",
+             "in_country",
              "street_number",
              "fuzzy",
              "category_suggestion"
@@ -1778,9 +1780,11 @@ start();
             "enum": [
              "coordinates",
              "category",
+             "near_position",
              "name",
              "postcode",
              "what_where",
+             "in_country",
              "street_number",
              "fuzzy",
              "category_suggestion"

@@ -1,6 +1,7 @@
 // `geodb serve` as clients use it, on SampleData: Nominatim's, Photon's and geodb's own API, with the
 // shapes and types their documentation gives, several files served as one, and bad input answered 400.
 import Foundation
+import GeoDB
 @testable import GeoDBServer
 import Testing
 import TestSupport
@@ -202,6 +203,16 @@ import TestSupport
         for path in ["/v1/search", "/v1/autocomplete", "/v1/reverse", "/v1/nearby", "/v1/timezone", "/v1/categories", "/v1/place", "/v1/map", "/v1/page-config"] {
             #expect(paths[path] != nil, "\(path) is not in the OpenAPI document")
         }
+        // Every reading an explanation can name is in the document's enums of readings (two of them lacked
+        // near_position).
+        func readingEnums(_ value: Any) -> [[String]] {
+            if let list = value as? [String], list.contains("what_where") { return [list] }
+            if let object = value as? [String: Any] { return object.values.flatMap(readingEnums) }
+            if let array = value as? [Any] { return array.flatMap(readingEnums) }
+            return []
+        }
+        let readings = readingEnums(openAPI)
+        #expect(readings.count == 2 && readings.allSatisfy { $0 == SearchReading.allCases.map(\.rawValue) }, "\(readings)")
         let page = try server.get("/")
         #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true && page.text.contains(#"<div id="map""#))
         _ = try server.get("/v1/search", [("q", "Vaduz")])

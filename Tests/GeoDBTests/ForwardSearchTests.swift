@@ -87,6 +87,55 @@ import TestSupport
         #expect(suburb.address.suburb == nil && suburb.address.city == "Helsinki")
     }
 
+    /// The extract cuts Kluuvi's boundary: two of its ways end in nodes it lacks. The ring is closed from the
+    /// last nodes it has, so the district is an area its addresses lie in (it was only a place node).
+    @Test func aDistrictCutAtTheExtractEdgeIsStillAnArea() throws {
+        let address = try #require(try search("Vilhonkatu 9, Kluuvi").first)
+        #expect(address.sourceRef?.description == "n317570999" && address.address.suburb == "Kluuvi")
+        // A structured city names the district too, as Nominatim's does; another district is no match.
+        let structured = { (city: String) in
+            try self.db.withSession { try $0.structuredSearch(street: "Vilhonkatu", housenumber: "9", city: city, postcode: nil) }
+        }
+        #expect(try structured("Kluuvi").first?.sourceRef?.description == "n317570999")
+        #expect(try structured("Kamppi").first?.kind == .street)
+    }
+
+    /// No area of the extract names its country (it cuts Finland's boundary), but its places' addr:country
+    /// all say FI: every place lies in Finland, those without the tag too.
+    @Test func aCitysExtractLiesInTheCountryItsAddressesName() throws {
+        var options = ReverseOptions()
+        options.level = .address
+        let park = try #require(try db.reverse(at: Coordinate(lat: 60.1745228, lon: 24.9413879), options: options).first)
+        #expect(park.place.address.countryCode == "FI", "\(park.place.displayName)")
+        var inFinland = SearchOptions()
+        inFinland.countryCode = "FI"
+        #expect(try db.search("Kluuvi", options: inFinland).first?.kind == .suburb)
+    }
+
+    /// "Street, District" for a long street and a district known by its place node: the street is shown at its
+    /// point nearest the district (Kaartinkaupunki's end of Mannerheimintie, not its middle in Kluuvi), in that suburb.
+    @Test func aStreetIsShownInTheDistrictAsked() throws {
+        let street = try #require(try search("Mannerheimintie, Kaartinkaupunki").first)
+        let district = try #require(try search("Kaartinkaupunki", kinds: [.suburb]).first)
+        #expect(street.kind == .street && street.address.suburb == "Kaartinkaupunki" && street.address.city == "Helsinki")
+        #expect(district.coordinate.distance(to: street.coordinate) < 500, "\(street.coordinate)")
+    }
+
+    /// The extract has no country place, yet "Finland", "Suomi" or "FI" after an address names its country
+    /// (CLDR's names): the rest of the text is searched. A country only filters the places known to be elsewhere.
+    @Test func aCountryTheFileHasNoPlaceForIsStillRead() throws {
+        for text in ["Pieni Roobertinkatu 3 Helsinki Finland", "Pieni Roobertinkatu 3, Helsinki, FI", "3 Pieni Roobertinkatu Helsinki Suomi"] {
+            let first = try #require(try search(text).first, "\(text)")
+            #expect(first.address.street == "Pieni Roobertinkatu" && first.address.housenumber == "3", "\(text)")
+        }
+        #expect(try search("Pieni Roobertinkatu 3 Helsinki Sweden").allSatisfy { $0.address.countryCode == nil })
+        #expect(ForwardSearch.countryAtEnd(of: "Port Moresby, Papua New Guinea", languages: [])! == ("Port Moresby", "PG"))
+        #expect(ForwardSearch.countryAtEnd(of: "Pieni Roobertinkatu 3 Helsinki Finnland", languages: ["de"])! == ("Pieni Roobertinkatu 3 Helsinki", "FI"))
+        #expect(ForwardSearch.countryAtEnd(of: "Pieni Roobertinkatu 3 Helsinki Finnland", languages: []) == nil)
+        #expect(ForwardSearch.countryAtEnd(of: "Finland", languages: []) == nil)
+        #expect(ForwardSearch.countryAtEnd(of: "Rue 3 12", languages: []) == nil)
+    }
+
     @Test func numberNotOnTheStreetFallsBackToTheStreetMarked() throws {
         let results = try search("Aleksanterinkatu 999")
         #expect(results.first?.kind == .street && results.first?.match == .fallback)

@@ -29,6 +29,51 @@ public enum CountryCode {
         return Locale(identifier: language).localizedString(forRegionCode: code)
     }
 
+    /// The country that the folded `words` (as `TextNormalizer.tokens` gives them) name: its code (one word,
+    /// a region CLDR knows: "fi"), or its CLDR name in English, in one of its own languages (those of
+    /// CLDR's locales for the region: "suomi", "schweiz", "suisse") or in one of `languages`. Read from
+    /// Foundation, so a file without country places still knows that "Finland" is one; nil for none.
+    ///
+    /// ```swift
+    /// CountryCode.named(byWords: ["suomi"])   // "FI"
+    /// ```
+    public static func named(byWords words: [String], languages: [String] = []) -> String? {
+        guard !words.isEmpty else { return nil }
+        if words.count == 1, let code = parse(words[0]), regionCodes.contains(code) { return code }
+        let key = words.joined(separator: " ")
+        if let code = codesByName[key] { return code }
+        for language in languages where knownLanguages.contains(language.lowercased()) {
+            let locale = Locale(identifier: language.lowercased())
+            if let code = regionCodes.first(where: { locale.localizedString(forRegionCode: $0).map(nameKey) == key }) { return code }
+        }
+        return nil
+    }
+
+    /// A name as `named(byWords:)` compares it: its folded words, one space apart.
+    private static func nameKey(_ name: String) -> String {
+        TextNormalizer.tokens(TextNormalizer.fold(name)).joined(separator: " ")
+    }
+
+    /// The two-letter regions CLDR knows (countries and territories; not "001" or "EU").
+    private static let regionCodes: [String] = Locale.Region.isoRegions.map(\.identifier).filter { parse($0) == $0 }.sorted()
+
+    /// Country names in English and in each country's own languages, by `nameKey`: about 1,100 names,
+    /// built in a few milliseconds (every language for every region would take 100 ms).
+    private static let codesByName: [String: String] = {
+        var table: [String: String] = [:]
+        let english = Locale(identifier: "en")
+        for code in regionCodes { english.localizedString(forRegionCode: code).map { table[nameKey($0)] = code } }
+        for identifier in Locale.availableIdentifiers {
+            let parts = identifier.split(separator: "_")
+            guard parts.count == 2, let code = parse(parts[1]), code == parts[1], regionCodes.contains(code) else { continue }
+            // English names were first and stay (a name two countries share in different languages is rare).
+            if let name = Locale(identifier: String(parts[0])).localizedString(forRegionCode: code), table[nameKey(name)] == nil {
+                table[nameKey(name)] = code
+            }
+        }
+        return table
+    }()
+
     /// The languages CLDR names regions in.
     private static let knownLanguages: Set<String> = Set(Locale.availableIdentifiers.map { $0.split(separator: "_")[0].lowercased() })
 }

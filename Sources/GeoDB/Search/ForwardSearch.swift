@@ -106,6 +106,16 @@ final class ForwardSearch {
         // "Name, Town": words naming where a place is match the areas it lies in, the others the place.
         Self.merge(from(.whatWhere, try placedCandidates(query, words: query.words.map { [$0] }, options: options, forced: nil)),
                    into: &ranked)
+        // A country the file has no place for ("Pieni Roobertinkatu 3 Helsinki Finland" in a city's file, or
+        // "…, FI"): the rest of the text, keeping the places in that country and those of no known country.
+        if !ranked.contains(where: { $0.match == .exact }),
+           let (rest, code) = Self.countryAtEnd(of: text, languages: LanguagePreference.ordered(options.language)) {
+            var wider = options
+            wider.limit = min(SearchOptions.maxLimit, options.limit * 3)
+            let found = try results(rest, options: wider, explanation: &explanation)
+            tried(.inCountry, found.count)
+            return Array(found.filter { $0.address.countryCode.map { $0.uppercased() == code } ?? true }.prefix(options.limit))
+        }
         // A house number the street does not have ("Austrasse 10", "Austrasse 10, Vaduz"): the street there
         // (or an interpolated position), marked; other streets' 10s are not what was meant, nor typos.
         var fallback: [PlaceResult] = []
@@ -148,9 +158,9 @@ final class ForwardSearch {
             place.score = shown[place.id]?.score
             place.match = shown[place.id]?.match
             place.distanceM = shown[place.id]?.distanceM
-            if let (point, town) = shown[place.id]?.shownIn {
+            if let (point, town, level) = shown[place.id]?.shownIn {
                 (place.lat, place.lon) = (point.lat, point.lon)
-                place.address.setArea(.city, name: town, kind: nil)   // a town the street runs through: its kind is not read
+                place.address.setArea(level, name: town, kind: nil)   // a town the street runs through: its kind is not read
                 place.displayName = AddressFormat.displayName(name: place.name, kind: place.kind, address: place.address)
             }
             return place
@@ -259,6 +269,30 @@ final class ForwardSearch {
         }
         guard let near = options.near else { return towns.first }
         return towns.min { near.distance(to: $0.coordinate) < near.distance(to: $1.coordinate) }
+    }
+
+    /// The text before its last words (at most four, no number among them) when they name a country by
+    /// CLDR (`CountryCode.named`), the longest such words, and that country; nil when they do not or
+    /// nothing would be left.
+    static func countryAtEnd(of text: String, languages: [String]) -> (rest: String, code: String)? {
+        var pieces: [Substring] = []
+        var rest = Substring(text)
+        while pieces.count < 4, let end = rest.lastIndex(where: { !$0.isWhitespace && $0 != "," }) {
+            let start = rest[...end].lastIndex(where: { $0.isWhitespace || $0 == "," }).map(rest.index(after:)) ?? rest.startIndex
+            pieces.insert(rest[start...end], at: 0)
+            rest = rest[..<start]
+        }
+        var words: [String] = []
+        var found: (rest: String, code: String)?
+        for piece in pieces.reversed() {
+            let folded = TextNormalizer.fold(String(piece))
+            guard folded.first?.isNumber != true else { break }
+            words.insert(contentsOf: TextNormalizer.tokens(folded), at: 0)
+            guard words.count <= 4 else { break }
+            let before = text[..<piece.startIndex].trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: ",")))
+            if !before.isEmpty, let code = CountryCode.named(byWords: words, languages: languages) { found = (before, code) }
+        }
+        return found
     }
 
     /// The country that the folded `words` are the code ("li") or a name ("liechtenstein") of; nil when
@@ -392,16 +426,16 @@ final class ForwardSearch {
         }.filter { $0.match == .exact || forced != nil }
         guard !streets.isEmpty else { return [] }
         let results = try places.results(ids: streets.map(\.id))
-        var inTown: [Int64: (point: Coordinate, town: String)] = [:]
+        var inTown: [Int64: (point: Coordinate, town: String, level: AddressLevel)] = [:]
         for town in towns.prefix(2) {
             for (street, point) in try TownScope(town, places: places, db: db).points(in: results) where inTown[street.id] == nil {
-                if let point { inTown[street.id] = (point, town.name ?? "") }
+                if let point { inTown[street.id] = (point, town.name ?? "", town.kind.addressLevel ?? .city) }
             }
         }
         return streets.compactMap { street in
-            guard let (point, town) = inTown[street.id] else { return nil }
+            guard let (point, town, level) = inTown[street.id] else { return nil }
             var shown = street
-            shown.shownIn = (point, town)
+            shown.shownIn = (point, town, level)
             shown.distanceM = options.near.map { $0.distance(to: point) }
             return shown
         }

@@ -16,6 +16,8 @@ public enum SearchReading: String, Codable, Sendable, CaseIterable {
     case postcode
     /// "What, where": some words name the place, the others the areas it lies in ("Café, Vaduz").
     case whatWhere = "what_where"
+    /// The last words name a country the file has no place for: the rest of the text, in that country.
+    case inCountry = "in_country"
     /// A street and a house number it does not have: the street there, or an interpolated position.
     case streetNumber = "street_number"
     /// Words one or two edits from indexed ones (typos), as a name or "what, where".

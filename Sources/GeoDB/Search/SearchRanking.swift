@@ -12,9 +12,9 @@ struct RankedCandidate {
     var score: Double
     var match: MatchClass
     var distanceM: Double?
-    /// Where to show it and the town it is in, when that is not its own point and city: a street found
-    /// in a town it runs through.
-    var shownIn: (point: Coordinate, town: String)?
+    /// Where to show it and the town it is in (at the town's level: a city, or a suburb for "Street,
+    /// District"), when that is not its own point and city: a street found in a town it runs through.
+    var shownIn: (point: Coordinate, town: String, level: AddressLevel)?
     /// One name of it holds every word of the query (they are its words, not typos of others').
     var nameHoldsWords = false
     /// How the query was read to find it (`--explain`).

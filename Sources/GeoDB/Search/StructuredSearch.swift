@@ -29,7 +29,7 @@ final class StructuredSearch {
             let found = try places.results(ids: try index.candidates(match: match, options: options).map(\.id)).filter { p in
                 TextNormalizer.tokens(p.address.street ?? "").joined(separator: " ") == wantedStreet
                     && Self.foldNumber(p.address.housenumber ?? "") == wantedNumber
-                    && Self.matches(p.address.city, city)
+                    && Self.liesIn(p.address, town: city)
                     // A postcode derived at import is the neighbours' guess, no reason to refuse the address.
                     && (Self.matches(p.address.postcode, postcode) || p.address.derived.contains(.postcode))
             }
@@ -55,7 +55,7 @@ final class StructuredSearch {
         var streetOptions = options
         streetOptions.kinds = [.street]
         streetOptions.limit = 50
-        let named = try forward.search(street, options: streetOptions).filter { Self.matches($0.address.city, city) }
+        let named = try forward.search(street, options: streetOptions).filter { Self.liesIn($0.address, town: city) }
         func code(_ text: String?) -> String? { text.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") } }
         let groups = TextNormalizer.tokens(street).map { TextNormalizer.variants($0) } + TextNormalizer.tokens(postcode).map { [$0] }
         guard let match = FTSQuery.groups(groups, column: FTSQuery.address) else { return [] }
@@ -207,6 +207,15 @@ final class StructuredSearch {
 
     static func foldNumber(_ number: String) -> String {
         TextNormalizer.fold(number).filter { !$0.isWhitespace }
+    }
+
+    /// Whether an address lies in the town a structured search names: its city, or the suburb or
+    /// neighbourhood it lies in, since people write their district as their town (Helsinki's "Kluuvi"), and
+    /// Nominatim matches a structured city against every part of an address. True when it has none of them.
+    static func liesIn(_ address: Address, town wanted: String?) -> Bool {
+        let parts = [address.city, address.suburb, address.neighbourhood].compactMap { $0 }
+        guard let wanted, !parts.isEmpty else { return true }
+        return parts.contains { matches($0, wanted) }
     }
 
     static func matches(_ value: String?, _ wanted: String?) -> Bool {

@@ -30,8 +30,17 @@ struct TownScope {
     /// another town, the middle one of its points inside this town; nil when it is not in the town.
     func points(in candidates: [PlaceResult]) throws -> [(place: PlaceResult, point: Coordinate?)] {
         guard !levels.isEmpty || !polygons.isEmpty else {
+            // A street of the town is shown at its point nearest the town's, not at its middle, which a
+            // long street has in another district ("Mannerheimintie, Kaartinkaupunki").
             let reach = PlaceReach.metres(town.kind) ?? 5_000
-            return candidates.map { ($0, town.coordinate.distance(to: $0.coordinate) <= reach ? $0.coordinate : nil) }
+            return try candidates.map { place in
+                guard town.coordinate.distance(to: place.coordinate) <= reach else { return (place, nil) }
+                guard place.kind == .street, case .lineStrings(let lines)? = try places.geometry(of: place.id),
+                      let nearest = lines.joined().min(by: {
+                          town.coordinate.distance(to: $0.coordinate) < town.coordinate.distance(to: $1.coordinate)
+                      }) else { return (place, place.coordinate) }
+                return (place, nearest.coordinate)
+            }
         }
         let sets = Dictionary(try db.rows("area sets of places", """
             SELECT place_id, area_set_id FROM place_area_set WHERE place_id IN (SELECT value FROM json_each(?1))

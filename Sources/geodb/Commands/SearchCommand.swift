@@ -182,7 +182,7 @@ enum ExplainedSearch {
         rows = [["#", "name", "reading", "match", "score", "= name", "+ place"]]
         for (i, r) in why.results.enumerated() {
             let points = [r.score, r.nameScore, r.placeScore].map { $0.map { String(format: "%.3f", $0) } ?? "" }
-            rows.append([String(i + 1), r.name ?? "", r.reading.rawValue, r.match?.rawValue ?? ""] + points)
+            rows.append([String(i + 1), r.name, r.reading.rawValue, r.match?.rawValue ?? ""] + points)
         }
         lines += ["results:", Format.table(rows)]
         return lines.joined(separator: "\n")
