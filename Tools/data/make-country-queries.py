@@ -46,6 +46,10 @@ about N = 15. Fewer when the extract has fewer candidates):
                    A tiled file holds every name many times, so it gets none
   place            up to 1.5 N distinct names of place nodes (city/town/village/hamlet/suburb), ordered by
                    that rank; expected: every place node of that name in the file
+  address_split    N groups of those addresses whose city or street has several words (hyphens or spaces),
+                   written without commas, the city's hyphens typed as spaces: "Number Street City", "Street
+                   Number City", "City Street Number", and "Number Street City Country" (the country's name:en
+                   or name). Kind "address", variants split_*, so the scorer scores them as addresses
   reverse_admin    2 N random points on land inside the country and inside a municipal boundary, at least
                    50 m from every boundary of the country (the practice points are all 52 m or more away);
                    expected: country code, the municipal boundary (primary), the most local one (finest)
@@ -551,6 +555,7 @@ class Country:
             fail("no admin_level=2 boundary with an ISO3166-1 code and half of its ways in the extract; "
                  "--country-code XX takes the whole extract as country XX")
         self.borders = coded.get(self.code, [])
+        self.name = next((b.tags.get("name:en") or b.tags.get("name") for b in self.borders), None) or self.code
         self.index = AreaIndex([(b.area, b) for b in self.borders])
         self.own = []
         for b in usable:
@@ -659,18 +664,24 @@ def address_records(features, country):
     return records
 
 
-def make_address_queries(records, count, rng, prefix, country_name):
+def sampled_address_groups(records, count, rng, keep=lambda street, city: True):
+    """(street, number, city, expected) of `count` random groups of the records kept, grouped by (street,
+    number, city); expected holds every object of the group."""
     groups = collections.defaultdict(list)
     for record in records:
         f, street, number, city, _ = record
-        groups[norm(street), norm(number), norm(city)].append(record)
-    queries, modes = [], ["substitution", "transposition"]
-    chosen = rng.sample(sorted(groups), min(count, len(groups)))
-    for n, key in enumerate(chosen, 1):
+        if keep(street, city):
+            groups[norm(street), norm(number), norm(city)].append(record)
+    for key in rng.sample(sorted(groups), min(count, len(groups))):
         members = sorted(groups[key], key=lambda r: osm_sort_key(r[0].id))
         _, street, number, city, source = members[0]
-        expected = dict(ids=[r[0].id for r in members], street=street, housenumber=number, city=city,
-                        city_source=source, points=[latlon(r[0].point) for r in members])
+        yield street, number, city, dict(ids=[r[0].id for r in members], street=street, housenumber=number,
+                                         city=city, city_source=source, points=[latlon(r[0].point) for r in members])
+
+
+def make_address_queries(records, count, rng, prefix, country_name):
+    queries, modes = [], ["substitution", "transposition"]
+    for n, (street, number, city, expected) in enumerate(sampled_address_groups(records, count, rng), 1):
         base = dict(country=country_name, kind="address")
         qid = "%s-address-%03d-" % (prefix, n)
         exact = "%s %s, %s" % (street, number, city)
@@ -685,6 +696,28 @@ def make_address_queries(records, count, rng, prefix, country_name):
                                 typo=typo[1], expected=expected))
         queries.append(dict(id=qid + "structured", **base, variant="structured", street=street, housenumber=number,
                             city=city, expected=expected))
+    return queries
+
+
+def several_words(name):
+    return len(re.findall(r"[^\W_]+", name)) > 1
+
+
+def make_split_address_queries(records, count, rng, prefix, country_name, country_label):
+    """Addresses written without commas whose town or street has several words, so the words must be split
+    into number, street, town (and country) by reading them, not by punctuation."""
+    queries = []
+    groups = sampled_address_groups(records, count, rng, keep=lambda street, city: several_words(city) or several_words(street))
+    for n, (street, number, city, expected) in enumerate(groups, 1):
+        base = dict(country=country_name, kind="address")
+        qid = "%s-address_split-%03d-" % (prefix, n)
+        town = re.sub(r"\s*-\s*", " ", city)  # typed with a space where the name has a hyphen
+        texts = dict(number_street_town="%s %s %s" % (number, street, town),
+                     street_number_town="%s %s %s" % (street, number, town),
+                     town_street_number="%s %s %s" % (town, street, number),
+                     with_country="%s %s %s %s" % (number, street, town, country_label))
+        for variant, text in texts.items():
+            queries.append(dict(id=qid + variant, **base, variant="split_" + variant, query=text, expected=expected))
     return queries
 
 
@@ -879,6 +912,8 @@ def main():
     records = address_records(features, country)
 
     queries = make_address_queries(records, round(1.5 * n), rng("address"), prefix, args.country)
+    queries += make_split_address_queries(records, n, rng("address_split"), prefix, args.country,
+                                          country.name)
     queries += make_street_queries(features, country, round(1.25 * n), rng("street"), prefix, args.country)
     queries += make_poi_queries(features, country, n, rng("poi"), prefix, args.country)
     queries += make_place_queries(features, country, round(1.5 * n), rng("place"), prefix, args.country)
