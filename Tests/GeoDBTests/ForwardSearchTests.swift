@@ -134,6 +134,17 @@ import TestSupport
         #expect(ForwardSearch.countryAtEnd(of: "Pieni Roobertinkatu 3 Helsinki Finnland", languages: []) == nil)
         #expect(ForwardSearch.countryAtEnd(of: "Finland", languages: []) == nil)
         #expect(ForwardSearch.countryAtEnd(of: "Rue 3 12", languages: []) == nil)
+        // A code only in capitals: "de" and "al" end names more often than they name Germany and Albania.
+        #expect(ForwardSearch.countryAtEnd(of: "San Pedro de", languages: []) == nil)
+        #expect(ForwardSearch.countryAtEnd(of: "Marj AL", languages: [])! == ("Marj", "AL"))
+        // Nor while its last word is being typed ("Ciudad Ch" is no Ciudad in Switzerland); once it is done, it is.
+        func readings(_ text: String) throws -> [SearchReading] {
+            var typing = SearchOptions()
+            typing.autocomplete = true
+            return try db.withSession { try $0.explainSearch(text, options: typing) }.explanation.attempts.map(\.reading)
+        }
+        #expect(try !readings("Pieni Roobertinkatu 3 Helsinki FI").contains(.inCountry))
+        #expect(try readings("Pieni Roobertinkatu 3 Helsinki FI ").contains(.inCountry))
     }
 
     @Test func numberNotOnTheStreetFallsBackToTheStreetMarked() throws {

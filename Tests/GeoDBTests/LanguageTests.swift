@@ -40,6 +40,24 @@ import TestSupport
         #expect(helsinki.kind == .city && helsinki.name == name, "\(helsinki.displayName)")
     }
 
+    /// The areas of an address are named in the asked language too, in search and reverse: Stockmann lies in
+    /// Kluuvi (sv Gloet) in Helsinki (sv Helsingfors); a language they have no name in leaves them as they are.
+    @Test func addressPartsAreInTheAskedLanguage() throws {
+        let db = try GeoDatabase(path: try TestDatabases.helsinki())
+        var search = SearchOptions()
+        search.language = "sv"
+        let store = try #require(try db.search("Aleksanterinkatu 52", options: search).first)
+        #expect(store.address.city == "Helsingfors" && store.address.suburb == "Gloet", "\(store.address)")
+        #expect(store.displayName.hasSuffix("Helsingfors"), "\(store.displayName)")
+        var reverse = ReverseOptions()
+        reverse.language = "sv"
+        let here = try #require(try db.reverse(at: store.coordinate, options: reverse).first)
+        #expect(here.place.address.city == "Helsingfors" && here.place.address.suburb == "Gloet", "\(here.place.address)")
+        reverse.language = "xx"
+        let asTagged = try #require(try db.reverse(at: store.coordinate, options: reverse).first)
+        #expect(asTagged.place.address.city == "Helsinki" && asTagged.place.address.suburb == "Kluuvi")
+    }
+
     @Test func languagePreferenceReadsAcceptLanguage() {
         #expect(LanguagePreference.ordered("fo-FR;q=0.8,en-ca;q=0.5,en;q=0.3") == ["fo-fr", "fo", "en-ca", "en"])
         #expect(LanguagePreference.ordered("de;q=0.2, zh , fr ;q=0.9") == ["zh", "fr", "de"])

@@ -94,7 +94,7 @@ public final class QuerySession {
     ///
     /// ```swift
     /// let (places, why) = try session.explainSearch("Café, Vaduz")
-    /// print(why.results.map { "\($0.name ?? "") by \($0.reading)" })
+    /// print(why.results.map { "\($0.name) by \($0.reading)" })
     /// ```
     public func explainSearch(_ text: String, options: SearchOptions = SearchOptions()) throws
         -> (places: [PlaceResult], explanation: SearchExplanation) {

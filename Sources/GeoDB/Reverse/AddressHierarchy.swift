@@ -78,12 +78,15 @@ final class AddressHierarchy {
     }
 
     /// Names of the levels around `point` (neighbourhood … country, postcode, and the country code) and
-    /// where they came from: containing areas, else, for the `needed` levels, the nearest places.
-    func areas(at point: Coordinate, needed: Set<AddressLevel>) throws -> (Address, HierarchySource) {
+    /// where they came from: containing areas, else, for the `needed` levels, the nearest places. Each
+    /// named in the first of the languages of `language` it has a name in (`PlaceReader.localizedNames`).
+    func areas(at point: Coordinate, needed: Set<AddressLevel>, language: String?) throws -> (Address, HierarchySource) {
         var result = Address()
         let containing = try containingAreas(point)
+        let languages = LanguagePreference.ordered(language)
+        let localized = try places.localizedNames(of: containing.filter { $0.key != .postcode }.map(\.value.placeID), languages: languages)
         for (level, area) in containing {
-            if let name = area.name { result.setArea(level, name: name, kind: area.kind, code: area.code) }
+            if let name = localized[area.placeID] ?? area.name { result.setArea(level, name: name, kind: area.kind, code: area.code) }
         }
         // The country's code, else that of the smallest area that has one.
         if let code = containing[.country]?.countryCode
@@ -98,7 +101,7 @@ final class AddressHierarchy {
             let found = try nearest.nearest(point, kinds: kinds, radius: radius, limit: 8)
             let byID = Dictionary(try places.results(ids: found.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             if let place = found.lazy.compactMap({ near in byID[near.id].flatMap { near.distance <= PlaceReach.metres($0.kind) ?? 0 ? $0 : nil } }).first,
-               let name = place.name {
+               let name = try places.localizedNames(of: [place.id], languages: languages)[place.id] ?? place.name {
                 result.setArea(level, name: name, kind: place.kind)
             }
         }

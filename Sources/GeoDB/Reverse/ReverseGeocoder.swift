@@ -173,17 +173,19 @@ final class ReverseGeocoder {
             found = try fallback(point, level: options.level, containing: containing, limit: options.limit)
         }
         let distances = Dictionary(found.map { ($0.id, $0.distance) }, uniquingKeysWith: min)
-        let answers = try places.localized(try places.results(ids: found.map(\.id), distances: distances), language: options.language)
+        let asStored = try places.results(ids: found.map(\.id), distances: distances)
+        let answers = try places.localized(asStored, language: options.language)
         // Only the levels above the answer, and only those its own columns do not already give.
         let levels = Array(AddressLevel.nested.dropLast())
         let answerLevel = answers.first.flatMap { $0.kind.addressLevel }.flatMap { levels.firstIndex(of: $0) }
         let needed = Set(levels.enumerated().filter { index, level in
             (answerLevel.map { index > $0 } ?? true) && answers.contains { $0.address[level: level] == nil }
         }.map(\.element))
-        let (areas, source) = try hierarchy.areas(at: point, needed: needed)
+        let (areas, source) = try hierarchy.areas(at: point, needed: needed, language: options.language)
         let zone = options.includeTimeZone ? try timeZones.lookup()?.tzid(at: point) : nil
         let (water, areasOfInterest) = try surroundings(of: point)
-        return try zip(answers, found).map { place, item in
+        return try zip(zip(answers, asStored), found).map { pair, item in
+            let (place, stored) = pair
             var p = place
             if let number = item.interpolated {
                 p.address.housenumber = number
@@ -195,7 +197,7 @@ final class ReverseGeocoder {
             let ownSet = try places.areaSets.entry(ofPlace: p.id)
             if source == .polygons {
                 // The city its own tags name, not its set (a village of the municipality, as addr:city).
-                let taggedCity = p.address.city.flatMap { $0 == ownSet?.names[.city] ? nil : $0 }
+                let taggedCity = stored.address.city == ownSet?.names[.city] ? nil : p.address.city
                 Self.placeAtPoint(&p, taggedCity: taggedCity, in: areas)
             } else {
                 for (part, _) in areas.parts where p.address[part] == nil { p.address.copy(part, from: areas) }

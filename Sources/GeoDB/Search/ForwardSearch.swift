@@ -108,7 +108,8 @@ final class ForwardSearch {
                    into: &ranked)
         // A country the file has no place for ("Pieni Roobertinkatu 3 Helsinki Finland" in a city's file, or
         // "…, FI"): the rest of the text, keeping the places in that country and those of no known country.
-        if !ranked.contains(where: { $0.match == .exact }),
+        // Not while the last word is being typed: "Ciudad Ch" is no Ciudad in Switzerland.
+        if !ranked.contains(where: { $0.match == .exact }), !options.autocomplete || query.endsWithSpace,
            let (rest, code) = Self.countryAtEnd(of: text, languages: LanguagePreference.ordered(options.language)) {
             var wider = options
             wider.limit = min(SearchOptions.maxLimit, options.limit * 3)
@@ -273,7 +274,7 @@ final class ForwardSearch {
 
     /// The text before its last words (at most four, no number among them) when they name a country by
     /// CLDR (`CountryCode.named`), the longest such words, and that country; nil when they do not or
-    /// nothing would be left.
+    /// nothing would be left. A code counts only typed in capitals ("FI"): "de", "la", "al" are words.
     static func countryAtEnd(of text: String, languages: [String]) -> (rest: String, code: String)? {
         var pieces: [Substring] = []
         var rest = Substring(text)
@@ -289,6 +290,7 @@ final class ForwardSearch {
             guard folded.first?.isNumber != true else { break }
             words.insert(contentsOf: TextNormalizer.tokens(folded), at: 0)
             guard words.count <= 4 else { break }
+            if words.count == 1, CountryCode.parse(words[0]) != nil, piece != piece.uppercased() { continue }
             let before = text[..<piece.startIndex].trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: ",")))
             if !before.isEmpty, let code = CountryCode.named(byWords: words, languages: languages) { found = (before, code) }
         }

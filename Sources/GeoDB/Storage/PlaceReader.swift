@@ -118,24 +118,49 @@ final class PlaceReader {
     }
 
     /// `results` with each name shown in the first of the languages of `language` (`LanguagePreference`:
-    /// "de", "de-CH,de;q=0.9,en") the place has a name in (`name:xx`), else as it is, and the country named
-    /// so too (`localizeCountry`).
+    /// "de", "de-CH,de;q=0.9,en") the place has a name in (`name:xx`), else as it is; so too the areas of
+    /// its address (its suburb, city, county, state: Helsingfors for sv where its set's city is Helsinki,
+    /// unless its own addr:city says another name), and its country (`localizeCountry`).
     func localized(_ results: [PlaceResult], language: String?) throws -> [PlaceResult] {
         let languages = LanguagePreference.ordered(language)
         guard !languages.isEmpty else { return results }
+        var sets: [Int64: AreaSets.Entry] = [:]
+        for result in results {
+            if let entry = try areaSets.entry(ofPlace: result.id) { sets[result.id] = entry }
+        }
+        let names = try localizedNames(of: results.map(\.id) + sets.values.flatMap { $0.ids.values }, languages: languages)
         var out = results
         for index in out.indices {
-            let names = try db.rows("read localized names",
-                                    "SELECT lower(lang), name FROM place_name WHERE place_id = ?1 AND type = 'name' AND lower(lang) IN (SELECT value FROM json_each(?2))",
-                                    [.integer(out[index].id), .text(JSONText.array(languages))]) { ($0.text(0) ?? "", $0.text(1)) }
-            let localized = languages.lazy.compactMap { language in names.first { $0.0 == language }?.1 }.first ?? nil
-            let before = out[index].address.country
-            Self.localizeCountry(&out[index].address, language: language)
-            guard localized != nil || out[index].address.country != before else { continue }
-            if let localized { out[index].name = localized }
-            out[index].displayName = AddressFormat.displayName(name: out[index].name, kind: out[index].kind, address: out[index].address)
+            let place = out[index]
+            var address = place.address
+            if let entry = sets[place.id] {
+                for (level, area) in entry.ids where address[level: level] != nil && address[level: level] == entry.names[level] {
+                    if let name = names[area] { address[level: level] = name }
+                }
+            }
+            Self.localizeCountry(&address, language: language)
+            let name = names[place.id] ?? place.name
+            guard name != place.name || address != place.address else { continue }
+            out[index].name = name
+            out[index].address = address
+            out[index].displayName = AddressFormat.displayName(name: name, kind: place.kind, address: address)
         }
         return out
+    }
+
+    /// The name of each place of `ids` in the first of `languages` it has one in; places with none are left out.
+    func localizedNames(of ids: [Int64], languages: [String]) throws -> [Int64: String] {
+        guard !ids.isEmpty, !languages.isEmpty else { return [:] }
+        let rows = try db.rows("read localized names", """
+            SELECT place_id, lower(lang), name FROM place_name
+            WHERE place_id IN (SELECT value FROM json_each(?1)) AND type = 'name' AND lower(lang) IN (SELECT value FROM json_each(?2))
+            """, [.text(JSONText.array(ids)), .text(JSONText.array(languages))]) { ($0.int(0), $0.text(1) ?? "", $0.text(2)) }
+        var best: [Int64: (rank: Int, name: String)] = [:]
+        for (id, language, name) in rows {
+            guard let name, let rank = languages.firstIndex(of: language), rank < best[id]?.rank ?? .max else { continue }
+            best[id] = (rank, name)
+        }
+        return best.mapValues(\.name)
     }
 
     /// The address's country in the first of the languages of `language` that CLDR has (`CountryCode.name`),
