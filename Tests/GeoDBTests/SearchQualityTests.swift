@@ -308,6 +308,30 @@ import TestSupport
                 "\(hits.count) of \(queries.count); missed: \(queries.filter { q in !hits.contains { $0.text == q.text } }.map(\.text).prefix(20))")
     }
 
+    /// Addresses of Monaco in a district of several words (Monaco-Ville, whose first word is the country's
+    /// name; Monte-Carlo; La Condamine), the district typed with spaces before or after "Street Number", with
+    /// and without a comma: the words are split by what they match. "Monaco Ville Rue Basse 37" and
+    /// "Monte Carlo, Boulevard …" found nothing while a town was read only at the end or as one word first.
+    @Test func generatedAddressesWithTownsOfSeveralWords() throws {
+        let path = try TestDatabases.monaco()
+        let db = try Self.monaco.get()
+        var queries: [(text: String, street: String, number: String)] = []
+        for row in try Self.rows(path, "SELECT id, street, housenumber FROM place WHERE kind = 'address' AND street IS NOT NULL ORDER BY id") {
+            let number = row[2]
+            guard queries.count < 120, number.allSatisfy(\.isNumber),
+                  let district = try db.lookup(row[0]).place.address.suburb, TextNormalizer.tokens(district).count > 1 else { continue }
+            let typed = district.replacingOccurrences(of: "-", with: " ")
+            queries += [("\(number) \(row[1]) \(typed)", row[1], number), ("\(typed) \(row[1]) \(number)", row[1], number),
+                        ("\(district), \(row[1]) \(number)", row[1], number)]
+        }
+        #expect(queries.count >= 60)
+        let hits = try queries.filter { query in
+            try Self.search(db, query.text, limit: 1).first.map { $0.address.street == query.street && $0.address.housenumber == query.number } == true
+        }
+        #expect(Double(hits.count) >= 0.95 * Double(queries.count),
+                "\(hits.count) of \(queries.count); missed: \(queries.filter { q in !hits.contains { $0.text == q.text } }.map(\.text).prefix(20))")
+    }
+
     /// "Town, Country" and "Name, Town" on the country extracts: every town with the country's name, and
     /// named POIs with their town.
     @Test func generatedTownCountryAndNameTownQueries() throws {

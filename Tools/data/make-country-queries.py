@@ -47,9 +47,10 @@ about N = 15. Fewer when the extract has fewer candidates):
   place            up to 1.5 N distinct names of place nodes (city/town/village/hamlet/suburb), ordered by
                    that rank; expected: every place node of that name in the file
   address_split    N groups of those addresses whose city or street has several words (hyphens or spaces),
-                   written without commas, the city's hyphens typed as spaces: "Number Street City", "Street
-                   Number City", "City Street Number", and "Number Street City Country" (the country's name:en
-                   or name). Kind "address", variants split_*, so the scorer scores them as addresses
+                   mostly written without commas, the city's hyphens typed as spaces: "Number Street City",
+                   "Street Number City", "City Street Number", "City, Street Number" (the city as written) and
+                   "Number Street City Country" (the country's name:en or name). Kind "address", variants
+                   split_*, so the scorer scores them as addresses
   reverse_admin    2 N random points on land inside the country and inside a municipal boundary, at least
                    50 m from every boundary of the country (the practice points are all 52 m or more away);
                    expected: country code, the municipal boundary (primary), the most local one (finest)
@@ -715,6 +716,7 @@ def make_split_address_queries(records, count, rng, prefix, country_name, countr
         texts = dict(number_street_town="%s %s %s" % (number, street, town),
                      street_number_town="%s %s %s" % (street, number, town),
                      town_street_number="%s %s %s" % (town, street, number),
+                     town_comma_street_number="%s, %s %s" % (city, street, number),
                      with_country="%s %s %s %s" % (number, street, town, country_label))
         for variant, text in texts.items():
             queries.append(dict(id=qid + variant, **base, variant="split_" + variant, query=text, expected=expected))

@@ -343,16 +343,22 @@ final class ForwardSearch {
         }
     }
 
-    /// The ways to read the query as "what, where": the words of a trailing part (after the last comma;
-    /// without commas, the last one or two words, or the first) naming areas, the others the place. While
-    /// `typing`, a last word of one or two letters is no "where" alone: it begins the names of thousands of
-    /// areas, which narrow nothing and cost most ("Metro Rautatientori A" on tiled ×400: 13 of its 18 ms).
+    /// The ways to read the query as "what, where": the words at one end naming areas, the others the place.
+    /// With commas, the parts after or before a comma ("Street 1, Town", "Town, Street 1"); without, the last
+    /// or the first one to three words, as people write the town after the street or before it ("Monaco Ville
+    /// Rue Basse 37", a town of two words whose first is also the country's name). While `typing`, a last
+    /// word of one or two letters is no "where" alone: it begins the names of thousands of areas, which
+    /// narrow nothing and cost most ("Metro Rautatientori A" on tiled ×400: 13 of its 18 ms).
     static func readings(of query: ParsedQuery, typing: Bool) -> [(what: Range<Int>, where: Range<Int>)] {
         allReadings(of: query).filter { reading in
             !(typing && reading.where.count == 1 && reading.where.upperBound == query.words.count
               && query.words[reading.where.lowerBound].count < 3)
         }
     }
+
+    /// Most words a "where" of a text without commas holds: towns of three words ("Andorra la Vella", "Saint
+    /// Jean Cap") are common, of more rare.
+    private static let maxWhereWords = 3
 
     private static func allReadings(of query: ParsedQuery) -> [(what: Range<Int>, where: Range<Int>)] {
         let words = query.words
@@ -363,11 +369,18 @@ final class ForwardSearch {
                 let whereCount = query.partSizes.suffix(parts).reduce(0, +)
                 readings.append((0..<(words.count - whereCount), (words.count - whereCount)..<words.count))
             }
+            for parts in 1..<query.partSizes.count {
+                let whereCount = query.partSizes.prefix(parts).reduce(0, +)
+                readings.append((whereCount..<words.count, 0..<whereCount))
+            }
         } else {
-            for count in 1...min(2, words.count) where count < words.count || !query.numbers.isEmpty {
+            let most = min(maxWhereWords, words.count)
+            for count in 1...most where count < words.count || !query.numbers.isEmpty {
                 readings.append((0..<(words.count - count), (words.count - count)..<words.count))
             }
-            if words.count >= 2 { readings.append((1..<words.count, 0..<1)) }
+            for count in 1...most where count < words.count {
+                readings.append((count..<words.count, 0..<count))
+            }
         }
         return readings.filter { !($0.what.isEmpty && query.numbers.isEmpty) }
     }
