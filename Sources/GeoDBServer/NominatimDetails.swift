@@ -79,7 +79,7 @@ struct NominatimDetails: Sendable {
     private func describe(_ found: PlaceDetails, in member: GeoDatabaseSet.Member, areas: [(PlaceDetails.Area, [PlaceDetails.Name])],
                           geometry: Geometry?, sections: Sections) -> JSON {
         let place = found.place, fields = PlaceFields(place: place), tag = fields.osmTag
-        let importance = JSON.number(place.kind.baseImportance)
+        let importance = JSON.number(place.importance ?? place.kind.baseImportance)
         let centroid = JSON.geometry(nil, point: place.coordinate)
         var extraTags = place.tags
         // As Nominatim does: an administrative boundary's level among its tags.

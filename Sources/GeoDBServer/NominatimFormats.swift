@@ -89,7 +89,7 @@ enum NominatimWriter {
             ("osm_type", fields.osm.map { .string($0.type) }), ("osm_id", fields.osm.map { .int($0.id) }),
             ("lat", .string(DegreesText.decimal(place.lat))), ("lon", .string(DegreesText.decimal(place.lon))),
             (output.format == .jsonv2 ? "category" : "class", .string(tag.key)), ("type", .string(tag.value)),
-            ("place_rank", .int(Int64(place.kind.rank))), ("importance", .number(place.kind.baseImportance)),
+            ("place_rank", .int(Int64(place.kind.rank))), ("importance", .number(place.importance ?? place.kind.baseImportance)),
             ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
             ("display_name", .string(item.displayName)),
             ("address", output.address ? .object(item.address.map { ($0.0, .string($0.1)) }) : nil),
@@ -111,7 +111,7 @@ enum NominatimWriter {
             ("properties", .fields([
                 ("place_id", .int(item.found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
                 ("osm_id", fields.osm.map { .int($0.id) }), ("place_rank", .int(Int64(place.kind.rank))),
-                ("category", .string(tag.key)), ("type", .string(tag.value)), ("importance", .number(place.kind.baseImportance)),
+                ("category", .string(tag.key)), ("type", .string(tag.value)), ("importance", .number(place.importance ?? place.kind.baseImportance)),
                 ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
                 ("display_name", .string(item.displayName)),
                 ("address", output.address ? .object(item.address.map { ($0.0, .string($0.1)) }) : nil),
@@ -196,7 +196,7 @@ enum NominatimWriter {
                 xml.element("result", attributes, text: item.displayName)
             } else {
                 xml.open("place", attributes + [("display_name", item.displayName), ("class", tag.key), ("type", tag.value),
-                                                ("importance", String(place.kind.baseImportance))])
+                                                ("importance", String(place.importance ?? place.kind.baseImportance))])
             }
             if output.geometry == .kml { xml.text("<geokml>" + GeometryText.kml(item.geometry, point: place.coordinate) + "</geokml>") }
             if output.address {

@@ -24,6 +24,10 @@ import TestSupport
         #expect((vaduz["addresstags"] as? [String: String])?["postcode"] == "9490" && vaduz["calculated_postcode"] as? String == "9490")
         #expect(vaduz["country_code"] as? String == "li" && vaduz["rank_address"] as? Int == 17 && vaduz["isarea"] as? Bool == true)
         #expect((vaduz["extratags"] as? [String: String])?["wikidata"] == "Q1844" && vaduz["calculated_wikipedia"] as? String == "de:Vaduz")
+        // Its importance is the one search ranks by (a capital of 5,000 people with a wikidata tag), not its kind's.
+        let stored = try GeoDatabase(path: try TestDatabases.liechtenstein()).withSession { try $0.lookup("n1932181216").importance }
+        #expect(vaduz["importance"] as? Double == stored && vaduz["calculated_importance"] as? Double == stored)
+        #expect(stored != PlaceKind.town.baseImportance)
         // Without polygon_geojson the geometry is the centroid; the optional sections are left out.
         #expect((vaduz["geometry"] as? [String: Any])?["type"] as? String == "Point")
         #expect((vaduz["centroid"] as? [String: Any])?["type"] as? String == "Point")

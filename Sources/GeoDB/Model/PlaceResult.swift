@@ -45,6 +45,9 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     /// Search only: the parts of `displayName` the query's words matched, for an autocomplete list to
     /// bold what was typed.
     public var highlights: [TextRange]? = nil
+    /// How important the place is, 0…1 (`place.importance`, what search ranks by); nil for a result that is
+    /// no stored place. Not in geodb's JSON (`lookup` shows it); Nominatim's formats report it.
+    public var importance: Double? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM,

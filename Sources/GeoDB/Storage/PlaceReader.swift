@@ -18,9 +18,9 @@ final class PlaceReader {
     static let columns = """
         p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
         p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population,
-        pas.area_set_id, s.format, s.name, p.derived, p.admin_level
+        pas.area_set_id, s.format, s.name, p.derived, p.admin_level, p.importance
         """
-    static let columnCount = 23
+    static let columnCount = 24
     /// The tables `columns` read besides `place p`.
     static let joins = """
         LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id
@@ -64,7 +64,7 @@ final class PlaceReader {
         return PlaceResult(id: id, sourceRef: Self.sourceReference(row), kind: kind, category: row.text(3).map(SourceCategory.init),
                            categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, kind: kind, address: address),
                            lat: at.lat, lon: at.lon, address: address, tags: tags,
-                           timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17))
+                           timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17), importance: row.double(23))
     }
 
     /// The source record of a row of `columns`: its format and file (`source`) with `place.source_ref`. A
