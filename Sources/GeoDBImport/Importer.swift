@@ -250,7 +250,7 @@ public enum Importer {
                                   temporary: TemporaryOutput, progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
         let source = try SourceRow.insert(db, path: input, format: format)
         let (name, size, sourceID) = (source.name, source.sizeBytes, source.id)
-        let placesBefore = writer.written
+        let placesBefore = writer.written, linkedBefore = writer.linked
         writer.sourceID = sourceID
         let scratch = (temporary.path as NSString).deletingLastPathComponent
         let pipeline = PipelinedPlaceSink(target: writer)
@@ -281,7 +281,8 @@ public enum Importer {
         let places = writer.written - placesBefore
         let header = builder.fileHeader
         try source.record(SourceRow.Outcome(
-            places: places, dataTimestamp: (header.replicationTimestamp ?? read.newestTimestamp).map(ISO8601.string),
+            places: places, linked: writer.linked - linkedBefore,
+            dataTimestamp: (header.replicationTimestamp ?? read.newestTimestamp).map(ISO8601.string),
             replicationSequence: header.replicationSequence, replicationURL: header.replicationURL,
             writingProgram: header.writingProgram), in: db)
         return ImportedSource(id: sourceID, name: name, format: format, sizeBytes: size, places: places, read: read,

@@ -59,6 +59,8 @@ public final class PlaceWriter: PlaceSink {
     public private(set) var written = 0
     /// Records merged into a place of another source instead of being written (`place_link` rows).
     public private(set) var linked = 0
+    /// Links a street's other ways to it (`PlaceRecord.mergedRecords`); prepared on first use.
+    private var insertMergedRecord: Statement?
     /// Merge places of the current source into matching places of other sources (GeoNames, CSV).
     public var linksDuplicates = false
     /// Keep the current source's places as candidates for the sources after it to link to.
@@ -189,6 +191,15 @@ public final class PlaceWriter: PlaceSink {
         }
 
         try addBox(id: id, place.boundingBox, to: placeBoxes, statement: insertPlaceRTree)
+        if !place.mergedRecords.isEmpty {
+            if insertMergedRecord == nil {
+                insertMergedRecord = try db.prepare("INSERT INTO place_link(place_id, source_id, source_ref, distance_m) VALUES (?, ?, ?, ?)")
+            }
+            for record in place.mergedRecords {
+                try insertMergedRecord?.run([.integer(id), .integer(sourceID), .text(record.sourceRef), .real(record.distanceM)])
+            }
+            linked += place.mergedRecords.count
+        }
 
         countsByKind[place.kind, default: 0] += 1
         written += 1

@@ -16,7 +16,7 @@ struct SourceRow {
     struct Outcome {
         /// Places the file added (not those merged into a place of another source).
         var places: Int
-        /// Records merged into a place of another source; nil: the format links none.
+        /// Records merged into another place (of another source, or a street's other ways); nil: the format links none.
         var linked: Int?
         /// ISO 8601: the replication timestamp, else the newest object's (GeoNames: its newest modification).
         var dataTimestamp: String?

@@ -38,6 +38,17 @@ import TestSupport
         #expect(again["osm_id"] as? Int == 1932181216 && again["parent_place_id"] as? Int == vaduz["parent_place_id"] as? Int)
     }
 
+    /// Bergstrasse is one place of several ways: asked for by a way after its first, /details answers the
+    /// street (as geodb's lookup does), and its ways are parts of it, not linked places.
+    @Test func anyWayOfAStreetIsTheStreet() throws {
+        let street = try Self.details([("osmtype", "W"), ("osmid", "297699560")]).object()
+        #expect(street["localname"] as? String == "Bergstrasse" && street["category"] as? String == "highway")
+        #expect(street["linked_places"] == nil)
+        let details = try GeoDatabase(path: try TestDatabases.liechtenstein()).withSession { try $0.lookup("w297699560") }
+        #expect(details.place.sourceRef?.description == "w6062308" && details.linkedRecords.isEmpty)
+        #expect(details.otherWays.map(\.description).contains("w297699560"))
+    }
+
     /// The municipality's boundary is merged into the town's node: asked for by its id it answers the town,
     /// which lists it among its linked places unless `linkedplaces=0`.
     @Test func aMergedBoundaryIsALinkedPlace() throws {

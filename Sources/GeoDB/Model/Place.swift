@@ -191,6 +191,9 @@ package struct PlaceRecord: Sendable {
     /// `admin_centre`, which may be the place node of the same real place (the import merges them).
     package var labelNode: String?
     package var adminCentreNode: String?
+    /// Other records of the source this place is made of (the other ways of a street or river), with metres
+    /// from each one's middle to the place's point: linked to it in `place_link`, so each id finds it.
+    package var mergedRecords: [(sourceRef: String, distanceM: Double)] = []
 
     package init(sourceRef: String, kind: PlaceKind, category: String?, name: String?, names: [PlaceName],
                 coordinate: Coordinate, boundingBox: BoundingBox? = nil, importance: Double? = nil,

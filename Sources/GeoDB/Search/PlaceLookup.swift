@@ -53,6 +53,9 @@ public struct PlaceDetails: Codable, Sendable {
     /// The records merged into it (`place_link`): the boundary a place node labels, a GeoNames or CSV
     /// record of the same place.
     public var linkedRecords: [SourceReference]
+    /// For a street or river: the other ways it is made of (`place_link` rows of its own source), whose
+    /// ids find it too. Parts of it, not other places.
+    public var otherWays: [SourceReference] = []
 }
 
 /// Lookups by id for one session.
@@ -118,11 +121,15 @@ final class PlaceLookup {
             (Address(housenumber: row.text(0), street: row.text(1), postcode: row.text(2), city: row.text(3), countryCode: row.text(4),
                      state: row.text(5), country: row.text(6)), row.double(7))
         } ?? (Address(), 0)
-        let linked = try db.rows("records merged into a place", """
-            SELECT l.source_ref, s.format, s.name FROM place_link l JOIN source s ON s.id = l.source_id WHERE l.place_id = ?1 ORDER BY l.rowid
-            """, [.integer(id)]) { PlaceReader.sourceReference(record: $0.text(0) ?? "", format: $0.text(1), file: $0.text(2)) }
-        return PlaceDetails(place: place, names: names, source: source, importance: importance, geometry: summary, adminLevel: adminLevels[id],
-                            ownAddress: ownAddress, areas: areas, linkedRecords: linked)
+        let links = try db.rows("records merged into a place", """
+            SELECT l.source_ref, s.format, s.name, l.source_id = p.source_id AND p.kind IN ('street', 'water')
+            FROM place_link l JOIN source s ON s.id = l.source_id JOIN place p ON p.id = l.place_id WHERE l.place_id = ?1 ORDER BY l.rowid
+            """, [.integer(id)]) { (PlaceReader.sourceReference(record: $0.text(0) ?? "", format: $0.text(1), file: $0.text(2)), $0.int(3) != 0) }
+        var details = PlaceDetails(place: place, names: names, source: source, importance: importance, geometry: summary,
+                                   adminLevel: adminLevels[id], ownAddress: ownAddress, areas: areas,
+                                   linkedRecords: links.filter { !$0.1 }.map(\.0))
+        details.otherWays = links.filter(\.1).map(\.0)
+        return details
     }
 
     /// The OSM admin levels of the places of `ids` that have one.

@@ -269,10 +269,15 @@ public final class OSMPlaceBuilder: OSMHandler {
                 let longest = lineStrings.max { LineMath.relativeLength($0) < LineMath.relativeLength($1) } ?? lineStrings[0]
                 let point = LineMath.point(along: longest, fraction: 0.5) ?? longest[0]
                 let geometry = Geometry.lineStrings(lineStrings)
-                try target.add(PlaceRecord(
+                var record = PlaceRecord(
                     sourceRef: "w\(segments[0].wayID)", kind: family.kind, category: "\(family.key)=\(type.value)",
                     name: names[0].name, names: names, coordinate: point.coordinate, boundingBox: geometry.boundingBox,
-                    geometry: geometry))
+                    geometry: geometry)
+                record.mergedRecords = zip(segments, lineStrings).dropFirst().map { segment, line in
+                    let middle = LineMath.point(along: line, fraction: 0.5) ?? line[0]
+                    return ("w\(segment.wayID)", middle.coordinate.distance(to: point.coordinate))
+                }
+                try target.add(record)
             }
         }
     }
