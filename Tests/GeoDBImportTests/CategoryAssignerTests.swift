@@ -68,4 +68,20 @@ import TestSupport
         #expect(food == .categories(taxonomy.descendants(of: "food_and_drink")))
         #expect(Set(taxonomy.descendants(of: "food_and_drink")).isSuperset(of: ["food_and_drink", "cafe", "restaurant", "pub"]))
     }
+
+    /// The categories a typed word begins (read from the words in order) are those a scan of every word finds,
+    /// for every beginning of every word of the taxonomy.
+    @Test func categoriesStartingWithAPrefixAreThoseAScanFinds() {
+        let taxonomy = Taxonomy.standard
+        let words = taxonomy.wordIndex
+        func scanned(_ prefix: String) -> [String] {
+            var seen = Set<String>()
+            return words.filter { $0.key.hasPrefix(prefix) }.sorted { ($0.key.count, $0.key) < ($1.key.count, $1.key) }
+                .map(\.value).filter { seen.insert($0).inserted }
+        }
+        var prefixes = Set(["", "zzz", "é", "Coff"])
+        for word in words.keys { for n in 1...min(word.count, 5) { prefixes.insert(String(word.prefix(n))) } }
+        for prefix in prefixes { #expect(taxonomy.categories(startingWith: prefix) == scanned(prefix.lowercased()), "\(prefix)") }
+        #expect(taxonomy.categories(startingWith: "coff") == ["cafe"])
+    }
 }

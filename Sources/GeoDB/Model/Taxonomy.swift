@@ -42,6 +42,9 @@ public struct Taxonomy: Sendable {
     private let byID: [String: Int]
     private let children: [String: [String]]
     private let words: [String: String]   // lower-cased id, label and synonyms → id
+    /// `words` in key order, for the words beginning with a prefix: autocomplete asks on every keystroke, and
+    /// filtering the whole dictionary was 5 % of an as-you-type search on cities500.
+    private let sortedWords: [(key: String, value: String)]
 
     init(tsv: String) {
         var categories: [Category] = []
@@ -66,6 +69,7 @@ public struct Taxonomy: Sendable {
             }
         }
         self.words = words
+        sortedWords = words.sorted { $0.key < $1.key }
     }
 
     /// The category with this id.
@@ -98,8 +102,14 @@ public struct Taxonomy: Sendable {
     /// ```
     public func categories(startingWith prefix: String) -> [String] {
         let prefix = prefix.lowercased()
+        // The words beginning with `prefix` are a run of the sorted ones, from the first not below it.
+        var low = 0, high = sortedWords.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sortedWords[middle].key < prefix { low = middle + 1 } else { high = middle }
+        }
         var seen = Set<String>()
-        return words.filter { $0.key.hasPrefix(prefix) }.sorted { ($0.key.count, $0.key) < ($1.key.count, $1.key) }
+        return sortedWords[low...].prefix { $0.key.hasPrefix(prefix) }.sorted { ($0.key.count, $0.key) < ($1.key.count, $1.key) }
             .map(\.value).filter { seen.insert($0).inserted }
     }
 
