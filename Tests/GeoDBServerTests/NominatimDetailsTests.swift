@@ -49,6 +49,18 @@ import TestSupport
         #expect(details.otherWays.map(\.description).contains("w297699560"))
     }
 
+    /// The Rhine is its waterway relation, one place of its member ways (not lines merged by name): found by
+    /// the relation's id or a member's, which /details lists as its linked places, as Nominatim links them.
+    @Test func aRiverIsItsWaterwayRelation() throws {
+        let river = try Self.details([("osmtype", "R"), ("osmid", "123924")], headers: ["Accept-Language": "de"]).object()
+        #expect(river["category"] as? String == "waterway" && river["type"] as? String == "river" && river["localname"] as? String == "Rhein")
+        let linked = try #require(river["linked_places"] as? [[String: Any]])
+        #expect(linked.contains { $0["osm_type"] as? String == "W" && $0["osm_id"] as? Int == 159018431 })
+        let db = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        #expect(try db.withSession { try $0.lookup("w159018431") }.place.sourceRef?.description == "r123924")
+        #expect(try db.search("Rhein", options: SearchOptions()).filter { $0.kind == .water && $0.name == "Rhein" }.count == 1)
+    }
+
     /// The municipality's boundary is merged into the town's node: asked for by its id it answers the town,
     /// which lists it among its linked places unless `linkedplaces=0`.
     @Test func aMergedBoundaryIsALinkedPlace() throws {

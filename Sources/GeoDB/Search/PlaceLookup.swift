@@ -53,8 +53,9 @@ public struct PlaceDetails: Codable, Sendable {
     /// The records merged into it (`place_link`): the boundary a place node labels, a GeoNames or CSV
     /// record of the same place.
     public var linkedRecords: [SourceReference]
-    /// For a street or river: the other ways it is made of (`place_link` rows of its own source), whose
-    /// ids find it too. Parts of it, not other places.
+    /// For a street or river known by one of its ways: the other ways it is made of (`place_link` rows of
+    /// its own source), whose ids find it too. Parts of it, not other places; a waterway relation's member
+    /// ways are its linked places instead, as Nominatim links them.
     public var otherWays: [SourceReference] = []
 }
 
@@ -122,7 +123,7 @@ final class PlaceLookup {
                      state: row.text(5), country: row.text(6)), row.double(7))
         } ?? (Address(), 0)
         let links = try db.rows("records merged into a place", """
-            SELECT l.source_ref, s.format, s.name, l.source_id = p.source_id AND p.kind IN ('street', 'water')
+            SELECT l.source_ref, s.format, s.name, l.source_id = p.source_id AND p.kind IN ('street', 'water') AND p.source_ref LIKE 'w%'
             FROM place_link l JOIN source s ON s.id = l.source_id JOIN place p ON p.id = l.place_id WHERE l.place_id = ?1 ORDER BY l.rowid
             """, [.integer(id)]) { (PlaceReader.sourceReference(record: $0.text(0) ?? "", format: $0.text(1), file: $0.text(2)), $0.int(3) != 0) }
         var details = PlaceDetails(place: place, names: names, source: source, importance: importance, geometry: summary,

@@ -94,11 +94,22 @@ struct LineCollector {
         }
     }
 
-    /// One group of segments per line of the family, ordered by their smallest way id (deterministic output).
-    func lineGroups(_ family: Family) -> [[Int]] {
+    /// The segments of the family by their way's id.
+    func segmentsByWay(_ family: Family) -> [Int64: Int] {
+        var byWay: [Int64: Int] = [:]
+        for indices in byName[family.rawValue].values {
+            for i in indices { byWay[segments[Int(i)].wayID] = Int(i) }
+        }
+        return byWay
+    }
+
+    /// One group of segments per line of the family (but `taken`, grouped otherwise), ordered by their
+    /// smallest way id (deterministic output).
+    func lineGroups(_ family: Family, excluding taken: Set<Int> = []) -> [[Int]] {
         var groups: [[Int]] = []
         for indices in byName[family.rawValue].values {
-            groups += cluster(indices.map(Int.init))
+            let left = indices.map(Int.init).filter { !taken.contains($0) }
+            if !left.isEmpty { groups += cluster(left) }
         }
         return groups.map { $0.sorted { segments[$0].wayID < segments[$1].wayID } }
             .sorted { segments[$0[0]].wayID < segments[$1[0]].wayID }

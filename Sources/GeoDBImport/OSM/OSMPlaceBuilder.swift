@@ -46,6 +46,9 @@ public final class OSMPlaceBuilder: OSMHandler {
     private var lines: LineCollector
     private let addressNodes: AddressNodeIndex
     private var interpolations: [(wayID: Int64, refs: [Int64], points: [Point7], tags: OSMTags)] = []
+    /// Named `type=waterway` relations (a river of many ways, the Rhine): their member ways are one place
+    /// under the relation's id, not lines merged by name. Read after the ways, so rivers are written last.
+    private var waterwayRelations: [WaterwayRelation] = []
     private var nodesSealed = false
     private var waysSealed = false
     /// Node lookups for the work `way` hands to the sink's thread (made when the nodes are sealed).
@@ -135,15 +138,24 @@ public final class OSMPlaceBuilder: OSMHandler {
         }
     }
 
-    /// Only multipolygons and boundaries become places (as areas); routes and the rest are skipped.
+    /// Multipolygons and boundaries become places (as areas), waterway relations lines; routes and the rest
+    /// are skipped.
     public func wantsMembers(ofRelationTagged tags: OSMTags) -> Bool {
-        tags[.type] == "multipolygon" || tags[.type] == "boundary"
+        tags[.type] == "multipolygon" || tags[.type] == "boundary" || tags[.type] == "waterway"
     }
 
     public func relation(id: Int64, members: [OSMMember], tags: OSMTags) throws {
         sealNodes()
         try finishWays()
         guard wantsMembers(ofRelationTagged: tags) else { return }
+        if tags[.type] == "waterway" {
+            let names = Self.names(tags)
+            if !names.isEmpty {
+                waterwayRelations.append(WaterwayRelation(id: id, names: names, waterway: tags[.waterway],
+                                                          ways: members.filter { $0.type == .way }.map(\.ref)))
+            }
+            return
+        }
         guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: true) else { return }
         let names = Self.names(tags)
         var ways: [[Int64]] = []
@@ -169,10 +181,13 @@ public final class OSMPlaceBuilder: OSMHandler {
                  adminCentreNode: adminCentre.map { "n\($0)" }, into: sink)
     }
 
-    /// Completes the places of a file without relations (see `finishWays`) and the counts.
+    /// Completes the places of a file without relations (see `finishWays`), the waterways, and the counts.
     public func finish() throws {
         sealNodes()
         try finishWays()
+        let relations = waterwayRelations
+        waterwayRelations = []
+        try sink.perform { [self] target in try emitLines(of: .waterway, relations: relations, into: target) }
         readStats.nodeStoreBytes = nodes.memoryBytes
         readStats.wayStoreBytes = wayRefs.memoryBytes
     }
@@ -195,7 +210,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         waysSealed = true
         wayRefs.seal()
         try sink.perform { [self] target in
-            try emitLines(into: target)
+            try emitLines(of: .highway, relations: [], into: target)
             try emitInterpolations(into: target)
         }
     }
@@ -252,34 +267,50 @@ public final class OSMPlaceBuilder: OSMHandler {
         try target.add(record)
     }
 
-    /// One place per named line: a street (`highway=…`, the most important type of its segments) or a
-    /// river, stream or canal (kind water, `waterway=…`), its ways merged by `LineCollector`'s rule.
-    private func emitLines(into target: PlaceSink) throws {
-        for family in LineCollector.Family.allCases {
-            for group in lines.lineGroups(family) {
-                let segments = group.map { lines.segments[$0] }
-                let lineStrings = try segments.map { try lines.line(of: $0) }
-                var names: [PlaceName] = []
-                var seen = Set<PlaceName>()
-                for segment in segments {
-                    for n in lines.names(of: segment) where seen.insert(n).inserted { names.append(n) }
-                }
-                // The most important type of the line's segments (a family's values are in order of importance).
-                let type = lines.type(of: segments.min { $0.type < $1.type }!)
-                let longest = lineStrings.max { LineMath.relativeLength($0) < LineMath.relativeLength($1) } ?? lineStrings[0]
-                let point = LineMath.point(along: longest, fraction: 0.5) ?? longest[0]
-                let geometry = Geometry.lineStrings(lineStrings)
-                var record = PlaceRecord(
-                    sourceRef: "w\(segments[0].wayID)", kind: family.kind, category: "\(family.key)=\(type.value)",
-                    name: names[0].name, names: names, coordinate: point.coordinate, boundingBox: geometry.boundingBox,
-                    geometry: geometry)
-                record.mergedRecords = zip(segments, lineStrings).dropFirst().map { segment, line in
-                    let middle = LineMath.point(along: line, fraction: 0.5) ?? line[0]
-                    return ("w\(segment.wayID)", middle.coordinate.distance(to: point.coordinate))
-                }
-                try target.add(record)
-            }
+    /// One place per named line of `family`: a street (`highway=…`, the most important type of its segments)
+    /// or a river, stream or canal (kind water, `waterway=…`). The named member ways of a waterway relation
+    /// (`relations`, in file order; a way in two takes the first) are its place, under the relation's id and
+    /// names; the other ways are merged by `LineCollector`'s rule.
+    private func emitLines(of family: LineCollector.Family, relations: [WaterwayRelation], into target: PlaceSink) throws {
+        var taken = Set<Int>()
+        let byWay = relations.isEmpty ? [:] : lines.segmentsByWay(family)
+        for relation in relations {
+            let members = relation.ways.compactMap { byWay[$0] }.filter { taken.insert($0).inserted }
+            guard !members.isEmpty else { continue }
+            try emitLine(members, ref: "r\(relation.id)", names: relation.names, value: relation.waterway, family: family, into: target)
         }
+        for group in lines.lineGroups(family, excluding: taken) {
+            try emitLine(group, ref: nil, names: [], value: nil, family: family, into: target)
+        }
+    }
+
+    /// The place of one line: `segments` (indices in `lines`), the first's way id its id unless `ref` is given;
+    /// its names `names` and then the segments', its type `value` if that is a line type of the family, else
+    /// the most important of its segments'. Its other ways are linked to it (`mergedRecords`).
+    private func emitLine(_ group: [Int], ref: String?, names given: [PlaceName], value: String?, family: LineCollector.Family,
+                          into target: PlaceSink) throws {
+        let segments = group.map { lines.segments[$0] }
+        let lineStrings = try segments.map { try lines.line(of: $0) }
+        var names: [PlaceName] = []
+        var seen = Set<PlaceName>()
+        for n in given where seen.insert(n).inserted { names.append(n) }
+        for segment in segments {
+            for n in lines.names(of: segment) where seen.insert(n).inserted { names.append(n) }
+        }
+        // The most important type of the line's segments (a family's values are in order of importance).
+        let type = value.flatMap { LineCollector.isLine(family, $0) ? $0 : nil } ?? lines.type(of: segments.min { $0.type < $1.type }!).value
+        let longest = lineStrings.max { LineMath.relativeLength($0) < LineMath.relativeLength($1) } ?? lineStrings[0]
+        let point = LineMath.point(along: longest, fraction: 0.5) ?? longest[0]
+        let geometry = Geometry.lineStrings(lineStrings)
+        var record = PlaceRecord(
+            sourceRef: ref ?? "w\(segments[0].wayID)", kind: family.kind, category: "\(family.key)=\(type)",
+            name: names[0].name, names: names, coordinate: point.coordinate, boundingBox: geometry.boundingBox,
+            geometry: geometry)
+        record.mergedRecords = zip(segments, lineStrings).dropFirst(ref == nil ? 1 : 0).map { segment, line in
+            let middle = LineMath.point(along: line, fraction: 0.5) ?? line[0]
+            return ("w\(segment.wayID)", middle.coordinate.distance(to: point.coordinate))
+        }
+        try target.add(record)
     }
 
     private func emitInterpolations(into target: PlaceSink) throws {
@@ -301,4 +332,12 @@ public final class OSMPlaceBuilder: OSMHandler {
                 address: address, tags: OSMClassifier.displayTags(item.tags), geometry: geometry))
         }
     }
+}
+
+/// A named `type=waterway` relation: its names, its `waterway` value and its member ways, in order.
+private struct WaterwayRelation {
+    var id: Int64
+    var names: [PlaceName]
+    var waterway: String?
+    var ways: [Int64]
 }
