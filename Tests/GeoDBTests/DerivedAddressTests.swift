@@ -42,6 +42,17 @@ import TestSupport
     }
 
     /// "9486, li", "9486 Liechtenstein": the postcode, in that country.
+    /// Far from any house that carries a postcode, an address or street gets its town's, when the town's
+    /// tagged addresses all but agree on one: Fürstenweg 99 (w300851420) in Schaan, 9494; the Rüttiwaldstrasse
+    /// (w8154751) in Planken, 9498.
+    @Test func anAddressFarFromAnyTaggedHouseGetsItsTownsPostcode() throws {
+        let db = try Self.liechtenstein.get()
+        let house = try db.lookup("w300851420").place
+        #expect(house.address.postcode == "9494" && house.address.derived == [.postcode], "\(house.address)")
+        let street = try db.lookup("w8154751").place
+        #expect(street.kind == .street && street.address.postcode == "9498" && street.address.derived == [.postcode], "\(street.address)")
+    }
+
     @Test func aPostcodeWithItsCountryFindsThePostcode() throws {
         let db = try Self.liechtenstein.get()
         for text in ["9486, li", "9486, Liechtenstein", "9486 LI"] {

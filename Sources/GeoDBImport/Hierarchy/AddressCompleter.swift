@@ -1,7 +1,8 @@
 // Completes the addresses of an import as Nominatim does when it finds a place's parent: a house number
 // tagged without addr:street (or addr:place, which the reader already takes as the street) gets the
 // nearest named street, and an address or street that neither carries a postcode nor lies in a postal area
-// gets the postcode of the nearest address on the same street, else of the nearest address around. What
+// gets the postcode of the nearest address on the same street, else of the nearest address around, else
+// its town's postcode when the town's addresses all but agree on one (a hamlet far from any tagged house). What
 // is derived is marked in `place.derived` (docs/SCHEMA.md), and the place's search row is rewritten so
 // that "Im Winkel 8, Triesen" finds it.
 import Foundation
@@ -29,6 +30,10 @@ final class AddressCompleter {
     /// How far the nearest address with a postcode may be when none of the same street is: about a block,
     /// so that a code is not carried across a postcode border into a street whose houses carry none.
     static let nearbyReach = 200.0
+    /// A town's addresses name its postcode when at least this many carry one and this share of them agree:
+    /// one code for the whole municipality (Triesenberg's 9497), not one of several districts'.
+    static let townPostcodeAddresses = 10
+    static let townPostcodeShare = 0.95
 
     /// A cell of a grid of `degrees`.
     private struct Cell: Hashable {
@@ -146,12 +151,14 @@ final class AddressCompleter {
 
     // MARK: Postcodes
 
-    /// A place lacking a postcode, with its street (own, derived, or its name for a street) and country.
+    /// A place lacking a postcode, with its street (own, derived, or its name for a street), country and town
+    /// (its area set's city).
     private struct Needy {
         var id: Int64
         var at: Coordinate
         var street: String?
         var country: String?
+        var town: Int64?
     }
 
     /// The postcode of each address, interpolation line and street of this import's OSM sources that has
@@ -161,7 +168,7 @@ final class AddressCompleter {
         var cells = Set<Cell>()
         let select = try writer.db.prepare("""
             SELECT p.id, p.source_id, p.lat, p.lon, CASE WHEN p.kind = 'street' THEN p.name ELSE p.street END,
-                   coalesce(s.country_code, p.country_code)
+                   coalesce(s.country_code, p.country_code), s.city_id
             FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
             WHERE p.id >= ?1 AND p.postcode IS NULL AND s.postcode IS NULL
               AND (p.housenumber IS NOT NULL AND p.kind IN ('address', 'poi', 'interpolation') OR p.kind = 'street' AND p.name IS NOT NULL)
@@ -171,7 +178,8 @@ final class AddressCompleter {
             guard osmSources.contains(select.int(1)) else { continue }
             let id = select.int(0)
             let at = try select.coordinate(2, 3, place: id, in: writer.db.path)
-            needy.append(Needy(id: id, at: at, street: select.text(4) ?? streets[id], country: select.text(5)))
+            needy.append(Needy(id: id, at: at, street: select.text(4) ?? streets[id], country: select.text(5),
+                               town: select.isNull(6) ? nil : select.int(6)))
             Self.forEachCell(around: at, reach: Self.sameStreetReach) { cells.insert($0) }
         }
         guard !needy.isEmpty else { return [:] }
@@ -186,12 +194,14 @@ final class AddressCompleter {
             return Int32(texts.count - 1)
         }
         var known: [Cell: [(at: Point7, street: Int32, postcode: Int32, country: Int32)]] = [:]
+        var codesOfTown: [Int64: [String: Int]] = [:]
         let addresses = try writer.db.prepare("""
-            SELECT p.id, p.lat, p.lon, p.street, p.postcode, coalesce(s.country_code, p.country_code)
+            SELECT p.id, p.lat, p.lon, p.street, p.postcode, coalesce(s.country_code, p.country_code), s.city_id
             FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
             WHERE p.postcode IS NOT NULL AND p.housenumber IS NOT NULL AND p.kind IN ('address', 'poi')
             """)
         while try addresses.step() {
+            if !addresses.isNull(6), let code = addresses.text(4) { codesOfTown[addresses.int(6), default: [:]][code, default: 0] += 1 }
             let at = try addresses.coordinate(1, 2, place: addresses.int(0), in: writer.db.path)
             let cell = Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)
             guard cells.contains(cell), let code = addresses.text(4) else { continue }
@@ -199,6 +209,13 @@ final class AddressCompleter {
                                              intern(addresses.text(5))))
         }
 
+        // Each town's one postcode, where its addresses all but agree (the lower code of two equally common).
+        let townCode = codesOfTown.compactMapValues { counts -> String? in
+            let total = counts.values.reduce(0, +)
+            guard let top = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), total >= Self.townPostcodeAddresses,
+                  Double(top.value) >= Self.townPostcodeShare * Double(total) else { return nil }
+            return top.key
+        }
         var derived: [Int64: String] = [:]
         let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
         for place in needy {
@@ -229,7 +246,11 @@ final class AddressCompleter {
                     }
                 }
             }
-            if let code = (sameStreet ?? nearby)?.code { derived[place.id] = texts[Int(code)] }
+            if let code = (sameStreet ?? nearby)?.code {
+                derived[place.id] = texts[Int(code)]
+            } else if let code = place.town.flatMap({ townCode[$0] }) {
+                derived[place.id] = code
+            }
         }
         return derived
     }
