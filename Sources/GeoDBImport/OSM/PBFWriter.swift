@@ -211,8 +211,8 @@ private final class BlobWriter: @unchecked Sendable {
     private var compressed: [UInt8] = []
     private(set) var bytesWritten = 0
 
-    /// Level 1: the tiler's output is an intermediate file, written once and read a few times; higher
-    /// levels were slower (see `Tools/README.md`).
+    /// Level 1: the tiler's output is an intermediate file, written once and read a few times. Level 6
+    /// took 2.5 times as long for a file 4% smaller (Liechtenstein ×100: 12.5 s and 260 MB, 5.0 s and 270 MB).
     static let compressionLevel: Int32 = 1
 
     init(file: UnsafeMutablePointer<FILE>, path: String) {
