@@ -82,14 +82,16 @@ struct TileGrid {
     /// Where one copy goes: what its ids add per type (node, way, relation), how far east and north it moves.
     struct Placement {
         var idOffsets: [Int64]
-        var dx: Int32
-        var dy: Int32
+        /// In 1e-7 degree. Wider than a coordinate: a far copy of an input west of -33° moves it more than
+        /// 214° east, and only the sum is sure to be a coordinate again.
+        var dx: Int64
+        var dy: Int64
     }
 
     /// Copy `k`'s placement: row by row, from the input's own place (copy 0) eastwards.
     func placement(of k: Int) -> Placement {
         let (row, column) = k.quotientAndRemainder(dividingBy: columns)
-        return Placement(idOffsets: idSteps.map { $0 * Int64(k) }, dx: Int32(Int64(column) * width), dy: Int32(Int64(row) * height))
+        return Placement(idOffsets: idSteps.map { $0 * Int64(k) }, dx: Int64(column) * width, dy: Int64(row) * height)
     }
 
     /// 1e-7 degrees as tile-osm.py prints them.
@@ -198,7 +200,8 @@ final class OSMExtract: OSMHandler {
         let (nodes, ways, relations) = (self.nodes, self.ways, self.relations)
         var shifted: [Int64] = []
         try Self.writeCopies(of: nodes.blocks, .nodes, grid, to: writer) { block, i, copy in
-            block.addNode(id: nodes.ids[i] + copy.idOffsets[0], lat7: nodes.lat7[i] + copy.dy, lon7: nodes.lon7[i] + copy.dx,
+            block.addNode(id: nodes.ids[i] + copy.idOffsets[0],
+                          lat7: Int32(Int64(nodes.lat7[i]) + copy.dy), lon7: Int32(Int64(nodes.lon7[i]) + copy.dx),
                           keys: nodes.blocks.tags.keys(of: i), values: nodes.blocks.tags.values(of: i))
         }
         try Self.writeCopies(of: ways.blocks, .ways, grid, to: writer) { block, i, copy in
