@@ -46,8 +46,10 @@ let package = Package(
         ]),
         // Paths to SampleData and fixtures, temporary directories, running the built geodb binary.
         .target(name: "TestSupport", dependencies: ["GeoDB", "GeoDBImport"], path: "Tests/TestSupport"),
-        // In-process query benchmarks printing JSON (search, reverse, nearby, timezone), for Tools/bench/bench.py.
-        .executableTarget(name: "geodb-bench", dependencies: ["GeoDB", "GeoDBSQLite"], path: "Sources/GeoDBBench"),
+        // In-process query benchmarks printing JSON (search, reverse, nearby, timezone), for Tools/bench/bench.py,
+        // and `tile`, which makes the larger inputs (an OSM PBF read and written: GeoDBImport's reader and writer).
+        .executableTarget(name: "geodb-bench", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBImport", "GeoDBFileOutput"],
+                          path: "Sources/GeoDBBench"),
         .testTarget(name: "GeoDBTests", dependencies: ["GeoDB", "GeoDBSQLite", "TestSupport"]),
         .testTarget(name: "GeoDBImportTests", dependencies: ["GeoDBImport", "GeoDB", "GeoDBSQLite", "TestSupport"]),
         .testTarget(name: "GeoDBCLITests", dependencies: ["geodb", "GeoDB", "GeoDBSQLite", "TestSupport"]),

@@ -6,6 +6,8 @@
 //                           geodb-bench query DATABASE TEXT [--autocomplete] [--queries N]   (one text, N times: to profile)
 //                           geodb-bench popular DATABASE [--rounds N] [--cpu] [--list]   (the queries people type most, by rule;
 //                                                                        --list prints them instead of timing them)
+//                           geodb-bench tile INPUT.osm.pbf --factor N --output OUT.osm.pbf   (N shifted copies of an
+//                                                                        extract, as Tools/data/tile-osm.py makes them)
 import Foundation
 import GeoDB
 import GeoDBSQLite
@@ -13,7 +15,7 @@ import GeoDBSQLite
 Connection.configureForPrograms()
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]\n       geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]\n".utf8))
+    FileHandle.standardError.write(Data("usage: geodb-bench <search|reverse|nearby> DATABASE [--queries N] [--seed S]\n       geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]\n       geodb-bench tile INPUT.osm.pbf --factor N --output OUT.osm.pbf\n".utf8))
     exit(2)
 }
 func option(_ name: String) -> String? {
@@ -37,6 +39,7 @@ do {
     case "query" where arguments.count >= 4:
         report = try SearchBench.repeated(path: arguments[2], text: arguments[3], autocomplete: arguments.contains("--autocomplete"),
                                           times: option("--queries", 100))
+    case "tile": report = try TileBench.run(input: arguments[2], factor: option("--factor").flatMap(Int.init), output: option("--output"))
     case "nearest" where arguments.count >= 4:
         report = try NearestBench.run(path: arguments[2], pointsPath: arguments[3], answersPath: option("--answers"))
     case "timezone" where arguments.count >= 4:
