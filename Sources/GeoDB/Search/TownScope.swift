@@ -23,19 +23,21 @@ struct TownScope {
     }
 
     func filter(_ candidates: [PlaceResult]) throws -> [PlaceResult] {
-        try points(in: candidates).compactMap { $0.point == nil ? nil : $0.place }
+        try points(in: candidates, nearestForStreets: false).compactMap { $0.point == nil ? nil : $0.place }
     }
 
     /// Each candidate with where it is in the town: its own point, or for a street whose point lies in
-    /// another town, the middle one of its points inside this town; nil when it is not in the town.
-    func points(in candidates: [PlaceResult]) throws -> [(place: PlaceResult, point: Coordinate?)] {
+    /// another town, the middle one of its points inside this town; nil when it is not in the town. In a
+    /// town without an area, with `nearestForStreets`, a street's point nearest the town's (which reads its
+    /// line: not wanted when only membership is asked, as for the thousand streets of a hierarchical list).
+    func points(in candidates: [PlaceResult], nearestForStreets: Bool = true) throws -> [(place: PlaceResult, point: Coordinate?)] {
         guard !levels.isEmpty || !polygons.isEmpty else {
             // A street of the town is shown at its point nearest the town's, not at its middle, which a
             // long street has in another district ("Mannerheimintie, Kaartinkaupunki").
             let reach = PlaceReach.metres(town.kind) ?? 5_000
             return try candidates.map { place in
                 guard town.coordinate.distance(to: place.coordinate) <= reach else { return (place, nil) }
-                guard place.kind == .street, case .lineStrings(let lines)? = try places.geometry(of: place.id),
+                guard nearestForStreets, place.kind == .street, case .lineStrings(let lines)? = try places.geometry(of: place.id),
                       let nearest = lines.joined().min(by: {
                           town.coordinate.distance(to: $0.coordinate) < town.coordinate.distance(to: $1.coordinate)
                       }) else { return (place, place.coordinate) }
