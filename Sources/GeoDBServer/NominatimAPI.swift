@@ -260,6 +260,8 @@ struct NominatimAPI: Sendable {
             throw APIError.badParameter("layer", "unknown layer '\(layer.prefix(40))' (address, poi, railway, natural, manmade)")
         }
         options.layers = Set(parameters.list("layer").compactMap { ReverseLayer(rawValue: $0.lowercased()) })
+        // Nominatim's default is address and poi: a viewpoint 2 m away answers before the street 9 m away.
+        if options.layers.isEmpty { options.layers = [.address, .poi] }
         var found: [GeoDatabaseSet.MemberPlace] = []
         if (-90...90).contains(lat) && (-180...180).contains(lon), let first = try await served.files.reverse(at: Coordinate(lat: lat, lon: lon), options: options).first {
             found = [GeoDatabaseSet.MemberPlace(member: first.member, place: first.result.place)]

@@ -92,6 +92,16 @@ import TestSupport
         #expect(photon["type"] as? String == "FeatureCollection")
     }
 
+    /// Without `layer`, Nominatim's reverse asks the address and poi layers: the Känzile viewpoint 2 m away
+    /// answers, not the Schlossweg 9 m away (which `layer=address` gives).
+    @Test func reverseAsksAddressesAndPOIsByDefault() throws {
+        let server = try Self.server()
+        let here = [("lat", "47.14077"), ("lon", "9.52414"), ("format", "jsonv2")]
+        let nearest = try server.get("/reverse", here).object()
+        #expect(nearest["category"] as? String == "tourism" && nearest["name"] as? String == "Känzile", "\(nearest)")
+        #expect(try server.get("/reverse", here + [("layer", "address")]).object()["category"] as? String == "highway")
+    }
+
     @Test func geocodeJSONHasTheAddressUnlessAskedNot() throws {
         let server = try Self.server()
         func first(_ details: String) throws -> [String: Any] {
