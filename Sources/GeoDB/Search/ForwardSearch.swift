@@ -788,9 +788,15 @@ final class ForwardSearch {
             }
         }
         if results.isEmpty, let match = FTSQuery.groups(words, column: "name") {
-            // The street named so: not every street with one of its words in a longer name.
+            // The street named so: not every street with one of its words in a longer name. A word may be
+            // written short ("52 Bodastr, Triesenberg" for Bodastrasse): each name word one of its forms.
             let named = try places.results(ids: try streets(match: match, options: options, inSets: inSets).prefix(20).map(\.id))
-            let exact = named.filter { TextNormalizer.tokens($0.name ?? "") == query.words }
+            let exact = named.filter { street in
+                let tokens = TextNormalizer.tokens(street.name ?? "")
+                return tokens.count == query.words.count && zip(tokens, zip(query.words, words)).allSatisfy { token, typed in
+                    typed.1.contains(token) || TextNormalizer.variants(token).contains(typed.0)
+                }
+            }
             for var street in (exact.isEmpty && inSets == nil ? Array(named.prefix(5)) : Array(exact.prefix(5))) {
                 street.match = .fallback
                 street.score = SearchRanking.fallbackScore
