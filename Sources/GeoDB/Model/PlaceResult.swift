@@ -48,6 +48,9 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     /// How important the place is, 0…1 (`place.importance`, what search ranks by); nil for a result that is
     /// no stored place. Not in geodb's JSON (`lookup` shows it); Nominatim's formats report it.
     public var importance: Double? = nil
+    /// The `area_set` the import gave it (nil: none, or no stored place), read with the place so that its
+    /// areas' names and ids need no second look-up (`AreaSets.entry`). Not in any JSON.
+    var areaSetID: Int64? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM,

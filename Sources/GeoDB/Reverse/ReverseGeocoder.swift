@@ -194,7 +194,7 @@ final class ReverseGeocoder {
                 p.match = item.match
             }
             var usedSource = source
-            let ownSet = try places.areaSets.entry(ofPlace: p.id)
+            let ownSet = try places.areaSets.entry(p.areaSetID)
             if source == .polygons {
                 // The city its own tags name, not its set (a village of the municipality, as addr:city).
                 let taggedCity = stored.address.city == ownSet?.names[.city] ? nil : p.address.city

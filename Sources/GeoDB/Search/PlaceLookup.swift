@@ -106,7 +106,7 @@ final class PlaceLookup {
                 return "\(polygons.count) polygon\(polygons.count == 1 ? "" : "s") (\(polygons.reduce(0) { $0 + $1.count - 1 }) holes), \(geometry.points.count) points"
             }
         }
-        let entry = try places.areaSets.entry(ofPlace: id)
+        let entry = try places.areaSets.entry(place.areaSetID)
         let levels = AddressLevel.nested.filter { entry?.ids[$0] != nil }
         let areaPlaces = Dictionary(try places.results(ids: levels.compactMap { entry?.ids[$0] }).map { ($0.id, $0) },
                                     uniquingKeysWith: { a, _ in a })

@@ -44,12 +44,8 @@ struct TownScope {
                 return (place, nearest.coordinate)
             }
         }
-        let sets = Dictionary(try db.rows("area sets of places", """
-            SELECT place_id, area_set_id FROM place_area_set WHERE place_id IN (SELECT value FROM json_each(?1))
-            """, [.text(JSONText.array(candidates.map(\.id)))]) { ($0.int(0), $0.int(1)) },
-            uniquingKeysWith: { a, _ in a })
         return try candidates.map { place in
-            if let entry = try places.areaSets.entry(sets[place.id]), levels.contains(where: { entry.ids[$0] == town.id }) {
+            if let entry = try places.areaSets.entry(place.areaSetID), levels.contains(where: { entry.ids[$0] == town.id }) {
                 return (place, place.coordinate)
             }
             guard !polygons.isEmpty else { return (place, nil) }

@@ -65,12 +65,6 @@ final class AreaSets {
         return entry
     }
 
-    /// The set of a place (nil when it lies in no area).
-    func entry(ofPlace place: Int64) throws -> Entry? {
-        try entry(try db.first("find a place's area set", "SELECT area_set_id FROM place_area_set WHERE place_id = ?1",
-                               [.integer(place)]) { $0.int(0) })
-    }
-
     /// `address` with the levels of set `id` added where the place's own tags left them empty, and the set's
     /// country code.
     func fill(_ address: inout Address, from id: Int64?) throws {

@@ -52,7 +52,8 @@ final class PlaceReader {
         var address = Address(housenumber: row.text(8), street: row.text(9), postcode: row.text(10), city: row.text(11),
                               countryCode: row.text(12), state: row.text(14), country: row.text(15))
         if let derived = row.text(21) { address.derived = derived.split(separator: ",").compactMap { Address.Part(rawValue: String($0)) } }
-        try areaSets.fill(&address, from: row.isNull(18) ? nil : row.int(18))
+        let areaSetID = row.isNull(18) ? nil : row.int(18)
+        try areaSets.fill(&address, from: areaSetID)
         let tags = Self.decodeTags(row.text(13))
         // An area's own code, at its own level (it lies in no area of that level).
         if let level = kind.addressLevel, address.subdivisionCodes[level] == nil,
@@ -64,7 +65,8 @@ final class PlaceReader {
         return PlaceResult(id: id, sourceRef: Self.sourceReference(row), kind: kind, category: row.text(3).map(SourceCategory.init),
                            categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, kind: kind, address: address),
                            lat: at.lat, lon: at.lon, address: address, tags: tags,
-                           timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17), importance: row.double(23))
+                           timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17), importance: row.double(23),
+                           areaSetID: areaSetID)
     }
 
     /// The source record of a row of `columns`: its format and file (`source`) with `place.source_ref`. A
@@ -126,7 +128,7 @@ final class PlaceReader {
         guard !languages.isEmpty else { return results }
         var sets: [Int64: AreaSets.Entry] = [:]
         for result in results {
-            if let entry = try areaSets.entry(ofPlace: result.id) { sets[result.id] = entry }
+            if let entry = try areaSets.entry(result.areaSetID) { sets[result.id] = entry }
         }
         let names = try localizedNames(of: results.map(\.id) + sets.values.flatMap { $0.ids.values }, languages: languages)
         var out = results
