@@ -260,8 +260,8 @@ final class ForwardSearch {
         let words = TextNormalizer.tokens(text)
         let ids = try index.areaPlaces(naming: words, kinds: PlaceReach.townKinds, limit: options.near == nil ? 5 : 200)
         guard !ids.isEmpty else { return nil }
-        var names = try index.names(of: ids, alternates: false, words: words, fuzzy: false, language: nil)
-        for (id, alternates) in try index.names(of: ids, alternates: true, words: words, fuzzy: false, language: nil) {
+        var names = try index.names(of: ids, .ownInAnyLanguage, words: words, fuzzy: false, language: nil)
+        for (id, alternates) in try index.names(of: ids, .alternates, words: words, fuzzy: false, language: nil) {
             names[id, default: []] += alternates
         }
         let towns = try places.results(ids: ids.filter { id in names[id]?.contains { $0.words == words } == true }).filter { town in
@@ -306,7 +306,7 @@ final class ForwardSearch {
         countries.kinds = [.country]
         guard let match = FTSQuery.groups(words.map { [$0] }, column: "name") else { return nil }
         for candidate in try index.candidates(match: match, options: countries, limit: 5) {
-            let names = try index.names(of: [candidate.id], alternates: false, words: words, fuzzy: false, language: nil)[candidate.id] ?? []
+            let names = try index.names(of: [candidate.id], .ownInAnyLanguage, words: words, fuzzy: false, language: nil)[candidate.id] ?? []
             guard names.contains(where: { $0.words == words }) else { continue }
             return try places.results(ids: [candidate.id]).first?.address.countryCode
         }
@@ -562,6 +562,7 @@ final class ForwardSearch {
             })
             if let keys, !keys.holding, byKeyAlone { source.hasNoExactName = hasNoExactName(keys.match) }
             source.givesWholeAlternates = alternateRows == true
+            source.namesMayBeExact = names != .notExact
             source.ownMayScoreMore = alternateRows == true && (entry != .complete || !byKeyAlone)
             return source
         }
@@ -601,6 +602,9 @@ final class ForwardSearch {
         var more = true
         /// Whether a candidate read is known to have no name that is the whole text.
         var hasNoExactName: (SearchIndex.Candidate) throws -> Bool = { _ in false }
+        /// Whether the names of the rows it gives may be the whole text (false: the index's keys say they are
+        /// not; the place's other row may still have one).
+        var namesMayBeExact = true
 
         /// The lowest `Candidate.order` a row not yet read can have: a row of alternate names whole stands for
         /// its place's own row, ranked higher. (An alternate's partial match ties a result rarely enough to be
@@ -634,11 +638,32 @@ final class ForwardSearch {
     private struct Scoring {
         var place: SearchIndex.Candidate
         var bound: Double
-        /// Its own names, once read (none when it matched through its alternates' row, since they do not
-        /// hold the words): then only an alternate name can raise its score to `bound`.
-        var ownNames: [SearchRanking.CandidateName]?
-        /// One of its names may be the whole text (unless the index's keys say none is).
-        var mayBeExact = true
+        /// Which of its names are read (`names`), in the order of their tiers.
+        var read = NamesRead.none
+        var names: [SearchRanking.CandidateName] = []
+        /// One of its own names, one of its alternate names may be the whole text (unless the index's keys
+        /// say none is).
+        var ownMayBeExact = true
+        var alternateMayBeExact = true
+
+        enum NamesRead {
+            case none
+            /// Its own names in the language asked for or none.
+            case own
+            /// All its own names (none when it matched through its alternates' row, since they do not hold
+            /// the words): then only an alternate name can raise its score to `bound`.
+            case ownInAnyLanguage
+        }
+
+        /// The most its names not yet read can give (`SearchRanking.bound`).
+        func unreadBound(_ bound: (SearchIndex.Candidate, SearchRanking.NameTier, Bool) -> Double) -> Double {
+            let alternate = bound(place, .alternate, alternateMayBeExact)
+            switch read {
+            case .none: return max(bound(place, .own, ownMayBeExact), alternate)
+            case .own: return max(bound(place, .otherLanguage, ownMayBeExact), alternate)
+            case .ownInAnyLanguage: return alternate
+            }
+        }
     }
 
     /// Scores the candidates the sources give (each index rows in rowid order; a place comes once, through
@@ -656,7 +681,7 @@ final class ForwardSearch {
         func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
             SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry)
         }
-        func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier, exact: Bool = true) -> Double {
+        func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier, exact: Bool) -> Double {
             rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier, exact: exact))
         }
         var open: [Scoring] = []
@@ -677,19 +702,21 @@ final class ForwardSearch {
                 }
             }
             open.sort { ($0.bound, -$0.place.order) > ($1.bound, -$1.place.order) }
+            // The candidates read that may still rank among the best `keep`: a prefix of `open`.
+            var mayRankAbove = open.count
             if scored.count >= keep {
                 let kth = scored.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
+                mayRankAbove = open.prefix { $0.bound > kth.score || ($0.bound == kth.score && $0.place.order < kth.order) }.count
                 // A source's unread rows follow its last row read, but may precede the k-th's row (it came from
                 // another source): one of them that equals its score ranks before it.
                 let unreadMayRankAbove = sources.contains { source in
                     let bound = rounded(source.unreadBound)
                     return bound > kth.score || (bound == kth.score && source.lowestUnreadOrder < kth.order)
                 }
-                if !unreadMayRankAbove,
-                   !open.prefix(while: { $0.bound >= kth.score }).contains(where: { $0.bound > kth.score || $0.place.order < kth.order }) { break }
+                if !unreadMayRankAbove && mayRankAbove == 0 { break }
             }
             // More candidates when those read are used up, or one not read may score more than they can.
-            if unreadBound > open.first?.bound ?? -.infinity {
+            if unreadBound > open.first?.bound ?? -.infinity || (mayRankAbove == 0 && unreadBound > -.infinity) {
                 guard let page = try sources[next].read(sources[next].lastRowID) else { sources[next].more = false; continue }
                 // A place first found through its alternates' row is scored by its alternates alone: its own
                 // row, had it matched for more points, came first (in the same stream, at a lower rowid, or in
@@ -699,48 +726,73 @@ final class ForwardSearch {
                 // typing, score less than an own name beginning with the words: its own names are read too.
                 let source = sources[next]
                 open += try page.candidates.filter { seen.insert($0.id).inserted }.map { place in
-                    place.throughAlternates && !source.ownMayScoreMore
-                        ? Scoring(place: place, bound: bound(place, .alternate), ownNames: [])
-                        : try source.hasNoExactName(place) ? Scoring(place: place, bound: bound(place, .own, exact: false), mayBeExact: false)
-                        : Scoring(place: place, bound: bound(place, .own))
+                    var candidate = Scoring(place: place, bound: 0)
+                    if place.throughAlternates && !source.ownMayScoreMore {
+                        candidate.read = .ownInAnyLanguage
+                        candidate.alternateMayBeExact = source.namesMayBeExact
+                    } else if try source.hasNoExactName(place) {
+                        (candidate.ownMayBeExact, candidate.alternateMayBeExact) = (false, false)
+                    } else {
+                        candidate.ownMayBeExact = source.namesMayBeExact
+                    }
+                    candidate.bound = candidate.unreadBound(bound)
+                    return candidate
                 }
                 sources[next].lastRowID = page.candidates.last?.rowid ?? sources[next].lastRowID
                 sources[next].more = !page.last && !page.candidates.isEmpty
                 continue
             }
             guard !open.isEmpty else { break }
-            let round = open.prefix(batch)
+            // Never more than may still rank: a round of names read for candidates put back with a bound that
+            // ties the k-th is wasted ("helsingfors" on tiled ×400: 200 capitals' hundred language names).
+            let round = open.prefix(min(batch, mayRankAbove))
             open.removeFirst(round.count)
             batch *= 2
-            var unread: [(candidate: Scoring, main: [SearchRanking.CandidateName])] = [], ownRead: [Scoring] = []
+            // Each candidate's next tier of names, a statement per tier: it is scored once its names reach the
+            // most the next tier could give, else put back with that bound.
+            var unread: [Scoring] = [], unreadAll: [Scoring] = [], ownRead: [Scoring] = [], allOwnRead: [Scoring] = []
             for candidate in round {
-                if candidate.ownNames != nil { ownRead.append(candidate); continue }
-                // The name it is shown by is its own, even where the names read have it only in a language
-                // (a street tagged name:da and name:nn alone).
-                let main = candidate.place.mainName.map { [SearchRanking.CandidateName($0, own: true)] } ?? []
-                if !main.isEmpty {
-                    let byMain = rank(candidate.place, main)
-                    if byMain.score >= candidate.bound { scored.append(byMain); continue }
-                }
-                unread.append((candidate, main))
-            }
-            let own = try index.names(of: unread.map(\.candidate.place.id), alternates: false, words: query.words,
-                                      fuzzy: forced == .fuzzy, language: options.language)
-            for (var candidate, main) in unread {
-                let names = main + (own[candidate.place.id] ?? [])
-                candidate.ownNames = names
-                let alternateBound = bound(candidate.place, .alternate, exact: candidate.mayBeExact)
-                let byOwn = rank(candidate.place, names)
-                if byOwn.score >= alternateBound {
-                    scored.append(byOwn)
-                } else {
-                    candidate.bound = alternateBound
-                    open.append(candidate)
+                switch candidate.read {
+                case .own: ownRead.append(candidate)
+                case .ownInAnyLanguage: allOwnRead.append(candidate)
+                case .none:
+                    // The name it is shown by is its own, even where the names read have it only in a language
+                    // (a street tagged name:da and name:nn alone).
+                    var candidate = candidate
+                    candidate.names = candidate.place.mainName.map { [SearchRanking.CandidateName($0, own: true)] } ?? []
+                    if !candidate.names.isEmpty {
+                        let byMain = rank(candidate.place, candidate.names)
+                        if byMain.score >= candidate.bound { scored.append(byMain); continue }
+                    }
+                    // Its own names apart from those in other languages only when they may be enough: not when an
+                    // alternate may score as much (a statement more for nothing: Monaco's towns).
+                    var ownOnly = candidate
+                    ownOnly.read = .own
+                    if ownOnly.unreadBound(bound) < candidate.bound { unread.append(candidate) } else { unreadAll.append(candidate) }
                 }
             }
-            let alternates = try index.names(of: ownRead.map(\.place.id), alternates: true, words: query.words, fuzzy: forced == .fuzzy,
+            func readNext(_ candidates: [Scoring], _ rows: SearchIndex.NameRows, then read: Scoring.NamesRead) throws {
+                let more = try index.names(of: candidates.map(\.place.id), rows, words: query.words, fuzzy: forced == .fuzzy,
+                                           language: options.language)
+                for var candidate in candidates {
+                    candidate.names += more[candidate.place.id] ?? []
+                    candidate.read = read
+                    let nextBound = candidate.unreadBound(bound)
+                    let ranked = rank(candidate.place, candidate.names)
+                    if ranked.score >= nextBound {
+                        scored.append(ranked)
+                    } else {
+                        candidate.bound = nextBound
+                        open.append(candidate)
+                    }
+                }
+            }
+            try readNext(unread, .own, then: .own)
+            try readNext(unreadAll, .ownInAnyLanguage, then: .ownInAnyLanguage)
+            try readNext(ownRead, .otherLanguages, then: .ownInAnyLanguage)
+            let alternates = try index.names(of: allOwnRead.map(\.place.id), .alternates, words: query.words, fuzzy: forced == .fuzzy,
                                              language: options.language)
-            scored += ownRead.map { rank($0.place, ($0.ownNames ?? []) + (alternates[$0.place.id] ?? [])) }
+            scored += allOwnRead.map { rank($0.place, $0.names + (alternates[$0.place.id] ?? [])) }
         }
         return scored
     }

@@ -329,34 +329,55 @@ final class SearchIndex {
         func contains(_ set: Int64) -> Bool { members.contains(set) }
     }
 
-    /// Each place's own names (`alternates` false: name, official, local and language names, or the street
-    /// of an unnamed address; names in another `language` than the one asked for count less) or its
-    /// alternate names (true), folded (`SearchRanking.CandidateName`).
+    /// Which names of a place `names(of:)` reads: the tiers of `SearchRanking.NameTier`, the few that count
+    /// most first (a capital has a handful of own names, a hundred in other languages and as many alternates).
+    enum NameRows {
+        /// Its own names in the language asked for or in none (name, official and local names), or the street
+        /// of an unnamed address.
+        case own
+        /// Its own names in other languages than the one asked for (`name:xx`).
+        case otherLanguages
+        /// Both.
+        case ownInAnyLanguage
+        /// Its alternate names.
+        case alternates
+    }
+
+    /// The names `rows` of each place (names in another `language` than the one asked for count less),
+    /// folded (`SearchRanking.CandidateName`).
     /// Places of a gazetteer have dozens of names (a capital 150), and folding is the cost here, so names
     /// that cannot hold the query words are not folded at all: alternate names whose first word cannot
     /// begin like a query word, and (but for typos, `fuzzy`, which may change a first letter) own names
     /// with no word that can.
-    func names(of ids: [Int64], alternates: Bool, words: [String], fuzzy: Bool,
+    func names(of ids: [Int64], _ rows: NameRows, words: [String], fuzzy: Bool,
                language: String?) throws -> [Int64: [SearchRanking.CandidateName]] {
         guard !ids.isEmpty else { return [:] }
         let firsts = words.compactMap(\.utf8.first)
         let checkFirsts = firsts.allSatisfy { $0 < 0x80 }
-        let sql = alternates
-            ? "SELECT place_id, name, lang FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type IN (SELECT value FROM json_each(?2))"
-            : """
-              SELECT place_id, name, lang FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type NOT IN (SELECT value FROM json_each(?2))
-              UNION ALL SELECT id, street, NULL FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL
-              """
+        let alternates = rows == .alternates
+        let asked = LanguagePreference.ordered(language)
+        // The language test of `CandidateName`'s `otherLanguage` in SQL (tags are ASCII, as `asked` is).
+        let inAsked = "lower(lang) IN (SELECT value FROM json_each(?3))"
+        let named = "SELECT place_id, name, lang FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND type"
+        let street = "UNION ALL SELECT id, street, NULL FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL"
+        let sql = switch rows {
+        case .own: "\(named) NOT IN (SELECT value FROM json_each(?2)) AND (lang IS NULL OR \(inAsked)) \(street)"
+        case .otherLanguages: "\(named) NOT IN (SELECT value FROM json_each(?2)) AND lang IS NOT NULL AND NOT \(inAsked)"
+        case .ownInAnyLanguage: "\(named) NOT IN (SELECT value FROM json_each(?2)) \(street)"
+        case .alternates: "\(named) IN (SELECT value FROM json_each(?2))"
+        }
+        let languageValues: [SQLiteValue] = rows == .own || rows == .otherLanguages ? [.text(JSONText.array(asked))] : []
         var names: [Int64: [SearchRanking.CandidateName]] = [:]
-        let asked = Set(LanguagePreference.ordered(language))
+        let askedSet = Set(asked)
         for (id, name, lang) in try db.rows(alternates ? "alternate names of search candidates" : "names of search candidates", sql,
-                                            [.text(JSONText.array(ids)), .text(Self.alternateNameTypes)], { ($0.int(0), $0.text(1) ?? "", $0.text(2)) }) {
+                                            [.text(JSONText.array(ids)), .text(Self.alternateNameTypes)] + languageValues,
+                                            { ($0.int(0), $0.text(1) ?? "", $0.text(2)) }) {
             if checkFirsts {
                 if alternates ? !TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts)
                               : !fuzzy && !TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts) { continue }
             }
             names[id, default: []].append(SearchRanking.CandidateName(name, own: !alternates,
-                                                                      otherLanguage: lang.map { !asked.contains($0.lowercased()) } ?? false))
+                                                                      otherLanguage: lang.map { !askedSet.contains($0.lowercased()) } ?? false))
         }
         return names
     }
