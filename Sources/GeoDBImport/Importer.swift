@@ -26,6 +26,14 @@ public struct ImportOptions: Sendable {
     /// An importance file in Nominatim's format (`wikimedia-importance.csv.gz`, gzip or plain): the places of
     /// this import whose Wikidata id or Wikipedia article it lists get at least its importance for them.
     public var importanceFile: String?
+    /// Bytes the lookup tables of an OSM file (node locations, the index of way node lists) may hold in
+    /// memory; beyond it they go to scratch files beside the output, and lookups read them back
+    /// (docs/CLI.md, "Memory"). By default a quarter of the machine's memory.
+    public var memoryBudget = ImportOptions.defaultMemoryBudget
+
+    /// A quarter of the physical memory: room for the import's other memory (SQLite's caches, the hierarchy
+    /// phase's areas), the page cache that makes scratch files cheap, and whatever else the machine runs.
+    public static var defaultMemoryBudget: Int { Int(ProcessInfo.processInfo.physicalMemory / 4) }
 
     public init() {}
 }
@@ -38,6 +46,8 @@ public struct ImportProgress: Sendable {
     public var bytesTotal: Int
     public var objectsRead: Int
     public var placesWritten: Int
+    /// Bytes of the OSM file's lookup tables on disk because the memory budget was spent (0: none).
+    public var spilledBytes = 0
 }
 
 /// One imported input file, as recorded in the `source` table.
@@ -75,6 +85,8 @@ public struct ImportSummary: Sendable {
     /// What the importance file gave, when there was one.
     public var importanceFile: ImportanceFileStats?
     public var appended = false
+    /// `ImportOptions.memoryBudget`; what went beyond it is each OSM source's `build.spilledBytes`.
+    public var memoryBudget = 0
     public var seconds = 0.0
     public var outputBytes = 0
     /// The timezone boundary file, when one was imported.
@@ -135,6 +147,7 @@ public enum Importer {
         summary.leftoversRemoved = leftovers
         summary.lookupTables = plan.lookupTables.map { ($0.path as NSString).lastPathComponent }
         summary.appended = options.append
+        summary.memoryBudget = options.memoryBudget
         var clock = PhaseClock()
         // Before any source: a file that is not what it seemed fails the import before its long part.
         let alternateNames = try plan.loadAlternateNames(scratchPath: temporary.path + AlternateNameStore.scratchSuffix, options: options,
@@ -172,7 +185,8 @@ public enum Importer {
                     summary.timeZones = try TimeZoneImporter.run(source.path, db: db, progress: progress)
                 } else if source.format.isOSM {
                     summary.sources.append(try importOSM(source.path, format: source.format, db: db, writer: writer,
-                                                         temporary: temporary, progress: progress))
+                                                         temporary: temporary, memoryBudget: options.memoryBudget,
+                                                         progress: progress))
                     // After the last OSM file, before gazetteer records link to its places: one place per real place.
                     if !plan.sources[(i + 1)...].contains(where: { $0.format.isOSM }) {
                         extraAreaLevels = try clock.attribute(to: "hierarchy") { try PlaceMerger(writer: writer).run() }
@@ -247,7 +261,8 @@ public enum Importer {
     }
 
     private static func importOSM(_ input: String, format: InputFormat, db: Connection, writer: PlaceWriter,
-                                  temporary: TemporaryOutput, progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
+                                  temporary: TemporaryOutput, memoryBudget: Int,
+                                  progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
         let source = try SourceRow.insert(db, path: input, format: format)
         let (name, size, sourceID) = (source.name, source.sizeBytes, source.id)
         let placesBefore = writer.written, linkedBefore = writer.linked
@@ -256,7 +271,7 @@ public enum Importer {
         let pipeline = PipelinedPlaceSink(target: writer)
         let builder: OSMPlaceBuilder
         do {
-            builder = try OSMPlaceBuilder(sink: pipeline, fileName: input, scratchDirectory: scratch)
+            builder = try OSMPlaceBuilder(sink: pipeline, fileName: input, scratchDirectory: scratch, memoryBudget: memoryBudget)
         } catch {
             try? pipeline.drain()
             throw error
@@ -265,13 +280,15 @@ public enum Importer {
         let report = { (stats: OSMReadStats) in
             guard let progress, throttle.due() else { return }
             progress(ImportProgress(phase: "reading", file: name, bytesRead: stats.bytesRead, bytesTotal: size,
-                                    objectsRead: stats.nodes + stats.ways + stats.relations, placesWritten: pipeline.sent))
+                                    objectsRead: stats.nodes + stats.ways + stats.relations, placesWritten: pipeline.sent,
+                                    spilledBytes: builder.spilledBytes))
         }
         let read: OSMReadStats
         do {
             read = try readOSM(input, format: format, into: builder, report: report)
             progress?(ImportProgress(phase: "streets", file: name, bytesRead: size, bytesTotal: size,
-                                     objectsRead: read.nodes + read.ways + read.relations, placesWritten: pipeline.sent))
+                                     objectsRead: read.nodes + read.ways + read.relations, placesWritten: pipeline.sent,
+                                     spilledBytes: builder.spilledBytes))
             try builder.finish()
         } catch {
             try? pipeline.drain()   // stop the writer thread before the database goes away

@@ -57,6 +57,28 @@ import TestSupport
                 "\(text.stdout)")
     }
 
+    /// `--memory` takes a size with its unit, else one line and the status of a usage error, before any input
+    /// is read; the summary says the budget and what went past it (MemoryBudgetTests: that nothing changes).
+    @Test func memoryIsASizeAndTheSummarySaysWhatWentToDisk() throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("out.sqlite")
+        for bad in ["2X", "100", "0M", "G", "1.5"] {
+            let refused = try runGeodb(["import", TestPaths.sampleData("liechtenstein.osm.pbf"), "-o", db, "--memory", bad])
+            #expect(refused.status == 64 && refused.stdout.isEmpty, "\(bad)")
+            #expect(refused.stderr == "Error: --memory '\(bad)' is not a size: give a number with a unit, as 512M or 2G\n", "\(refused.stderr)")
+        }
+        #expect(scratch.contents().isEmpty)
+        let spilled = try runGeodb(["import", TestPaths.sampleData("liechtenstein.osm.pbf"), "-o", db, "--memory", "64K"])
+        #expect(spilled.status == 0, "\(spilled.stderr)")
+        #expect(spilled.stdout.contains("    memory: node locations ") && spilled.stdout.contains(", past the budget (64 KiB) ")
+                && spilled.stdout.contains(" more in a scratch file"), "\(spilled.stdout)")
+        let inMemory = try runGeodb(["import", TestPaths.fixture("grid.osm"), "-o", db, "--force", "--memory", "1.5gib", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(inMemory.stdout.utf8)) as? [String: Any])
+        #expect(object["memory_budget"] as? Int == 3 << 29)
+        #expect((object["sources"] as? [[String: Any]])?.first?["spilled_bytes"] as? Int == 0)
+        #expect(scratch.contents() == ["out.sqlite"])
+    }
+
     /// `inspect --check` of the grid fixture's database after `edit` (SQL run on it).
     static func checkAfter(_ edit: String) throws -> ProcessResult {
         let scratch = try ScratchDirectory()

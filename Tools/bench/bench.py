@@ -809,7 +809,9 @@ def main():
         report.append("")
         report.append("Per node: the location store (`DeltaCodedIndex`: groups of 32 nodes, the first whole and the "
                       "others as varint steps, ~7.3 bytes) and ~4 bytes per way for the index of way node lists (the "
-                      "lists themselves, street geometry and address-node texts go to unlinked scratch files). Per "
+                      "lists themselves, street geometry and address-node texts go to unlinked scratch files); both "
+                      "in memory while they fit `geodb import --memory` (default a quarter of physical memory, far "
+                      "above these sizes), past it on disk but for their group heads, 1 byte a node. Per "
                       "place: a 16-byte R*Tree box held for the packed load, ~52 bytes per street segment. Tiled "
                       "central Helsinki has one place per 9.6 nodes, far denser than a country extract, so the "
                       "per-place share here is an upper bound.")

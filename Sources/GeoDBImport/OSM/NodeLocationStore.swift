@@ -2,25 +2,33 @@
 import GeoDB
 
 /// Node id → location, for building way geometry: about 7 bytes per node (`DeltaCodedIndex`; a 32-bit
-/// id offset and packed coordinates took 12). Ids are expected in ascending order, as PBF and
-/// osmium-written XML have them; a file out of order is sorted once when the first way arrives.
+/// id offset and packed coordinates took 12), 6 of them on disk beyond the budget. Ids are expected in
+/// ascending order, as PBF and osmium-written XML have them; a file out of order is sorted once when the
+/// first way arrives.
 final class NodeLocationStore {
-    private let index = DeltaCodedIndex()
+    private let index: DeltaCodedIndex
 
-    /// Bytes held, for reporting.
+    /// `budget`: the memory it may take (nil: all it needs).
+    init(budget: MemoryBudget? = nil) {
+        index = DeltaCodedIndex(budget: budget)
+    }
+
+    /// Bytes held in memory, for reporting.
     var memoryBytes: Int { index.memoryBytes }
+    /// Bytes on disk beyond the budget.
+    var spilledBytes: Int { index.spilledBytes }
     var count: Int { index.count }
 
-    func append(id: Int64, lat7: Int32, lon7: Int32) {
-        index.append(id: id, Int64(lat7), Int64(lon7))
+    func append(id: Int64, lat7: Int32, lon7: Int32) throws {
+        try index.append(id: id, Int64(lat7), Int64(lon7))
     }
 
     /// Makes lookups possible; sorts first when nodes came out of order.
-    func seal() { index.seal() }
+    func seal() throws { try index.seal() }
 
     /// The location of a node, or nil when the file does not have it. One thread at a time (see `Reader`).
-    func location(of id: Int64) -> Point7? {
-        index.lookup(id).map(Self.point)
+    func location(of id: Int64) throws -> Point7? {
+        try index.lookup(id).map(Self.point)
     }
 
     /// Lookups for another thread, once sealed.
@@ -29,8 +37,8 @@ final class NodeLocationStore {
     struct Reader {
         let index: DeltaCodedIndex.Reader
 
-        func location(of id: Int64) -> Point7? {
-            index.lookup(id).map(NodeLocationStore.point)
+        func location(of id: Int64) throws -> Point7? {
+            try index.lookup(id).map(NodeLocationStore.point)
         }
     }
 
@@ -46,11 +54,12 @@ final class WayRefStore {
     // Unchecked exclusivity: `add` passes it inout once per node reference.
     @exclusivity(unchecked) private var encoded: [UInt8] = []
 
-    init(spill: SpillFile) {
-        records = SpilledRecords(spill: spill)
+    init(spill: SpillFile, budget: MemoryBudget? = nil) {
+        records = SpilledRecords(spill: spill, budget: budget)
     }
 
     var memoryBytes: Int { records.memoryBytes }
+    var spilledBytes: Int { records.spilledBytes }
 
     func add(wayID: Int64, refs: [Int64]) throws {
         encoded.removeAll(keepingCapacity: true)
@@ -62,7 +71,7 @@ final class WayRefStore {
         try records.append(id: wayID, encoded)
     }
 
-    func seal() { records.seal() }
+    func seal() throws { try records.seal() }
 
     /// The node ids of a way, or nil when the file does not have it.
     func refs(of wayID: Int64) throws -> [Int64]? {
@@ -92,8 +101,8 @@ final class AddressNodeIndex {
     private var encoded: [UInt8] = []
     private static let separator: UInt8 = 0x1f
 
-    init(spill: SpillFile) {
-        records = SpilledRecords(spill: spill)
+    init(spill: SpillFile, budget: MemoryBudget? = nil) {
+        records = SpilledRecords(spill: spill, budget: budget)
     }
 
     func add(id: Int64, housenumber: String, street: String?, postcode: String?) throws {
@@ -106,7 +115,7 @@ final class AddressNodeIndex {
         try records.append(id: id, encoded)
     }
 
-    func seal() { records.seal() }
+    func seal() throws { try records.seal() }
 
     func lookup(_ id: Int64) throws -> (housenumber: String, street: String?, postcode: String?)? {
         try records.read(id) { bytes in
@@ -118,29 +127,32 @@ final class AddressNodeIndex {
 }
 
 /// Byte records by id, written once and read back rarely: the bytes go to a scratch file, memory holds
-/// each record's id, file position and length in a `DeltaCodedIndex` (about 4 bytes per record).
+/// each record's id, file position and length in a `DeltaCodedIndex` (about 4 bytes per record; beyond
+/// `budget`, 0.5 in memory and the rest in a scratch file of its own).
 final class SpilledRecords {
     private let spill: SpillFile
-    private let index = DeltaCodedIndex()
+    private let index: DeltaCodedIndex
     private var readBuffer: [UInt8] = []
 
-    init(spill: SpillFile) {
+    init(spill: SpillFile, budget: MemoryBudget? = nil) {
         self.spill = spill
+        index = DeltaCodedIndex(budget: budget)
     }
 
     var memoryBytes: Int { index.memoryBytes }
+    var spilledBytes: Int { index.spilledBytes }
 
     func append(id: Int64, _ bytes: [UInt8]) throws {
-        index.append(id: id, spill.size, Int64(bytes.count))
+        try index.append(id: id, spill.size, Int64(bytes.count))
         try bytes.withUnsafeBytes { try spill.append($0) }
     }
 
     /// Makes lookups possible; sorts first when ids came out of order.
-    func seal() { index.seal() }
+    func seal() throws { try index.seal() }
 
     /// `decode` applied to the record of `id`, or nil when there is none.
     func read<T>(_ id: Int64, _ decode: (ArraySlice<UInt8>) -> T) throws -> T? {
-        guard let (offset, length) = index.lookup(id) else { return nil }
+        guard let (offset, length) = try index.lookup(id) else { return nil }
         try spill.read(at: offset, count: Int(length), into: &readBuffer)
         return decode(readBuffer[0..<Int(length)])
     }

@@ -17,8 +17,11 @@ public struct OSMBuildStats: Sendable {
     public var gapClosingAbandoned = 0
     public var interpolationsSkipped = 0
     public var streetSegments = 0
+    /// Memory of the node locations and of the index of way node lists, at the end of the file.
     public var nodeStoreBytes = 0
     public var wayStoreBytes = 0
+    /// Bytes of them that went to scratch files beyond the memory budget (0: all stayed in memory).
+    public var spilledBytes = 0
 
     mutating func add(_ other: OSMBuildStats) {
         waysWithMissingNodes += other.waysWithMissingNodes
@@ -32,6 +35,7 @@ public struct OSMBuildStats: Sendable {
         streetSegments += other.streetSegments
         nodeStoreBytes += other.nodeStoreBytes
         wayStoreBytes += other.wayStoreBytes
+        spilledBytes += other.spilledBytes
     }
 }
 
@@ -41,7 +45,8 @@ public final class OSMPlaceBuilder: OSMHandler {
     private let sink: PlaceSink
     /// For errors.
     private let fileName: String
-    private let nodes = NodeLocationStore()
+    private let budget: MemoryBudget
+    private let nodes: NodeLocationStore
     private let wayRefs: WayRefStore
     private var lines: LineCollector
     private let addressNodes: AddressNodeIndex
@@ -65,19 +70,26 @@ public final class OSMPlaceBuilder: OSMHandler {
     public private(set) var fileHeader = OSMHeader()
 
     /// `scratchDirectory` holds the (unlinked) scratch files for way node lists, street geometry and
-    /// address node texts; the output's directory keeps them on the same disk as the database.
-    package init(sink: PlaceSink, fileName: String, scratchDirectory: String = NSTemporaryDirectory()) throws {
+    /// address node texts, and for the node locations and indexes beyond `memoryBudget` bytes; the
+    /// output's directory keeps them on the same disk as the database.
+    package init(sink: PlaceSink, fileName: String, scratchDirectory: String = NSTemporaryDirectory(),
+                 memoryBudget: Int = .max) throws {
         self.sink = sink
         self.fileName = fileName
-        wayRefs = WayRefStore(spill: try SpillFile(directory: scratchDirectory))
+        budget = MemoryBudget(limit: memoryBudget, scratchDirectory: scratchDirectory)
+        nodes = NodeLocationStore(budget: budget)
+        wayRefs = WayRefStore(spill: try SpillFile(directory: scratchDirectory), budget: budget)
         lines = LineCollector(spill: try SpillFile(directory: scratchDirectory))
-        addressNodes = AddressNodeIndex(spill: try SpillFile(directory: scratchDirectory))
+        addressNodes = AddressNodeIndex(spill: try SpillFile(directory: scratchDirectory), budget: budget)
     }
+
+    /// Bytes of node locations and indexes written to scratch files so far because the budget was spent.
+    public var spilledBytes: Int { budget.spilledBytes }
 
     public func header(_ header: OSMHeader) throws { fileHeader = header }
 
     public func node(id: Int64, lat7: Int32, lon7: Int32, tags: OSMTags) throws {
-        nodes.append(id: id, lat7: lat7, lon7: lon7)
+        try nodes.append(id: id, lat7: lat7, lon7: lon7)
         guard !tags.isEmpty else { return }
         if let number = tags[.addrHousenumber] {
             try addressNodes.add(id: id, housenumber: number, street: tags[.addrStreet] ?? tags[.addrPlace],
@@ -93,11 +105,11 @@ public final class OSMPlaceBuilder: OSMHandler {
             throw GeoDBError(.unsupportedInput, "\(fileName): way \(id) comes after relations; geodb reads OSM files in the "
                              + "standard order (nodes, ways, relations): sort it first with `osmium sort`")
         }
-        sealNodes()
+        try sealNodes()
         try wayRefs.add(wayID: id, refs: refs)
         guard !tags.isEmpty else { return }
         if tags[.addrInterpolation] != nil {
-            let line = resolve(refs, with: { self.nodes.location(of: $0) }, counting: &readStats)
+            let line = try resolve(refs, with: { try self.nodes.location(of: $0) }, counting: &readStats)
             if line.count >= 2 { interpolations.append((id, refs, line, tags.detached())) } else { readStats.interpolationsSkipped += 1 }
             return
         }
@@ -112,7 +124,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         // has time while ways are read), in order with the places, with node lookups of its own.
         let nodes = sinkNodes!
         try sink.perform { [self] target in
-            let line = resolve(refs, with: nodes.location(of:), counting: &geometryStats)
+            let line = try resolve(refs, with: nodes.location(of:), counting: &geometryStats)
             if let lineType, classification == nil || classification?.kind == .address || classification?.kind == .poi {
                 guard line.count >= 1 else { return }
                 try lines.add(wayID: id, family: lineType.family, value: lineType.value, names: names, points: line)
@@ -145,7 +157,7 @@ public final class OSMPlaceBuilder: OSMHandler {
     }
 
     public func relation(id: Int64, members: [OSMMember], tags: OSMTags) throws {
-        sealNodes()
+        try sealNodes()
         try finishWays()
         guard wantsMembers(ofRelationTagged: tags) else { return }
         if tags[.type] == "waterway" {
@@ -162,7 +174,12 @@ public final class OSMPlaceBuilder: OSMHandler {
         for member in members where member.type == .way {
             if let refs = try wayRefs.refs(of: member.ref) { ways.append(refs) } else { readStats.relationMembersMissing += 1 }
         }
-        let result = RingAssembler.assemble(ways: ways) { self.nodes.location(of: $0) }
+        // RingAssembler's lookups cannot throw: a scratch file read that fails is kept and thrown after it.
+        var readError: Error?
+        let result = RingAssembler.assemble(ways: ways) { id in
+            do { return try self.nodes.location(of: id) } catch { readError = error; return nil }
+        }
+        if let readError { throw readError }
         if result.gapClosingAbandoned { readStats.gapClosingAbandoned += 1 }
         guard !result.polygons.isEmpty else {
             readStats.relationsSkipped += 1
@@ -173,7 +190,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         let labelNode = members.first { $0.type == .node && $0.role == "label" }?.ref
         let adminCentre = members.first { $0.type == .node && $0.role == "admin_centre" }?.ref
         // The label node, else the admin centre (a town inside the area), else the point deepest inside.
-        let point = [labelNode, adminCentre].lazy.compactMap { $0.flatMap(self.nodes.location(of:)) }
+        let point = try [labelNode, adminCentre].compactMap { try $0.flatMap(self.nodes.location(of:)) }
             .first { point in result.polygons.contains { PolygonMath.polygonContains($0, lat: point.lat, lon: point.lon) } }
             ?? PolygonMath.labelPoint(result.polygons) ?? result.polygons[0][0][0]
         try emit(ref: "r\(id)", classification, tags, names, at: point, geometry: .polygons(result.polygons),
@@ -183,23 +200,24 @@ public final class OSMPlaceBuilder: OSMHandler {
 
     /// Completes the places of a file without relations (see `finishWays`), the waterways, and the counts.
     public func finish() throws {
-        sealNodes()
+        try sealNodes()
         try finishWays()
         let relations = waterwayRelations
         waterwayRelations = []
         try sink.perform { [self] target in try emitLines(of: .waterway, relations: relations, into: target) }
         readStats.nodeStoreBytes = nodes.memoryBytes
         readStats.wayStoreBytes = wayRefs.memoryBytes
+        readStats.spilledBytes = budget.spilledBytes
     }
 
     // MARK: helpers
 
-    private func sealNodes() {
+    private func sealNodes() throws {
         guard !nodesSealed else { return }
         nodesSealed = true
-        nodes.seal()
+        try nodes.seal()
         sinkNodes = nodes.makeReader()
-        addressNodes.seal()
+        try addressNodes.seal()
     }
 
     /// Writes the streets and interpolation lines, which need every way read first: once the last way is
@@ -208,7 +226,7 @@ public final class OSMPlaceBuilder: OSMHandler {
     private func finishWays() throws {
         guard !waysSealed else { return }
         waysSealed = true
-        wayRefs.seal()
+        try wayRefs.seal()
         try sink.perform { [self] target in
             try emitLines(of: .highway, relations: [], into: target)
             try emitInterpolations(into: target)
@@ -228,11 +246,12 @@ public final class OSMPlaceBuilder: OSMHandler {
     }
 
     /// Node positions of a way, leaving out nodes the extract does not have (counted).
-    private func resolve(_ refs: [Int64], with location: (Int64) -> Point7?, counting stats: inout OSMBuildStats) -> [Point7] {
+    private func resolve(_ refs: [Int64], with location: (Int64) throws -> Point7?,
+                         counting stats: inout OSMBuildStats) rethrows -> [Point7] {
         var points: [Point7] = []
         points.reserveCapacity(refs.count)
         for ref in refs {
-            if let p = location(ref) { points.append(p) }
+            if let p = try location(ref) { points.append(p) }
         }
         if points.count < refs.count {
             stats.waysWithMissingNodes += 1

@@ -4,7 +4,8 @@ import Foundation
 import GeoDB
 
 /// An append-only file, unlinked as soon as it is created (it disappears with the process, even on a
-/// crash), written through a buffer and read back with `pread`. Not thread-safe.
+/// crash), written through a buffer and read back with `pread`. Not thread-safe, but for `read(at:into:)`
+/// of bytes already flushed, which any thread may call.
 final class SpillFile {
     private let descriptor: Int32
     // Unchecked exclusivity: run-time checks on these were most of `append`'s cost (one call per way).
@@ -31,7 +32,7 @@ final class SpillFile {
 
     func append(_ bytes: UnsafeRawBufferPointer) throws {
         if buffer.count + bytes.count > Self.bufferSize { try flush() }
-        if bytes.count > Self.bufferSize {
+        if bytes.count >= Self.bufferSize {   // a whole buffer's worth (a chunk of ByteChunks) is not copied first
             try write(bytes)
         } else {
             buffer.append(contentsOf: bytes)
@@ -42,15 +43,25 @@ final class SpillFile {
     func read(at offset: Int64, count: Int, into out: inout [UInt8]) throws {
         if offset + Int64(count) > flushedSize { try flush() }
         if out.count < count { out = [UInt8](repeating: 0, count: count) }
+        try out.withUnsafeMutableBytes { try read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// Fills `out` with the bytes at `offset`, which must have been flushed (`flush()`, or a later append
+    /// past them); safe from several threads at once.
+    func read(at offset: Int64, into out: UnsafeMutableRawBufferPointer) throws {
         var done = 0
-        while done < count {
-            let n = out.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            guard n > 0 else { throw GeoDBError(.io, "cannot read a scratch file: \(String(cString: strerror(errno)))") }
+        while done < out.count {
+            let n = pread(descriptor, out.baseAddress! + done, out.count - done, off_t(offset) + off_t(done))
+            guard n > 0 else {
+                let cause = n == 0 ? "it ends at \(offset + Int64(done)), before the bytes written there" : String(cString: strerror(errno))
+                throw GeoDBError(.io, "cannot read a scratch file: \(cause)")
+            }
             done += n
         }
     }
 
-    private func flush() throws {
+    /// Writes out the buffered bytes.
+    func flush() throws {
         guard !buffer.isEmpty else { return }
         try buffer.withUnsafeBytes { try write($0) }
         buffer.removeAll(keepingCapacity: true)
@@ -68,25 +79,34 @@ final class SpillFile {
 }
 
 /// An append-only array in fixed-size chunks: growing it never copies or doubles a buffer, so its
-/// memory is the element size times the count, plus one chunk.
+/// memory is the element size times the count, plus one chunk (held in `budget`, when given).
 final class ChunkedArray<Element> {
     private static var shift: Int { 12 }
     private static var chunkSize: Int { 1 << shift }
     // Unchecked exclusivity: as in DeltaCodedIndex, whose group heads live here.
     @exclusivity(unchecked) private var chunks: [UnsafeMutablePointer<Element>] = []
     @exclusivity(unchecked) private(set) var count = 0
+    private let budget: MemoryBudget?
+
+    init(budget: MemoryBudget? = nil) {
+        self.budget = budget
+    }
 
     deinit {
         for (i, chunk) in chunks.enumerated() {
             chunk.deinitialize(count: min(Self.chunkSize, count - i * Self.chunkSize))
             chunk.deallocate()
         }
+        budget?.release(memoryBytes)
     }
 
     var memoryBytes: Int { chunks.count * Self.chunkSize * MemoryLayout<Element>.stride }
 
     func append(_ element: Element) {
-        if count == chunks.count * Self.chunkSize { chunks.append(.allocate(capacity: Self.chunkSize)) }
+        if count == chunks.count * Self.chunkSize {
+            chunks.append(.allocate(capacity: Self.chunkSize))
+            budget?.hold(Self.chunkSize * MemoryLayout<Element>.stride)
+        }
         (chunks[count >> Self.shift] + (count & (Self.chunkSize - 1))).initialize(to: element)
         count += 1
     }

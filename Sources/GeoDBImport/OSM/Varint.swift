@@ -11,6 +11,19 @@ enum Varint {
     @inline(__always)
     static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 
+    /// Decodes the varint at `bytes + offset` (the caller knows one is there) and moves `offset` past it.
+    @inline(__always)
+    static func read(_ bytes: UnsafePointer<UInt8>, at offset: inout Int) -> UInt64 {
+        var value: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
     /// Appends `value` as a varint of 1 to 10 bytes.
     @inline(__always)
     static func append(_ value: UInt64, to bytes: inout [UInt8]) {

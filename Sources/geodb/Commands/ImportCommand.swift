@@ -73,6 +73,11 @@ extension GeoDBCommand {
         @Option(help: "SQLite page cache for the build, in MiB.")
         var cacheMib = ImportOptions().cacheMiB
 
+        @Option(help: ArgumentHelp("Memory for an OSM file's node locations and way index, e.g. 512M or 2G; beyond it they go to "
+                                   + "a scratch file beside the output (default: a quarter of this machine's memory, "
+                                   + "\(MemorySize.text(ImportOptions.defaultMemoryBudget))).", valueName: "size"))
+        var memory: String?
+
         /// How many bad-row messages go to standard error; the summary counts them all.
         static let warningsShown = 10
 
@@ -83,8 +88,21 @@ extension GeoDBCommand {
             }
         }
 
+        /// `--memory` in bytes, or the default. Checked in `run`, not `validate`: a library error naming
+        /// its option is a usage error of one line (exit status 64) there, where ArgumentParser would add
+        /// its usage text.
+        func memoryBudget() throws -> Int {
+            guard let memory else { return ImportOptions.defaultMemoryBudget }
+            guard let bytes = MemorySize.bytes(memory) else {
+                throw GeoDBError(.invalidArgument, "--memory '\(memory)' is not a size: give a number with a unit, as 512M or 2G",
+                                 option: "memory")
+            }
+            return bytes
+        }
+
         func run() throws {
             var options = ImportOptions()
+            options.memoryBudget = try memoryBudget()
             options.force = force
             options.rtreeBuild = rtree
             options.cacheMiB = cacheMib
@@ -98,7 +116,7 @@ extension GeoDBCommand {
             let showProgress = !quiet && (progress || Terminal.stderrIsTTY)
             let start = Date()
             let summary = try Importer.run(inputs: inputs, output: output ?? append ?? "", options: options,
-                                           progress: showProgress ? { Self.draw($0, since: start) } : nil)
+                                           progress: showProgress ? { Self.draw($0, since: start, budget: options.memoryBudget) } : nil)
             if showProgress { Terminal.status("\r\u{1B}[K") }
             if !quiet {
                 // In the order read: the alternate names files, the sources, the importance file.
@@ -116,7 +134,7 @@ extension GeoDBCommand {
             }
         }
 
-        static func draw(_ p: ImportProgress, since start: Date) {
+        static func draw(_ p: ImportProgress, since start: Date, budget: Int) {
             let elapsed = max(Date().timeIntervalSince(start), 0.001)
             var line = "\r\u{1B}[K\(p.phase)"
             if !p.file.isEmpty { line += " \(p.file)" }
@@ -127,6 +145,7 @@ extension GeoDBCommand {
                 line += " · \(Format.count(p.objectsRead)) objects (\(Format.count(Int(Double(p.objectsRead) / elapsed)))/s)"
             }
             line += " · \(Format.count(p.placesWritten)) places · \(Format.seconds(elapsed))"
+            if p.spilledBytes > 0 { line += " · past --memory \(MemorySize.text(budget)): \(Format.bytes(p.spilledBytes)) on disk" }
             Terminal.status(line)
         }
     }

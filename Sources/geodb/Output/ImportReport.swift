@@ -12,6 +12,8 @@ struct ImportReport: Encodable {
         var gapClosingAbandoned: Int
         var waysWithMissingNodes: Int, missingNodeRefs: Int, interpolationsSkipped: Int
         var nodeStoreBytes: Int, wayStoreBytes: Int
+        /// Node locations and way index bytes written to scratch files beyond `memory_budget`.
+        var spilledBytes: Int
         /// GeoNames and CSV files: data rows, records merged into other places, rows skipped by reason.
         var rows: Int?, linked: Int?, skipped: [String: Int]?, warnings: [String]?
     }
@@ -23,6 +25,8 @@ struct ImportReport: Encodable {
     /// Addresses completed at import (`place.derived`): `streets`, `postcodes`.
     var derived: [String: Int]
     var appended: Bool
+    /// `--memory`, in bytes.
+    var memoryBudget: Int
     var lookupTables: [String]
     var kinds: [String: Int]
     var phases: [String: Double]
@@ -41,6 +45,7 @@ struct ImportReport: Encodable {
         linked = s.linked
         derived = ["streets": s.derived.streets, "postcodes": s.derived.postcodes]
         appended = s.appended
+        memoryBudget = s.memoryBudget
         lookupTables = s.lookupTables
         timezones = s.timeZones.map(TimeZoneImportReport.init)
         alternateNames = s.alternateNames.map(AlternateNamesReport.init)
@@ -56,7 +61,7 @@ struct ImportReport: Encodable {
                    ringsRepaired: src.build.ringsRepaired, gapClosingAbandoned: src.build.gapClosingAbandoned,
                    waysWithMissingNodes: src.build.waysWithMissingNodes, missingNodeRefs: src.build.missingNodeRefs,
                    interpolationsSkipped: src.build.interpolationsSkipped, nodeStoreBytes: src.build.nodeStoreBytes,
-                   wayStoreBytes: src.build.wayStoreBytes, rows: src.records?.rows,
+                   wayStoreBytes: src.build.wayStoreBytes, spilledBytes: src.build.spilledBytes, rows: src.records?.rows,
                    linked: src.records.map { _ in src.linked },
                    skipped: src.records.map(Self.skipped), warnings: src.records?.warnings)
         }
@@ -83,6 +88,7 @@ struct ImportReport: Encodable {
             }
             let r = source.read, b = source.build
             lines.append("  \(source.name) (\(source.format.rawValue), \(Format.bytes(source.sizeBytes))): \(Format.count(r.nodes)) nodes, \(Format.count(r.ways)) ways, \(Format.count(r.relations)) relations → \(Format.count(source.places)) places")
+            lines.append("    " + describeMemory(b, budget: s.memoryBudget))
             let repaired = b.ringsRepaired > 0 ? " (\(Format.count(b.ringsRepaired, "ring")) closed across missing ways)" : ""
             lines.append("    relations assembled \(Format.count(b.relationsAssembled))\(repaired), skipped \(Format.count(b.relationsSkipped)) (rings not closed: cut at the extract edge or broken); street segments \(Format.count(b.streetSegments))")
             if b.gapClosingAbandoned > 0 {
@@ -110,6 +116,13 @@ struct ImportReport: Encodable {
         }
         lines.append("  time: " + s.phases.map { "\($0.name) \(Format.seconds($0.seconds))" }.joined(separator: ", "))
         return lines.joined(separator: "\n")
+    }
+
+    /// "memory: node locations 2.0 MB, way index 262 KB (budget 6.0 GiB)", and what went to disk beyond it.
+    static func describeMemory(_ b: OSMBuildStats, budget: Int) -> String {
+        let held = "memory: node locations \(Format.bytes(b.nodeStoreBytes)), way index \(Format.bytes(b.wayStoreBytes))"
+        guard b.spilledBytes > 0 else { return held + " (budget \(MemorySize.text(budget)))" }
+        return held + ", past the budget (\(MemorySize.text(budget))) \(Format.bytes(b.spilledBytes)) more in a scratch file"
     }
 
     /// The lines of a GeoNames or CSV source: rows read, places imported and linked, rows skipped and why.

@@ -1,0 +1,47 @@
+// `geodb import --memory`: an OSM file whose node locations and way index go to scratch files past a tiny
+// budget gives the database an import in memory gives, row for row.
+import Foundation
+import GeoDB
+@testable import GeoDBImport
+import GeoDBSQLite
+import Testing
+import TestSupport
+
+@Suite struct MemoryBudgetTests {
+    /// Every row of every table but `meta` and `source` (which date the import), in rowid order: R*Tree nodes and
+    /// FTS5 segments included, so a way that lost a node or an area a polygon shows.
+    static func rows(_ path: String) throws -> [String: [[SQLiteValue]]] {
+        let db = try Connection(path: path, mode: .readOnly())
+        let tables = try db.prepare("""
+            SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT IN ('meta', 'source')
+            """).rows { $0.text(0) ?? "" }
+        var rows: [String: [[SQLiteValue]]] = [:]
+        for table in tables {
+            rows[table] = try db.prepare("SELECT * FROM \"\(table)\"").rows { row in (0..<row.columnCount).map { row.value($0) } }
+        }
+        return rows
+    }
+
+    /// Liechtenstein with a budget of 64 KiB: the group heads alone pass it, so every byte of node
+    /// locations and of the way index is read back from disk, by the reading thread and the writer's.
+    @Test func aSpilledImportWritesWhatAnImportInMemoryWrites() throws {
+        let scratch = try ScratchDirectory()
+        let input = TestPaths.sampleData("liechtenstein.osm.pbf")
+        let inMemory = scratch.path("memory.sqlite"), spilled = scratch.path("spilled.sqlite")
+        let memorySummary = try Importer.run(inputs: [input], output: inMemory)
+        var options = ImportOptions()
+        options.memoryBudget = 64 << 10
+        let spilledSummary = try Importer.run(inputs: [input], output: spilled, options: options)
+        #expect(memorySummary.sources[0].build.spilledBytes == 0)
+        // About 6 bytes of each of the 318,592 nodes.
+        #expect(spilledSummary.sources[0].build.spilledBytes > 1_500_000, "\(spilledSummary.sources[0].build)")
+        #expect(spilledSummary.sources[0].build.nodeStoreBytes < 1_000_000)
+        #expect(spilledSummary.memoryBudget == 64 << 10)
+        let expected = try Self.rows(inMemory), found = try Self.rows(spilled)
+        #expect(expected["place"]?.count == 15_832 && (expected["place_geometry"]?.count ?? 0) > 1_000)
+        #expect(Set(found.keys) == Set(expected.keys))
+        for (table, rows) in expected { #expect(found[table] == rows, "\(table)") }
+        // The scratch files were unlinked when made: nothing is left beside the outputs.
+        #expect(scratch.contents().sorted() == ["memory.sqlite", "spilled.sqlite"])
+    }
+}
