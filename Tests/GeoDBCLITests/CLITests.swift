@@ -293,6 +293,18 @@ import TestSupport
         let without = try runGeodb(["search", db, "-Kamppi"])
         #expect(without.status != 0 && without.stderr.contains("geodb search DB -- -text"))
     }
+
+    /// `GEODB_TRACE_STATEMENTS=1`: each statement's time and purpose on standard error (Tools/README.md, "Where a
+    /// query's time goes"); without it, nothing there.
+    @Test func statementsAreTracedOnRequest() throws {
+        let db = try TestDatabases.helsinki()
+        let traced = try runProgram("/bin/sh", ["-c", #"GEODB_TRACE_STATEMENTS=1 exec "$0" search "$1" Kamppi"#, TestPaths.geodbBinary, db])
+        #expect(traced.status == 0, "\(traced.stderr)")
+        let lines = traced.stderr.split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.wholeMatch(of: /\d+ [a-z][a-z ,]+/) != nil }, "\(traced.stderr)")
+        #expect(lines.contains { $0.hasSuffix(" search candidates") || $0.hasSuffix(" search candidates by rowid") }, "\(traced.stderr)")
+        #expect(try runGeodb(["search", db, "Kamppi"]).stderr.isEmpty)
+    }
 }
 
 @Suite struct NearbyCLITests {

@@ -97,7 +97,7 @@ final class DatabaseReader {
         defer { if outermost { deadline.clear() } }
         do {
             if deadline.cancelled.load(ordering: .relaxed) { throw SQLiteError(code: 9, message: "interrupted") }
-            return try body()
+            return Self.tracesStatements ? try traced(purpose, body) : try body()
         } catch let error as SQLiteError {
             if error.primaryCode == 9, deadline.cancelled.load(ordering: .relaxed) {
                 throw GeoDBError(.interrupted, "\(path): \(purpose): cancelled")
@@ -108,6 +108,20 @@ final class DatabaseReader {
             }
             throw GeoDBError.database(path: path, purpose: purpose, error)
         }
+    }
+
+    /// `GEODB_TRACE_STATEMENTS=1` in the environment: every reading call's time and purpose on standard error
+    /// ("µs purpose"), to see which statements a query's time goes to; perf's call stacks stop at SQLite
+    /// (Tools/README.md, "Where a query's time goes").
+    private static let tracesStatements = ProcessInfo.processInfo.environment["GEODB_TRACE_STATEMENTS"] == "1"
+
+    private func traced<T>(_ purpose: String, _ body: () throws -> T) rethrows -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer {
+            let micros = (DispatchTime.now().uptimeNanoseconds - start) / 1_000
+            FileHandle.standardError.write(Data("\(micros) \(purpose)\n".utf8))
+        }
+        return try body()
     }
 
     /// Runs `body` in one read transaction, so that SQLite takes its file lock and checks the file (for a
