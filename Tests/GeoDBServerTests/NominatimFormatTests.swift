@@ -202,7 +202,7 @@ import TestSupport
             return (text.dropFirst(9).dropLast(2).split(separator: ",").map(String.init), place["boundingbox"] as? [String] ?? [])
         }
         let full = try outline(nil)
-        #expect(full.points.count == 20 && full.points.first == full.points.last)
+        #expect(full.points.count == 19 && full.points.first == full.points.last)
         #expect(Array(full.points.prefix(2)) == ["9.5225313 47.1380723", "9.5225398 47.1379347"])
         let slightly = try outline("0.00001")
         #expect(slightly.points.count == 13 && slightly.points.first == full.points.first && slightly.points.last == full.points.last)
