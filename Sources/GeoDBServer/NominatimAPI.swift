@@ -269,7 +269,7 @@ struct NominatimAPI: Sendable {
         if parameters.nominatimFlag("debug") == true { return try await debugPage("\(lat), \(lon)", found: found, options: nil) }
         var described = output
         described.query = "lat=\(lat)&lon=\(lon)"
-        return try await answer(found, output: described, parameters: parameters, single: true)
+        return try await answer(found, output: described, parameters: parameters, single: true, closestTo: Coordinate(lat: lat, lon: lon))
     }
 
     /// The most detailed rank a reverse answer of each zoom may have (Nominatim's `REVERSE_MAX_RANKS`).
@@ -325,17 +325,22 @@ struct NominatimAPI: Sendable {
             if parameters.nominatimFlag("polygon_" + output.rawValue) == true { geometries.append(output) }
         }
         guard geometries.count <= 1 else { throw .badParameter("polygon_" + geometries[1].rawValue, "Too many polygon output options selected.") }
-        // geodb answers geometries as stored; the threshold Nominatim simplifies by is only checked.
-        _ = try parameters.number("polygon_threshold")
-        return NominatimOutput(format: format, address: parameters.nominatimFlag("addressdetails") ?? (addressDetails || format == .geocodejson),
-                               names: parameters.nominatimFlag("namedetails") ?? false, extraTags: parameters.nominatimFlag("extratags") ?? false,
-                               geometry: geometries.first)
+        var output = NominatimOutput(format: format, address: parameters.nominatimFlag("addressdetails") ?? (addressDetails || format == .geocodejson),
+                                     names: parameters.nominatimFlag("namedetails") ?? false, extraTags: parameters.nominatimFlag("extratags") ?? false,
+                                     geometry: geometries.first)
+        // Nominatim simplifies only by a positive threshold; 0 and below answer the whole geometry.
+        output.polygonThreshold = max(try parameters.number("polygon_threshold") ?? 0, 0)
+        return output
     }
 
     /// The places written as `output` asks, with their geometries and names read for all of them at once;
     /// JSON wrapped in the `json_callback` function when one is named (JSONP).
+    ///
+    /// `closestTo`: /reverse's point. A line found there (a street, a river) is answered at its point
+    /// nearest to it, as Nominatim does, not at its middle; an interpolation line keeps the point reverse
+    /// gave its number.
     private func answer(_ places: [GeoDatabaseSet.MemberPlace], output: NominatimOutput, parameters: QueryParameters,
-                        single: Bool) async throws -> Answer {
+                        single: Bool, closestTo point: Coordinate? = nil) async throws -> Answer {
         var callback: String?
         if let name = parameters.string("json_callback"), output.format != .xml {
             guard name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(Self.isIdentifier) else {
@@ -347,7 +352,14 @@ struct NominatimAPI: Sendable {
         // statement for the whole answer; geocodejson without a polygon output needs none.)
         let read = try await GeoDatabaseSet.details(of: places, geometries: output.geometry != nil || output.format != .geocodejson,
                                                     names: output.names)
-        let items = zip(places, read).map { place, read in NominatimPlace(found: place, geometry: read.geometry, names: read.names) }
+        let items = zip(places, read).map { place, read in
+            var place = place
+            if let point, place.place.kind != .interpolation, case .lineStrings(let lines)? = read.geometry,
+               let nearest = LineMath.closestPoint(on: lines, to: point)?.coordinate {
+                (place.place.lat, place.place.lon) = (nearest.lat, nearest.lon)
+            }
+            return NominatimPlace(found: place, geometry: read.geometry, names: read.names, output: output)
+        }
         var answer = NominatimWriter.answer(items, output: output, single: single)
         answer.callback = callback
         return answer

@@ -45,7 +45,11 @@ struct NominatimDetails: Sendable {
         if let wanted = parameters.string("class"), PlaceFields(place: found.place).osmTag.key != wanted {
             throw APIError(status: .notFound, message: "no place '\(reference)' of class '\(wanted.prefix(40))'")
         }
-        let geometry = try await member.database.read { [id = found.place.id] in try $0.geometry(ofPlace: id) }
+        var geometry = try await member.database.read { [id = found.place.id] in try $0.geometry(ofPlace: id) }
+        // One way of a street of several is answered with its own line, as Nominatim keeps each way apart.
+        if let stored = geometry, let way = SourceReference(reference), let line = found.line(ofWay: way, in: stored) {
+            geometry = .lineStrings([line])
+        }
         let areas = found.areas.filter { $0.place.id != found.place.id }
         // The areas' names in every language, to name them in the caller's.
         let areaNames = sections.address

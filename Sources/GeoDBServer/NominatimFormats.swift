@@ -21,6 +21,8 @@ struct NominatimOutput {
     var names = false
     var extraTags = false
     var geometry: GeometryOutput?
+    /// `polygon_threshold`: the degrees the geometry output is simplified by (Douglas–Peucker), 0 for none.
+    var polygonThreshold = 0.0
     /// xml's `querystring` attribute; geocodejson's `geocoding.query`.
     var query: String?
     /// xml's root attributes beyond timestamp, attribution and querystring (`exclude_place_ids`, …).
@@ -31,14 +33,19 @@ struct NominatimOutput {
 /// display name made of them: worked out once).
 struct NominatimPlace {
     let found: GeoDatabaseSet.MemberPlace
+    /// The place's geometry as stored: its box.
     let geometry: Geometry?
+    /// What the polygon outputs write: the geometry simplified by `polygon_threshold` (Nominatim's box stays
+    /// the whole geometry's).
+    let outline: Geometry?
     let names: [PlaceDetails.Name]?
     let fields: PlaceFields
     let address: [(String, String)]
     let displayName: String
 
-    init(found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?) {
+    init(found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, output: NominatimOutput) {
         (self.found, self.geometry, self.names) = (found, geometry, names)
+        outline = output.polygonThreshold > 0 ? geometry?.douglasPeucker(tolerance: output.polygonThreshold) : geometry
         fields = PlaceFields(place: found.place)
         address = fields.nominatimAddress
         displayName = fields.nominatimDisplayName(address: address)
@@ -96,10 +103,10 @@ enum NominatimWriter {
             ("extratags", output.extraTags ? .strings(place.tags) : nil),
             ("namedetails", item.names.map(nameDetails)),
             ("boundingbox", .array([box.minLat, box.maxLat, box.minLon, box.maxLon].map { .string(DegreesText.decimal($0)) })),
-            ("geojson", output.geometry == .geojson ? JSON.geometry(item.geometry, point: place.coordinate) : nil),
-            ("geotext", output.geometry == .text ? .string(GeometryText.wkt(item.geometry, point: place.coordinate)) : nil),
-            ("svg", output.geometry == .svg ? .string(GeometryText.svg(item.geometry, point: place.coordinate)) : nil),
-            ("geokml", output.geometry == .kml ? .string(GeometryText.kml(item.geometry, point: place.coordinate)) : nil),
+            ("geojson", output.geometry == .geojson ? JSON.geometry(item.outline, point: place.coordinate) : nil),
+            ("geotext", output.geometry == .text ? .string(GeometryText.wkt(item.outline, point: place.coordinate)) : nil),
+            ("svg", output.geometry == .svg ? .string(GeometryText.svg(item.outline, point: place.coordinate)) : nil),
+            ("geokml", output.geometry == .kml ? .string(GeometryText.kml(item.outline, point: place.coordinate)) : nil),
         ])
     }
 
@@ -118,7 +125,7 @@ enum NominatimWriter {
                 ("extratags", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
             ])),
             ("bbox", .array([box.minLon, box.minLat, box.maxLon, box.maxLat].map(JSON.number))),
-            ("geometry", JSON.geometry(output.geometry == .geojson ? item.geometry : nil, point: place.coordinate)),
+            ("geometry", JSON.geometry(output.geometry == .geojson ? item.outline : nil, point: place.coordinate)),
         ])
     }
 
@@ -148,7 +155,7 @@ enum NominatimWriter {
                 ("admin", admin.isEmpty ? nil : .object(admin)),
                 ("extra", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
             ]))])),
-            ("geometry", JSON.geometry(output.geometry == .geojson ? item.geometry : nil, point: place.coordinate)),
+            ("geometry", JSON.geometry(output.geometry == .geojson ? item.outline : nil, point: place.coordinate)),
         ])
     }
 
@@ -186,9 +193,9 @@ enum NominatimWriter {
                            ("boundingbox", [box.minLat, box.maxLat, box.minLon, box.maxLon].map(fixed).joined(separator: ",")),
                            ("place_rank", String(place.kind.rank)), ("address_rank", String(place.kind.rank))]
             switch output.geometry {
-            case .geojson?: attributes.append(("geojson", String(decoding: JSON.geometry(item.geometry, point: place.coordinate).encoded() ?? [], as: UTF8.self)))
-            case .text?: attributes.append(("geotext", GeometryText.wkt(item.geometry, point: place.coordinate)))
-            case .svg?: attributes.append(("geosvg", GeometryText.svg(item.geometry, point: place.coordinate)))
+            case .geojson?: attributes.append(("geojson", String(decoding: JSON.geometry(item.outline, point: place.coordinate).encoded() ?? [], as: UTF8.self)))
+            case .text?: attributes.append(("geotext", GeometryText.wkt(item.outline, point: place.coordinate)))
+            case .svg?: attributes.append(("geosvg", GeometryText.svg(item.outline, point: place.coordinate)))
             case .kml?, nil: break
             }
             // The parts below sit inside a search's <place>, beside a reverse's <result>.
@@ -198,7 +205,7 @@ enum NominatimWriter {
                 xml.open("place", attributes + [("display_name", item.displayName), ("class", tag.key), ("type", tag.value),
                                                 ("importance", String(place.importance ?? place.kind.baseImportance))])
             }
-            if output.geometry == .kml { xml.text("<geokml>" + GeometryText.kml(item.geometry, point: place.coordinate) + "</geokml>") }
+            if output.geometry == .kml { xml.text("<geokml>" + GeometryText.kml(item.outline, point: place.coordinate) + "</geokml>") }
             if output.address {
                 if single { xml.open("addressparts") }
                 for (key, value) in item.address { xml.element(key, text: value) }

@@ -14,6 +14,29 @@ import TestSupport
         try liechtenstein.get().get("/details", parameters, headers: headers)
     }
 
+    /// A street is one place of its ways; /details of one of them with polygon_geojson answers that way's own
+    /// line, as Nominatim (which keeps each way apart) does: a street's first way (w43327921) and another
+    /// (w297699560 of Bergstrasse, w6062308).
+    @Test func oneWayOfAStreetAnswersItsOwnLine() throws {
+        for way in ["43327921", "297699560"] {
+            let object = try Self.details([("osmtype", "W"), ("osmid", way), ("polygon_geojson", "1")]).object()
+            let geometry = try #require(object["geometry"] as? [String: Any])
+            #expect(geometry["type"] as? String == "LineString", "w\(way)")
+        }
+        let database = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        let (details, stored) = try database.withSession { session in
+            let details = try session.lookup("w297699560")
+            return (details, try session.geometry(ofPlace: details.place.id))
+        }
+        guard case .lineStrings(let lines)? = stored, let way = SourceReference("w297699560"), let other = SourceReference("w1") else {
+            Issue.record("no lines"); return
+        }
+        #expect(details.place.sourceRef?.record == "w6062308" && lines.count == details.otherWays.count + 1)
+        let line = try #require(details.line(ofWay: way, in: .lineStrings(lines)))
+        #expect(lines.dropFirst().contains(line))
+        #expect(details.line(ofWay: other, in: .lineStrings(lines)) == nil)
+    }
+
     @Test func aPlaceByOSMIdOrPlaceId() throws {
         let reply = try Self.details([("osmtype", "N"), ("osmid", "1932181216")])
         #expect(reply.status == 200 && reply.headers["content-type"] == "application/json; charset=utf-8")

@@ -187,6 +187,42 @@ import TestSupport
         #expect(two.status == 400 && two.error?["message"] as? String == "Too many polygon output options selected.")
     }
 
+    /// A building's outline as Nominatim writes it: from its least point, counterclockwise (libosmium's ring,
+    /// checked against `osmium export`), and simplified by `polygon_threshold` (Douglas–Peucker in degrees),
+    /// still a closed ring; the box stays the whole building's.
+    @Test func polygonThresholdSimplifiesTheOutline() throws {
+        let server = try Self.server()
+        func outline(_ threshold: String?) throws -> (points: [String], box: [String]) {
+            let reply = try server.get("/reverse", [("lat", "47.13803"), ("lon", "9.52264"), ("format", "json"), ("polygon_text", "1")]
+                                       + (threshold.map { [("polygon_threshold", $0)] } ?? []))
+            let place = try reply.object()
+            #expect(place["osm_id"] as? Int == 297699572)   // Städtle 45, Vaduz
+            let text = try #require(place["geotext"] as? String)
+            #expect(text.hasPrefix("POLYGON((") && text.hasSuffix("))"))
+            return (text.dropFirst(9).dropLast(2).split(separator: ",").map(String.init), place["boundingbox"] as? [String] ?? [])
+        }
+        let full = try outline(nil)
+        #expect(full.points.count == 19 && full.points.first == full.points.last)
+        #expect(Array(full.points.prefix(2)) == ["9.5225313 47.1380723", "9.5225398 47.1379347"])
+        let slightly = try outline("0.00001")
+        #expect(slightly.points.count == 13 && slightly.points.first == full.points.first && slightly.points.last == full.points.last)
+        #expect(Set(slightly.points).isSubset(of: full.points) && slightly.box == full.box)
+        let much = try outline("0.9")
+        #expect(much.points.count == 4 && much.points.first == much.points.last)
+        #expect(try outline("0").points == full.points)
+    }
+
+    /// /reverse answers a street at its point nearest the query (PostGIS's ST_ClosestPoint), as Nominatim does,
+    /// not at the street's middle; other places keep their point.
+    @Test func reverseAnswersAStreetAtItsClosestPoint() throws {
+        let server = try Self.server()
+        let street = try server.get("/reverse", [("lat", "47.13368"), ("lon", "9.52942"), ("format", "jsonv2")]).object()
+        #expect(street["osm_id"] as? Int == 6062308 && street["name"] as? String == "Bergstrasse")
+        #expect(street["lat"] as? String == "47.1336817" && street["lon"] as? String == "9.5294315")
+        let lookedUp = try #require(try server.get("/lookup", [("osm_ids", "W6062308"), ("format", "json")]).array().first)
+        #expect(lookedUp["lat"] as? String != "47.1336817")
+    }
+
     @Test func debugShowsHowTheSearchReadTheText() throws {
         let reply = try Self.server().get("/search", [("q", "restaurant in Vaduz"), ("debug", "1")])
         #expect(reply.headers["content-type"] == "text/html; charset=utf-8")

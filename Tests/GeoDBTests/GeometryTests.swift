@@ -28,13 +28,14 @@ import Testing
     /// Nominatim's polygon_text, polygon_svg and polygon_kml: rings closed and wound as GeoJSON's, SVG's y down.
     @Test func geometryTextFormats() {
         let degree: Int32 = 10_000_000
-        // Drawn clockwise: written counterclockwise, as RFC 7946 turns an outer ring.
-        let clockwise = [Point7(lat: 0, lon: 0), Point7(lat: degree, lon: 0), Point7(lat: degree, lon: degree), Point7(lat: 0, lon: degree)]
+        // Drawn clockwise from its north-west corner: written counterclockwise, as RFC 7946 turns an outer
+        // ring, from its least point (the south-west corner), where Nominatim's rings start.
+        let clockwise = [Point7(lat: degree, lon: 0), Point7(lat: degree, lon: degree), Point7(lat: 0, lon: degree), Point7(lat: 0, lon: 0)]
         let polygon = Geometry.polygons([[clockwise]])
-        #expect(GeometryText.wkt(polygon, point: Coordinate(lat: 0, lon: 0)) == "POLYGON((1 0,1 1,0 1,0 0,1 0))")
-        #expect(GeometryText.svg(polygon, point: Coordinate(lat: 0, lon: 0)) == "M 1 0 L 1 -1 0 -1 0 0 Z")
+        #expect(GeometryText.wkt(polygon, point: Coordinate(lat: 0, lon: 0)) == "POLYGON((0 0,1 0,1 1,0 1,0 0))")
+        #expect(GeometryText.svg(polygon, point: Coordinate(lat: 0, lon: 0)) == "M 0 0 L 1 0 1 -1 0 -1 Z")
         #expect(GeometryText.kml(polygon, point: Coordinate(lat: 0, lon: 0))
-                == "<Polygon><outerBoundaryIs><LinearRing><coordinates>1,0 1,1 0,1 0,0 1,0</coordinates></LinearRing></outerBoundaryIs></Polygon>")
+                == "<Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1 0,1 0,0</coordinates></LinearRing></outerBoundaryIs></Polygon>")
         let lines = Geometry.lineStrings([[Point7(lat: 471_000_000, lon: 95_000_000), Point7(lat: 471_500_000, lon: 95_250_000)],
                                           [Point7(lat: 0, lon: 0), Point7(lat: 1, lon: -1)]])
         #expect(GeometryText.wkt(lines, point: Coordinate(lat: 0, lon: 0)) == "MULTILINESTRING((9.5 47.1,9.525 47.15),(0 0,-0.0000001 0.0000001))")
@@ -61,6 +62,57 @@ import Testing
 
     @Test func interiorPointOfConvexPolygonIsItsCentroid() {
         #expect(PolygonMath.interiorPoint([[square]]) == Point7(lat: 50, lon: 50))
+    }
+
+    /// Every writer's rings: outer counterclockwise, holes clockwise, each from its least point (longitude,
+    /// then latitude) whichever node the source drew first, as libosmium (and so Nominatim) writes them.
+    @Test func ringsStartAtTheirLeastPoint() {
+        let drawnFromEveryCorner = (0..<4).map { Array(square[$0...] + square[..<$0]) }
+        for ring in drawnFromEveryCorner + drawnFromEveryCorner.map { $0.reversed() } {
+            #expect(PolygonMath.outputRing(ring, outer: true) == square)
+            #expect(PolygonMath.outputRing(ring, outer: false) == [square[0], square[3], square[2], square[1]])
+        }
+        let wound = GeoJSONGeometry(.polygons([[Array(square.reversed()), hole]]))
+        guard case .polygon(let rings) = wound.coordinates else { Issue.record("not a polygon"); return }
+        #expect(rings == [square + [square[0]], [hole[0], hole[3], hole[2], hole[1], hole[0]]])
+    }
+
+    /// polygon_threshold: Douglas–Peucker in degrees from the ring's first point, as PostGIS simplifies
+    /// Nominatim's outlines; a ring never falls below a closed triangle, a line keeps its ends.
+    @Test func douglasPeuckerKeepsRingsClosedAndValid() throws {
+        // A square with a notch 0.2 units deep in its south side (units of 1e-7°).
+        let notched = [Point7(lat: 0, lon: 0), Point7(lat: 0, lon: 40), Point7(lat: 2, lon: 50), Point7(lat: 0, lon: 60),
+                       Point7(lat: 0, lon: 100), Point7(lat: 100, lon: 100), Point7(lat: 100, lon: 0)]
+        #expect(Geometry.polygons([[notched]]).douglasPeucker(tolerance: 1e-7) == .polygons([[notched]]))
+        #expect(Geometry.polygons([[notched]]).douglasPeucker(tolerance: 3e-7) == .polygons([[square]]))
+        #expect(Geometry.polygons([[notched]]).douglasPeucker(tolerance: 0) == .polygons([[notched]]))
+        guard case .polygons(let polygons) = Geometry.polygons([[notched, hole]]).douglasPeucker(tolerance: 1) else {
+            Issue.record("not polygons"); return
+        }
+        // Nothing is within a degree's distance to keep, yet each ring stays a triangle from its first point.
+        #expect(polygons[0].map(\.count) == [3, 3])
+        #expect(polygons[0][0].first == Point7(lat: 0, lon: 0) && PolygonMath.doubleSignedArea(polygons[0][0]) > 0)
+        #expect(PolygonMath.doubleSignedArea(polygons[0][1]) < 0)
+        let line = [Point7(lat: 0, lon: 0), Point7(lat: 1, lon: 50), Point7(lat: 0, lon: 100)]
+        #expect(Geometry.lineStrings([line]).douglasPeucker(tolerance: 2e-7) == .lineStrings([[line[0], line[2]]]))
+    }
+
+    /// An area's point is PostGIS's ST_PointOnSurface, as Nominatim answers it: Vaduz's Landesmuseum (way
+    /// 243055643 in Nominatim's test data) at 9.5227108 47.1381805 there, not its centroid (9.5227104).
+    @Test func interiorPointIsWherePostGISPutsIt() {
+        let museum = [Point7(lat: 471_382_437, lon: 95_228_513), Point7(lat: 471_382_710, lon: 95_225_902),
+                      Point7(lat: 471_381_172, lon: 95_225_621), Point7(lat: 471_380_963, lon: 95_228_435)]
+        #expect(PolygonMath.interiorPoint([[museum]]) == Point7(lat: 471_381_805, lon: 95_227_108))
+    }
+
+    /// Nominatim answers a street at its point nearest the reverse query, measured in plain degrees as PostGIS
+    /// does (Bergstrasse, Vaduz, in its test data).
+    @Test func closestPointOnALine() throws {
+        let street = [[Point7(lat: 471_339_293, lon: 95_293_926)],
+                      [Point7(lat: 471_337_099, lon: 95_294_273), Point7(lat: 471_334_300, lon: 95_294_693)]]
+        let point = try #require(LineMath.closestPoint(on: street, to: Coordinate(lat: 47.13368, lon: 9.52942)))
+        #expect(point == Point7(lat: 471_336_817, lon: 95_294_315))
+        #expect(LineMath.closestPoint(on: street, to: Coordinate(lat: 47.2, lon: 9.5)) == street[0][0])
     }
 
     @Test func pointAlongLine() {

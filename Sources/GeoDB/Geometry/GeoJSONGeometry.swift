@@ -2,9 +2,9 @@
 // `polygon_geojson` and /v1 geometry): they wound rings two ways, so the same polygon came out clockwise
 // from one and counterclockwise from the other.
 
-/// The GeoJSON type and coordinates of a geometry: polygon rings closed (the first point repeated) and
-/// turned by the right-hand rule (outer rings counterclockwise, holes clockwise); the database keeps
-/// rings as the source drew them. Writers only write the numbers.
+/// The GeoJSON type and coordinates of a geometry: polygon rings closed (the first point repeated),
+/// turned by the right-hand rule (outer rings counterclockwise, holes clockwise) and started at their
+/// least point; the database keeps rings as the source drew them. Writers only write the numbers.
 package struct GeoJSONGeometry {
     package enum Coordinates {
         case line([Point7])
@@ -26,11 +26,11 @@ package struct GeoJSONGeometry {
         }
     }
 
-    /// A polygon's rings, each closed and turned as RFC 7946 says (section 3.1.6).
+    /// A polygon's rings, each closed, turned as RFC 7946 says (section 3.1.6) and started where
+    /// `PolygonMath.outputRing` starts it.
     static func wound(_ rings: [[Point7]]) -> [[Point7]] {
         rings.enumerated().map { index, ring in
-            let counterclockwise = PolygonMath.doubleSignedArea(ring) > 0
-            let turned = counterclockwise == (index == 0) ? ring : ring.reversed()
+            let turned = PolygonMath.outputRing(ring, outer: index == 0)
             return turned + turned.prefix(1)
         }
     }

@@ -49,6 +49,76 @@ public enum Geometry: Equatable, Sendable {
         }
     }
 
+    /// The geometry simplified by Douglas–Peucker as PostGIS's `ST_SimplifyPreserveTopology` does for
+    /// Nominatim's `polygon_threshold`: of each line or ring, the points farther than `tolerance` degrees
+    /// (planar, longitude unscaled, as PostGIS measures EPSG:4326) from the segment between the points kept
+    /// around them. A line keeps its ends; a ring (started and wound by `PolygonMath.outputRing`, whose first
+    /// point it keeps) keeps at least three points, so it stays a closed ring of four with its first repeated.
+    /// Unlike PostGIS, rings are not checked against each other: a hole simplified far enough may cross
+    /// its outer ring.
+    ///
+    /// ```swift
+    /// let outline = geometry.douglasPeucker(tolerance: 0.0001)   // about 10 m
+    /// ```
+    public func douglasPeucker(tolerance: Double) -> Geometry {
+        let limit = tolerance * 1e7
+        guard limit > 0 else { return self }
+        switch self {
+        case .lineStrings(let lines):
+            return .lineStrings(lines.map { Self.douglasPeucker($0, limit: limit) })
+        case .polygons(let polygons):
+            return .polygons(polygons.map { rings in
+                rings.enumerated().map { index, ring in
+                    let ring = PolygonMath.outputRing(ring, outer: index == 0)
+                    guard ring.count > 3 else { return ring }
+                    // The ring runs from its first point back to it: the first point is both ends.
+                    let kept = Array(Self.douglasPeucker(ring + ring.prefix(1), limit: limit).dropLast())
+                    guard kept.count < 3 else { return kept }
+                    // Collapsed: the point farthest from the first, and the one farthest from the line between
+                    // them, keep it a triangle (in ring order, so wound as before); a ring with no area stays whole.
+                    let first = ring[0]
+                    guard let far = ring.max(by: { Self.distance($0, first, first) < Self.distance($1, first, first) }),
+                          let third = ring.max(by: { Self.distance($0, first, far) < Self.distance($1, first, far) }),
+                          Self.distance(third, first, far) > 0 else { return ring }
+                    return ring.filter { $0 == first || $0 == far || $0 == third }.prefix(3).map { $0 }
+                }
+            })
+        }
+    }
+
+    /// The points of `line` Douglas–Peucker keeps within `limit` (1e-7 degree), its ends always; iterative, so a
+    /// ring of a million points cannot overflow the stack.
+    private static func douglasPeucker(_ line: [Point7], limit: Double) -> [Point7] {
+        guard line.count > 2 else { return line }
+        var keep = [Bool](repeating: false, count: line.count)
+        keep[0] = true
+        keep[line.count - 1] = true
+        var sections = [(0, line.count - 1)]
+        while let (from, to) = sections.popLast() {
+            guard to > from + 1 else { continue }
+            var farthest = (index: from, distance: -1.0)
+            for index in (from + 1)..<to {
+                let d = distance(line[index], line[from], line[to])
+                if d > farthest.distance { farthest = (index, d) }
+            }
+            guard farthest.distance > limit else { continue }
+            keep[farthest.index] = true
+            sections.append((farthest.index, to))
+            sections.append((from, farthest.index))
+        }
+        return line.indices.filter { keep[$0] }.map { line[$0] }
+    }
+
+    /// Planar distance in 1e-7 degree from `p` to the segment `a`–`b` (to `a` when they are one point).
+    private static func distance(_ p: Point7, _ a: Point7, _ b: Point7) -> Double {
+        let px = PolygonMath.offset(p.lon, a.lon), py = PolygonMath.offset(p.lat, a.lat)
+        let dx = PolygonMath.offset(b.lon, a.lon), dy = PolygonMath.offset(b.lat, a.lat)
+        let length2 = dx * dx + dy * dy
+        let t = length2 > 0 ? max(0, min(1, (px * dx + py * dy) / length2)) : 0
+        let ex = px - t * dx, ey = py - t * dy
+        return (ex * ex + ey * ey).squareRoot()
+    }
+
     /// The smallest box holding every point, or nil for an empty geometry.
     public var boundingBox: BoundingBox? {
         var box: BoundingBox?

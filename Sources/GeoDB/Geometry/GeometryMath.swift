@@ -21,6 +21,17 @@ package enum PolygonMath {
         return sum
     }
 
+    /// A ring as every writer of geometry gives it: counterclockwise when `outer`, else clockwise (RFC 7946's
+    /// winding), starting at its least point (smallest longitude, then latitude). That start is where
+    /// libosmium's assembler starts a ring, and so osm2pgsql and Nominatim: the same building comes out the
+    /// same whichever node its mapper drew first, and Douglas–Peucker (`Geometry.douglasPeucker(tolerance:)`),
+    /// which keeps a ring's first point, keeps the one Nominatim keeps.
+    package static func outputRing(_ ring: [Point7], outer: Bool) -> [Point7] {
+        guard let start = ring.indices.min(by: { (ring[$0].lon, ring[$0].lat) < (ring[$1].lon, ring[$1].lat) }) else { return ring }
+        let rotated = Array(ring[start...] + ring[..<start])
+        return (doubleSignedArea(ring) > 0) == outer ? rotated : [rotated[0]] + rotated.dropFirst().reversed()
+    }
+
     /// `value - origin` exactly, as a Double.
     @inline(__always)
     static func offset(_ value: Int32, _ origin: Int32) -> Double { Double(Int64(value) - Int64(origin)) }
@@ -50,12 +61,44 @@ package enum PolygonMath {
         return !rings.dropFirst().contains { ringContains($0, lat: lat, lon: lon) }
     }
 
-    /// A point inside the polygons: the area-weighted centroid when it lies inside, otherwise the middle of
-    /// the widest inside stretch of the largest polygon on the centroid's latitude (concave shapes), else
-    /// the `labelPoint`.
+    /// A point inside the polygons, where PostGIS's `ST_PointOnSurface` (GEOS's interior point) puts it, which
+    /// Nominatim answers as an area's point: on the horizontal line halfway between the two vertex latitudes
+    /// nearest the middle of the polygon's box, the middle of the widest stretch of that line inside the
+    /// polygon (holes cut it), of the polygon where that stretch is widest. Halves round up to 1e-7°, as
+    /// Nominatim's `ST_ReducePrecision` does. The first point for polygons without area.
     package static func interiorPoint(_ polygons: [[[Point7]]]) -> Point7? {
-        guard let outer = polygons.first?.first, !outer.isEmpty else { return nil }
-        return insideCentroid(polygons) ?? labelPoint(polygons) ?? outer[0]
+        guard let first = polygons.first?.first?.first else { return nil }
+        var best: (width: Double, lat: Double, lon: Double)?
+        for rings in polygons {
+            let lats = rings.joined().map { Double($0.lat) }
+            guard let minLat = lats.min(), let maxLat = lats.max() else { continue }
+            let middle = (minLat + maxLat) / 2
+            // The vertex latitudes nearest the middle from below (or on it) and from above.
+            var below = minLat, above = maxLat
+            for lat in lats {
+                if lat <= middle { below = max(below, lat) } else { above = min(above, lat) }
+            }
+            let y = (below + above) / 2
+            var crossings: [Double] = []
+            for ring in rings {
+                var previous = ring[ring.count - 1]
+                for point in ring {
+                    let (y0, y1) = (Double(previous.lat), Double(point.lat))
+                    // An edge counts once where the line meets a vertex: its upper end is not on it.
+                    if y0 != y1, min(y0, y1) <= y, y <= max(y0, y1), !(y0 == y && y1 < y), !(y1 == y && y0 < y) {
+                        let (x0, x1) = (Double(previous.lon), Double(point.lon))
+                        crossings.append(x0 == x1 ? x0 : x0 + (y - y0) / ((y1 - y0) / (x1 - x0)))
+                    }
+                    previous = point
+                }
+            }
+            crossings.sort()
+            for index in stride(from: 0, to: crossings.count - 1, by: 2) where crossings[index + 1] - crossings[index] > best?.width ?? -1 {
+                best = (crossings[index + 1] - crossings[index], y, (crossings[index] + crossings[index + 1]) / 2)
+            }
+        }
+        guard let best else { return first }
+        return Point7(rounding: (best.lat + 0.5).rounded(.down), (best.lon + 0.5).rounded(.down)) ?? first
     }
 
     /// The area-weighted centroid when it lies inside, else the middle of the widest inside stretch of the
@@ -276,6 +319,31 @@ package enum LineMath {
             travelled += length
         }
         return (best.distance, travelled > 0 ? best.along / travelled : 0)
+    }
+
+    /// The point of `lines` nearest to `point`, in plain degrees (longitude unscaled), as PostGIS's
+    /// `ST_ClosestPoint` measures geometry in EPSG:4326: where Nominatim's reverse puts a street it answers.
+    /// (Metres, as `distance(from:to:)` measures them, pick a point up to a few decimetres away.)
+    ///
+    /// ```swift
+    /// let onStreet = LineMath.closestPoint(on: lines, to: Coordinate(lat: 47.13368, lon: 9.52942))
+    /// ```
+    package static func closestPoint(on lines: [[Point7]], to point: Coordinate) -> Point7? {
+        let x = point.lon * 1e7, y = point.lat * 1e7
+        var best: (distance2: Double, lat: Double, lon: Double)?
+        for line in lines {
+            for (index, b) in line.enumerated() {
+                let a = index > 0 ? line[index - 1] : b
+                let (ax, ay) = (Double(a.lon), Double(a.lat))
+                let (dx, dy) = (Double(b.lon) - ax, Double(b.lat) - ay)
+                let length2 = dx * dx + dy * dy
+                let t = length2 > 0 ? max(0, min(1, ((x - ax) * dx + (y - ay) * dy) / length2)) : 0
+                let (px, py) = (ax + t * dx, ay + t * dy)
+                let distance2 = (px - x) * (px - x) + (py - y) * (py - y)
+                if distance2 < best?.distance2 ?? .infinity { best = (distance2, py, px) }
+            }
+        }
+        return best.flatMap { Point7(rounding: $0.lat, $0.lon) }
     }
 
     /// The first point where two sets of lines cross or touch (within about a metre), if any.

@@ -57,6 +57,22 @@ public struct PlaceDetails: Codable, Sendable {
     /// its own source), whose ids find it too. Parts of it, not other places; a waterway relation's member
     /// ways are its linked places instead, as Nominatim links them.
     public var otherWays: [SourceReference] = []
+
+    /// The line of one of the ways a street or river is made of: its lines are stored in the order of its
+    /// ways, its own (`place.sourceRef`) first, then `otherWays`. nil for a reference that is none of its
+    /// ways, or a geometry whose lines are not one per way.
+    ///
+    /// ```swift
+    /// let details = try session.lookup("w43327921")   // one way of a street of several
+    /// if let way = SourceReference("w43327921"), let geometry = try session.geometry(ofPlace: details.place.id) {
+    ///     print(details.line(ofWay: way, in: geometry)?.count ?? 0, "points")
+    /// }
+    /// ```
+    public func line(ofWay way: SourceReference, in geometry: Geometry) -> [Point7]? {
+        guard case .lineStrings(let lines) = geometry, !otherWays.isEmpty, let own = place.sourceRef,
+              lines.count == otherWays.count + 1 else { return nil }
+        return ([own] + otherWays).firstIndex { $0.record == way.record }.map { lines[$0] }
+    }
 }
 
 /// Lookups by id for one session.
