@@ -329,7 +329,7 @@ struct NominatimAPI: Sendable {
         _ = try parameters.number("polygon_threshold")
         return NominatimOutput(format: format, address: parameters.nominatimFlag("addressdetails") ?? (addressDetails || format == .geocodejson),
                                names: parameters.nominatimFlag("namedetails") ?? false, extraTags: parameters.nominatimFlag("extratags") ?? false,
-                               geometry: geometries.first)
+                               entrances: parameters.nominatimFlag("entrances") ?? false, geometry: geometries.first)
     }
 
     /// The places written as `output` asks, with their geometries and names read for all of them at once;
@@ -346,8 +346,10 @@ struct NominatimAPI: Sendable {
         // Every place's shape, a building's too: Nominatim's box and polygon outputs are the object's. (One
         // statement for the whole answer; geocodejson without a polygon output needs none.)
         let read = try await GeoDatabaseSet.details(of: places, geometries: output.geometry != nil || output.format != .geocodejson,
-                                                    names: output.names)
-        let items = zip(places, read).map { place, read in NominatimPlace(found: place, geometry: read.geometry, names: read.names) }
+                                                    names: output.names, entrances: output.entrances)
+        let items = zip(places, read).map { place, read in
+            NominatimPlace(found: place, geometry: read.geometry, names: read.names, entrances: read.entrances)
+        }
         var answer = NominatimWriter.answer(items, output: output, single: single)
         answer.callback = callback
         return answer
