@@ -166,7 +166,11 @@ public enum Importer {
                     PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
                     """)
             }
-            if !options.append { try Schema.createTables(in: db) }
+            if !options.append {
+                try Schema.createTables(in: db)
+            } else if try !Schema.hasEntrances(db) {
+                try Schema.createEntrances(in: db)   // a file written before geodb kept entrances
+            }
             let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + FullTextBuilder.scratchSuffix,
                                                cacheMiB: options.cacheMiB)
             defer { fullText.discard() }   // now, on failure: not whenever a writer thread lets go of it

@@ -61,6 +61,8 @@ public final class PlaceWriter: PlaceSink {
     public private(set) var linked = 0
     /// Links a street's other ways to it (`PlaceRecord.mergedRecords`); prepared on first use.
     private var insertMergedRecord: Statement?
+    /// Writes a place's entrances (`PlaceRecord.entrances`); prepared on first use (few places have any).
+    private var insertEntrance: Statement?
     /// Merge places of the current source into matching places of other sources (GeoNames, CSV).
     public var linksDuplicates = false
     /// Keep the current source's places as candidates for the sources after it to link to.
@@ -199,6 +201,16 @@ public final class PlaceWriter: PlaceSink {
                 try insertMergedRecord?.run([.integer(id), .integer(sourceID), .text(record.sourceRef), .real(record.distanceM)])
             }
             linked += place.mergedRecords.count
+        }
+        if !place.entrances.isEmpty {
+            if insertEntrance == nil {
+                insertEntrance = try db.prepare("INSERT INTO place_entrance(place_id, osm_id, type, lat, lon, tags) VALUES (?, ?, ?, ?, ?, ?)")
+            }
+            for door in place.entrances {
+                let tags = door.tags.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+                try insertEntrance?.run([.integer(id), .integer(door.osmID), .text(door.type), .real(door.coordinate.lat),
+                                         .real(door.coordinate.lon), tags.isEmpty ? .null : .text(JSONText.object(tags))])
+            }
         }
 
         countsByKind[place.kind, default: 0] += 1

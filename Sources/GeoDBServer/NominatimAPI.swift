@@ -327,7 +327,7 @@ struct NominatimAPI: Sendable {
         guard geometries.count <= 1 else { throw .badParameter("polygon_" + geometries[1].rawValue, "Too many polygon output options selected.") }
         var output = NominatimOutput(format: format, address: parameters.nominatimFlag("addressdetails") ?? (addressDetails || format == .geocodejson),
                                      names: parameters.nominatimFlag("namedetails") ?? false, extraTags: parameters.nominatimFlag("extratags") ?? false,
-                                     geometry: geometries.first)
+                                     entrances: parameters.nominatimFlag("entrances") ?? false, geometry: geometries.first)
         // Nominatim simplifies only by a positive threshold; 0 and below answer the whole geometry.
         output.polygonThreshold = max(try parameters.number("polygon_threshold") ?? 0, 0)
         return output
@@ -351,14 +351,14 @@ struct NominatimAPI: Sendable {
         // Every place's shape, a building's too: Nominatim's box and polygon outputs are the object's. (One
         // statement for the whole answer; geocodejson without a polygon output needs none.)
         let read = try await GeoDatabaseSet.details(of: places, geometries: output.geometry != nil || output.format != .geocodejson,
-                                                    names: output.names)
+                                                    names: output.names, entrances: output.entrances)
         let items = zip(places, read).map { place, read in
             var place = place
             if let point, place.place.kind != .interpolation, case .lineStrings(let lines)? = read.geometry,
                let nearest = LineMath.closestPoint(on: lines, to: point)?.coordinate {
                 (place.place.lat, place.place.lon) = (nearest.lat, nearest.lon)
             }
-            return NominatimPlace(found: place, geometry: read.geometry, names: read.names, output: output)
+            return NominatimPlace(found: place, geometry: read.geometry, names: read.names, entrances: read.entrances, output: output)
         }
         var answer = NominatimWriter.answer(items, output: output, single: single)
         answer.callback = callback

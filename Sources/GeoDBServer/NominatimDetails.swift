@@ -1,8 +1,8 @@
 // Nominatim's /details (and its old name /details.php): one place by OSM id or place id with what geodb
 // knows of it, in the fields of Nominatim's details page — its names, own address tags, the areas of its
-// address with their ids, the records merged into it, the words search finds it by. What geodb keeps
-// no equivalent of (parented places, entrances, Wikipedia importance) is listed in docs/SERVER.md's
-// compatibility table.
+// address with their ids, the records merged into it, the words search finds it by, its entrances. What geodb
+// keeps no equivalent of (parented places, Wikipedia importance) is listed in docs/SERVER.md's compatibility
+// table.
 import Foundation
 import GeoDB
 import Hummingbird
@@ -18,6 +18,7 @@ struct NominatimDetails: Sendable {
         var keywords: Bool
         var linkedPlaces: Bool
         var fullGeometry: Bool
+        var entrances: Bool
         var languages: [String]
     }
 
@@ -31,11 +32,12 @@ struct NominatimDetails: Sendable {
         if let format = parameters.string("format"), format.lowercased() != "json" {
             throw APIError.badParameter("format", "format '\(format.prefix(40))' is not one /details writes: json")
         }
-        // Flags as Nominatim reads them (anything but 0 is true); hierarchy, group_hierarchy, entrances and
-        // pretty are taken and ignored: geodb has nothing to show for them (docs/SERVER.md).
+        // Flags as Nominatim reads them (anything but 0 is true); hierarchy, group_hierarchy and pretty are
+        // taken and ignored: geodb has nothing to show for them (docs/SERVER.md).
         let sections = Sections(
             address: parameters.nominatimFlag("addressdetails") ?? false, keywords: parameters.nominatimFlag("keywords") ?? false,
             linkedPlaces: parameters.nominatimFlag("linkedplaces") ?? true, fullGeometry: parameters.nominatimFlag("polygon_geojson") ?? false,
+            entrances: parameters.nominatimFlag("entrances") ?? false,
             languages: LanguagePreference.ordered(parameters.string("accept-language") ?? request.headers[.acceptLanguage]))
         let debug = parameters.nominatimFlag("debug") ?? false
 
@@ -112,6 +114,7 @@ struct NominatimDetails: Sendable {
             ("address", sections.address ? .array(addressLines(found, in: member, areas: areas, languages: sections.languages)) : nil),
             ("linked_places", sections.linkedPlaces ? linkedPlaces(found) : nil),
             ("keywords", sections.keywords ? Self.keywords(found) : nil),
+            ("entrances", sections.entrances ? NominatimWriter.entrances(found.entrances) : nil),
         ])
     }
 

@@ -20,6 +20,8 @@ struct NominatimOutput {
     var address = false
     var names = false
     var extraTags = false
+    /// `entrances=1`: each place's entrance nodes.
+    var entrances = false
     var geometry: GeometryOutput?
     /// `polygon_threshold`: the degrees the geometry output is simplified by (Douglas–Peucker), 0 for none.
     var polygonThreshold = 0.0
@@ -39,12 +41,15 @@ struct NominatimPlace {
     /// the whole geometry's).
     let outline: Geometry?
     let names: [PlaceDetails.Name]?
+    /// Read when asked (`entrances=1`), else nil.
+    let entrances: [PlaceEntrance]?
     let fields: PlaceFields
     let address: [(String, String)]
     let displayName: String
 
-    init(found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, output: NominatimOutput) {
-        (self.found, self.geometry, self.names) = (found, geometry, names)
+    init(found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, entrances: [PlaceEntrance]?,
+         output: NominatimOutput) {
+        (self.found, self.geometry, self.names, self.entrances) = (found, geometry, names, entrances)
         outline = output.polygonThreshold > 0 ? geometry?.douglasPeucker(tolerance: output.polygonThreshold) : geometry
         fields = PlaceFields(place: found.place)
         address = fields.nominatimAddress
@@ -100,6 +105,7 @@ enum NominatimWriter {
             ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
             ("display_name", .string(item.displayName)),
             ("address", output.address ? .object(item.address.map { ($0.0, .string($0.1)) }) : nil),
+            ("entrances", item.entrances.map(entrances)),
             ("extratags", output.extraTags ? .strings(place.tags) : nil),
             ("namedetails", item.names.map(nameDetails)),
             ("boundingbox", .array([box.minLat, box.maxLat, box.minLon, box.maxLon].map { .string(DegreesText.decimal($0)) })),
@@ -122,6 +128,7 @@ enum NominatimWriter {
                 ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
                 ("display_name", .string(item.displayName)),
                 ("address", output.address ? .object(item.address.map { ($0.0, .string($0.1)) }) : nil),
+                ("entrances", item.entrances.map(entrances)),
                 ("extratags", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
             ])),
             ("bbox", .array([box.minLon, box.minLat, box.maxLon, box.maxLat].map(JSON.number))),
@@ -152,11 +159,21 @@ enum NominatimWriter {
                 ("county", address.county.map(JSON.string)), ("state", address.state.map(JSON.string)),
                 ("country", address.country.map(JSON.string)),
                 ("country_code", address.countryCode.map { .string($0.lowercased()) }),
-                ("admin", admin.isEmpty ? nil : .object(admin)),
+                ("admin", admin.isEmpty ? nil : .object(admin)), ("entrances", item.entrances.map(entrances)),
                 ("extra", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
             ]))])),
             ("geometry", JSON.geometry(output.geometry == .geojson ? item.outline : nil, point: place.coordinate)),
         ])
+    }
+
+    /// `entrances`: each door's node id, type, position (strings of seven decimals) and its other tags when it
+    /// has any; null, not an empty list, for a place without, as Nominatim writes it.
+    static func entrances(_ entrances: [PlaceEntrance]) -> JSON {
+        guard !entrances.isEmpty else { return .null }
+        return .array(entrances.map { door in
+            .fields([("osm_id", .int(door.osmID)), ("type", .string(door.type)), ("lat", .string(fixed(door.coordinate.lat))),
+                     ("lon", .string(fixed(door.coordinate.lon))), ("extratags", door.tags.isEmpty ? nil : .strings(door.tags))])
+        })
     }
 
     /// `namedetails`: `name`, `name:sv`, `alt_name`, … as Nominatim keys them, each key once.
@@ -221,6 +238,21 @@ enum NominatimWriter {
                 for (key, name) in nameDetailPairs(names) { xml.element("name", [("desc", key)], text: name) }
                 xml.close("namedetails")
             }
+            if let entrances = item.entrances {
+                xml.open("entrances")
+                for door in entrances {
+                    let attributes = [("osm_id", String(door.osmID)), ("type", door.type), ("lat", fixed(door.coordinate.lat)),
+                                      ("lon", fixed(door.coordinate.lon))]
+                    if door.tags.isEmpty {
+                        xml.element("entrance", attributes)
+                    } else {
+                        xml.open("entrance", attributes)
+                        for (key, value) in door.tags.sorted(by: { $0.key < $1.key }) { xml.element("tag", [("key", key), ("value", value)]) }
+                        xml.close("entrance")
+                    }
+                }
+                xml.close("entrances")
+            }
             if !single { xml.close("place") }
         }
         xml.close(root)
@@ -228,7 +260,7 @@ enum NominatimWriter {
     }
 
     /// Degrees with seven decimals, as Nominatim's XML writes them.
-    private static func fixed(_ degrees: Double) -> String { String(format: "%.7f", degrees) }
+    static func fixed(_ degrees: Double) -> String { String(format: "%.7f", degrees) }
 
     /// "Thu, 26 Nov 2026 03:00:00 +00:00", the timestamp Nominatim's XML carries. Written from the C clock:
     /// a DateFormatter made per answer cost more than the rest of a small answer.

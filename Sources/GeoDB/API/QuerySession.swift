@@ -169,6 +169,16 @@ public final class QuerySession {
         try placeLookup.names(of: ids)
     }
 
+    /// The entrances of several places in one read, by id, each place's by node id (places without any are
+    /// left out).
+    ///
+    /// ```swift
+    /// let doors = try session.entrances(ofPlaces: results.map(\.id))
+    /// ```
+    public func entrances(ofPlaces ids: [Int64]) throws -> [Int64: [PlaceEntrance]] {
+        try placeLookup.entrances(of: ids)
+    }
+
     // MARK: maps (Map/)
 
     /// Up to `limit` (at most 10,000) places to draw on a map of `box`, most important first, with their

@@ -194,6 +194,8 @@ package struct PlaceRecord: Sendable {
     /// Other records of the source this place is made of (the other ways of a street or river), with metres
     /// from each one's middle to the place's point: linked to it in `place_link`, so each id finds it.
     package var mergedRecords: [(sourceRef: String, distanceM: Double)] = []
+    /// For a place made of one OSM way: the entrance nodes among its nodes (`place_entrance`).
+    package var entrances: [PlaceEntrance] = []
 
     package init(sourceRef: String, kind: PlaceKind, category: String?, name: String?, names: [PlaceName],
                 coordinate: Coordinate, boundingBox: BoundingBox? = nil, importance: Double? = nil,

@@ -57,6 +57,9 @@ public struct PlaceDetails: Codable, Sendable {
     /// its own source), whose ids find it too. Parts of it, not other places; a waterway relation's member
     /// ways are its linked places instead, as Nominatim links them.
     public var otherWays: [SourceReference] = []
+    /// Its entrances, by node id: the entrance nodes of the way it was made of (none for other places, and in
+    /// files written before geodb kept entrances).
+    public var entrances: [PlaceEntrance] = []
 
     /// The line of one of the ways a street or river is made of: its lines are stored in the order of its
     /// ways, its own (`place.sourceRef`) first, then `otherWays`. nil for a reference that is none of its
@@ -79,6 +82,8 @@ public struct PlaceDetails: Codable, Sendable {
 final class PlaceLookup {
     private let db: DatabaseReader
     private let places: PlaceReader
+    /// Whether the file has `place_entrance` (files of version 10 written before it do not); read once.
+    private var keepsEntrances: Bool?
 
     init(db: DatabaseReader, places: PlaceReader) {
         self.db = db
@@ -146,6 +151,7 @@ final class PlaceLookup {
                                    adminLevel: adminLevels[id], ownAddress: ownAddress, areas: areas,
                                    linkedRecords: links.filter { !$0.1 }.map(\.0))
         details.otherWays = links.filter(\.1).map(\.0)
+        details.entrances = try entrances(of: [id])[id] ?? []
         return details
     }
 
@@ -155,6 +161,22 @@ final class PlaceLookup {
             SELECT id, admin_level FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND admin_level IS NOT NULL
             """, [.text(JSONText.array(ids))]) { (row: Statement) in (row.int(0), Int(row.int(1))) }
         return Dictionary(rows, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The entrances of the places of `ids` in one statement, by id, each place's by node id; places without
+    /// any are left out.
+    func entrances(of ids: [Int64]) throws -> [Int64: [PlaceEntrance]] {
+        guard !ids.isEmpty else { return [:] }
+        if keepsEntrances == nil { keepsEntrances = try db.reading("find the entrances table") { try Schema.hasEntrances(db.connection) } }
+        guard keepsEntrances == true else { return [:] }
+        let rows = try db.rows("entrances of places", """
+            SELECT place_id, osm_id, type, lat, lon, tags FROM place_entrance WHERE place_id IN (SELECT value FROM json_each(?1))
+            ORDER BY place_id, osm_id
+            """, [.text(JSONText.array(ids))]) { row in
+            (row.int(0), PlaceEntrance(osmID: row.int(1), type: row.text(2) ?? "", coordinate: try row.coordinate(3, 4, place: row.int(0), in: db.path),
+                                       tags: PlaceReader.decodeTags(row.text(5))))
+        }
+        return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
     }
 
     /// Every name of the places of `ids` in one statement, by id, each place's in `place_name` order (its

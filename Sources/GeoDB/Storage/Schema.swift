@@ -9,18 +9,21 @@ package enum Schema {
     /// Files whose names start with "9" hold secondary indexes, created after the bulk load.
     static func isIndexFile(_ name: String) -> Bool { name.hasPrefix("9") }
 
-    /// Files ending ".optional.sql" hold what an import makes only when asked: a file of this version has
-    /// all of such a file's objects or none (`SchemaCheck`).
+    /// Files ending ".optional.sql" hold what a file of this version may lack: what an import makes only
+    /// when asked (`place_wkb`), or what files written before it was added lack (`place_entrance`). A file
+    /// has all of such a file's objects or none (`SchemaCheck`).
     static func isOptionalFile(_ name: String) -> Bool { name.hasSuffix(".optional.sql") }
 
     /// The optional `place_wkb` table, its view and their OGC metadata (`geodb import --wkb`).
     static let standardGeometryFile = "800_place_wkb.optional.sql"
 
-    /// Creates every table of an empty database and records the schema version.
+    /// `place_entrance`: made by every import, missing from version 10 files written before it.
+    static let entrancesFile = "810_place_entrance.optional.sql"
+
+    /// Creates every table of an empty database, `place_entrance` included, and records the schema version.
     package static func createTables(in db: Connection) throws {
-        for file in SchemaFiles.all where !isIndexFile(file.name) && !isOptionalFile(file.name) {
-            try db.execute(file.sql)
-        }
+        try createRequiredTables(in: db)
+        try createEntrances(in: db)
         try db.execute("PRAGMA user_version = \(version)")
         try db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)").run([.text(String(version))])
     }
@@ -31,6 +34,23 @@ package enum Schema {
         for file in SchemaFiles.all where file.name.hasSuffix("_search.sql") || file.name.hasSuffix("_spatial.sql") {
             try db.execute(file.sql)
         }
+    }
+
+    /// The tables every file of this version has.
+    static func createRequiredTables(in db: Connection) throws {
+        for file in SchemaFiles.all where !isIndexFile(file.name) && !isOptionalFile(file.name) {
+            try db.execute(file.sql)
+        }
+    }
+
+    /// Creates `place_entrance` (an import appending to a file written before entrances were kept adds it).
+    package static func createEntrances(in db: Connection) throws {
+        for file in SchemaFiles.all where file.name == entrancesFile { try db.execute(file.sql) }
+    }
+
+    /// Whether the database has `place_entrance`: without it, its places have no entrances.
+    package static func hasEntrances(_ db: Connection) throws -> Bool {
+        try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'place_entrance'") == 1
     }
 
     /// Creates `place_wkb`, the view `place_wkb_named` and the OGC `geometry_columns` and `spatial_ref_sys`

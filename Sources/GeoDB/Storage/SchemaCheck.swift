@@ -1,6 +1,6 @@
 // What opening a database checks before any query runs: that it is a geodb database of this schema version
-// and that its tables, indexes and virtual tables are exactly geodb's own (with or without the whole of the
-// optional standard geometry of `import --wkb`). Files come from anywhere, and a
+// and that its tables, indexes and virtual tables are exactly geodb's own (with or without the whole of each
+// optional part: the standard geometry of `import --wkb`, the entrances older files lack). Files come from anywhere, and a
 // view in place of a table, or a trigger, would run its author's SQL inside geodb's queries.
 import Foundation
 import GeoDBSQLite
@@ -44,10 +44,9 @@ extension Schema {
                              "\(db.path) has geodb schema version \(stored ?? "none") (user_version \(userVersion)); this geodb reads version \(version)",
                              remedy: "re-import the data with this geodb, or use the geodb that wrote it")
         }
-        // The optional standard geometry is there whole or not at all: any of its objects asks for all of them.
-        let optional = try optionalObjects.get()
-        let withOptional = objects.contains { found in optional.contains { $0.name == found.name } }
-        let differences = try SchemaObject.differences(objects, from: expectedObjects.get() + (withOptional ? optional : []))
+        // Each optional part is there whole or not at all: any of its objects asks for all of them.
+        let present = try optionalParts.get().filter { part in objects.contains { found in part.contains { $0.name == found.name } } }
+        let differences = try SchemaObject.differences(objects, from: expectedObjects.get() + present.joined())
         guard differences.isEmpty else {
             let shown = differences.prefix(3).joined(separator: "; ") + (differences.count > 3 ? "; and \(differences.count - 3) more" : "")
             throw GeoDBError(.notAGeoDatabase, "\(db.path) is not a geodb database (\(shown))",
@@ -55,22 +54,26 @@ extension Schema {
         }
     }
 
-    /// What `sqlite_schema` holds in a database this geodb writes: made once per process, in memory, from the
+    /// What `sqlite_schema` holds in every database of this version: made once per process, in memory, from the
     /// same `Schema/*.sql`, so that the comparison follows the schema files and this SQLite.
     private static let expectedObjects = Result<[SchemaObject], any Error>(catching: {
         let db = try Connection(path: ":memory:", mode: .create)
-        try createTables(in: db)
+        try createRequiredTables(in: db)
         try createIndexes(in: db)
         return try SchemaObject.all(in: db)
     })
 
-    /// What `geodb import --wkb` adds to `expectedObjects` (`Schema.createStandardGeometry`).
-    private static let optionalObjects = Result<[SchemaObject], any Error>(catching: {
+    /// What each `*.optional.sql` file adds to `expectedObjects`, a part per file.
+    private static let optionalParts = Result<[[SchemaObject]], any Error>(catching: {
         let db = try Connection(path: ":memory:", mode: .create)
-        try createTables(in: db)
-        let base = Set(try SchemaObject.all(in: db).map(\.name))
-        try createStandardGeometry(in: db)
-        return try SchemaObject.all(in: db).filter { !base.contains($0.name) }
+        try createRequiredTables(in: db)
+        var parts: [[SchemaObject]] = []
+        for file in SchemaFiles.all where isOptionalFile(file.name) {
+            let before = Set(try SchemaObject.all(in: db).map(\.name))
+            try db.execute(file.sql)
+            parts.append(try SchemaObject.all(in: db).filter { !before.contains($0.name) })
+        }
+        return parts
     })
 }
 

@@ -301,6 +301,21 @@ INSERT INTO spatial_ref_sys VALUES (4326, 'EPSG', 4326,
     'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433],AUTHORITY["EPSG","4326"]]');
 INSERT INTO geometry_columns VALUES ('place_wkb', 'geom', 0, 2, 4326, 'WKB'), ('place_wkb_named', 'geom', 0, 2, 4326, 'WKB');
 """#),
+        ("810_place_entrance.optional.sql", #"""
+-- Optional for readers, not for imports: every import makes it (empty when the data has no entrances),
+-- while files of this version written before geodb kept entrances lack it and have none. The nodes tagged
+-- `entrance=*` (else `routing:entrance=*`) among the nodes of a place made of one OSM way, a building's
+-- doors: what Nominatim's `entrances=1` lists (docs/SCHEMA.md, `place_entrance`).
+CREATE TABLE place_entrance (
+    place_id INTEGER NOT NULL REFERENCES place(id),
+    osm_id   INTEGER NOT NULL,       -- the entrance node's OSM id
+    type     TEXT NOT NULL,          -- the value of its entrance tag: yes, main, service, emergency, ...
+    lat      REAL NOT NULL,          -- WGS 84 degrees of the node
+    lon      REAL NOT NULL,
+    tags     TEXT,                   -- JSON object of the node's other tags, notes and sources left out; NULL if none
+    PRIMARY KEY (place_id, osm_id)   -- a place's entrances in one key range, by node id
+) WITHOUT ROWID;
+"""#),
         ("900_indexes.sql", #"""
 -- Secondary indexes, created after the bulk load (faster than maintaining them row by row).
 -- IF NOT EXISTS: an append (geodb import --append) runs this again on a database that has them.

@@ -285,6 +285,8 @@ final class PlaceMerger {
         let ids: SQLiteValue = .text(JSONText.array(absorbedInto.keys.map { candidates[$0].id }))
         for sql in ["DELETE FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1))",
                     "DELETE FROM place_category WHERE place_id IN (SELECT value FROM json_each(?1))",
+                    // A settlement drawn as a way may have had entrance nodes: they go with it.
+                    "DELETE FROM place_entrance WHERE place_id IN (SELECT value FROM json_each(?1))",
                     "DELETE FROM place WHERE id IN (SELECT value FROM json_each(?1))"] {
             try writer.db.prepare(sql).run([ids])
         }

@@ -126,6 +126,73 @@ final class AddressNodeIndex {
     }
 }
 
+/// The entrance nodes of a file (`OSMClassifier.entrance`), for the places made of ways: their ids in memory,
+/// sorted (8 bytes a node: every node of such a way is looked for), their location, type and tags in
+/// `SpilledRecords` (read only for a way's few hits).
+final class EntranceNodeIndex {
+    private let records: SpilledRecords
+    private var ids: [Int64] = []
+    private var encoded: [UInt8] = []
+    private static let separator: UInt8 = 0x1f
+
+    init(spill: SpillFile, budget: MemoryBudget? = nil) {
+        records = SpilledRecords(spill: spill, budget: budget)
+    }
+
+    var isEmpty: Bool { ids.isEmpty }
+
+    func add(id: Int64, at point: Point7, type: String, tags: [(key: String, value: String)]) throws {
+        encoded.removeAll(keepingCapacity: true)
+        Varint.append(Varint.zigzag(Int64(point.lat)), to: &encoded)
+        Varint.append(Varint.zigzag(Int64(point.lon)), to: &encoded)
+        // The tags as JSON first: JSON escapes control characters, so the separator cannot be in it.
+        if !tags.isEmpty { encoded += JSONText.object(tags).utf8 }
+        encoded.append(Self.separator)
+        encoded += type.utf8
+        try records.append(id: id, encoded)
+        ids.append(id)
+    }
+
+    /// Makes lookups possible; sorts first when nodes came out of order.
+    func seal() throws {
+        try records.seal()
+        if zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) { ids = Array(Set(ids)).sorted() }
+    }
+
+    /// The entrances among a way's nodes, by node id, each once (a closed way lists its first node twice).
+    func entrances(among refs: [Int64]) throws -> [PlaceEntrance] {
+        var found: [Int64] = []
+        for ref in refs where contains(ref) && !found.contains(ref) { found.append(ref) }
+        return try found.sorted().compactMap(entrance)
+    }
+
+    private func contains(_ id: Int64) -> Bool {
+        var low = 0, high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low < ids.count && ids[low] == id
+    }
+
+    private func entrance(_ id: Int64) throws -> PlaceEntrance? {
+        try records.read(id) { bytes -> PlaceEntrance? in
+            // Written by `add` in this import: the two varints are there.
+            var offset = 0
+            let decoded = bytes.withUnsafeBufferPointer { buffer -> (lat: Int64, lon: Int64)? in
+                guard let base = buffer.baseAddress else { return nil }
+                return (Varint.unzigzag(Varint.read(base, at: &offset)), Varint.unzigzag(Varint.read(base, at: &offset)))
+            }
+            let rest = bytes.dropFirst(offset)
+            guard let (lat, lon) = decoded, let separator = rest.firstIndex(of: Self.separator) else { return nil }
+            let json = String(decoding: rest[..<separator], as: UTF8.self)
+            let point = Point7(lat: Int32(truncatingIfNeeded: lat), lon: Int32(truncatingIfNeeded: lon))
+            return PlaceEntrance(osmID: id, type: String(decoding: rest[(separator + 1)...], as: UTF8.self), coordinate: point.coordinate,
+                                 tags: json.isEmpty ? [:] : JSONText.stringObject(json) ?? [:])
+        } ?? nil
+    }
+}
+
 /// Byte records by id, written once and read back rarely: the bytes go to a scratch file, memory holds
 /// each record's id, file position and length in a `DeltaCodedIndex` (about 4 bytes per record; beyond
 /// `budget`, 0.5 in memory and the rest in a scratch file of its own).

@@ -289,6 +289,29 @@ enum OSMClassifier {
         return result
     }
 
+    /// What an entrance node is, as Nominatim keeps entrances: its type the value of `entrance`, else of
+    /// `routing:entrance`; its other tags, but those about the data rather than the door (`isMetaKey`).
+    static func entrance(_ tags: OSMTags) -> (type: String, tags: [(key: String, value: String)])? {
+        guard let type = tags[.entrance] ?? tags[.routingEntrance] else { return nil }
+        let other = tags.tags.filter { $0.info.key != .entrance && $0.info.key != .routingEntrance && !isMetaKey($0.key) }
+        return (type, other.map { ($0.key, $0.value) })
+    }
+
+    /// Whether a tag is a note about the data (its source, a fixme, an import's ids) rather than about the object:
+    /// the keys Nominatim leaves out of an entrance's tags.
+    static func isMetaKey(_ key: String) -> Bool {
+        metaKeys.contains(key) || key.hasSuffix("source") || metaKeyPrefixes.contains { key.hasPrefix($0) }
+    }
+
+    private static let metaKeys: Set<String> = [
+        "note", "attribution", "comment", "fixme", "created_by", "tiger:cfcc", "tiger:reviewed", "import", "ref:bygningsnr",
+        "building:ruian:type", "type", "is_in:postcode",
+    ]
+    private static let metaKeyPrefixes = [
+        "note:", "source:", "nysgissam:", "NHD:", "nhd:", "gnis:", "geobase:", "yh:", "osak:", "naptan:", "CLC:", "it:fvg:",
+        "lacounty:", "ref:linz:", "survey:", "ref:ruian:",
+    ]
+
     /// A population tag as a number; OSM writes '12 345', '12,345' or '~12000' at times.
     static func population(_ tags: OSMTags) -> Int64? {
         guard let text = tags[.population] else { return nil }

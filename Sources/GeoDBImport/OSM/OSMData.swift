@@ -77,7 +77,7 @@ enum OSMKey: UInt8, CaseIterable {
          aeroway, manMade, natural, waterway, sport, club, highway, building, landuse
     case boundary, adminLevel, place, postalCode, type, area, brand, population, wikidata, wikipedia
     case addrHousenumber, addrHousename, addrStreet, addrPlace, addrPostcode, addrCity, addrCountry, addrInterpolation
-    case iso3166Alpha2, iso3166, iso3166Subdivision, water
+    case iso3166Alpha2, iso3166, iso3166Subdivision, water, entrance, routingEntrance
 
     var isPOIKey: Bool { rawValue >= Self.amenity.rawValue && rawValue <= Self.landuse.rawValue }
 
@@ -89,7 +89,7 @@ enum OSMKey: UInt8, CaseIterable {
         "public_transport", "railway", "aeroway", "man_made", "natural", "waterway", "sport", "club", "highway",
         "building", "landuse", "boundary", "admin_level", "place", "postal_code", "type", "area", "brand", "population", "wikidata", "wikipedia",
         "addr:housenumber", "addr:housename", "addr:street", "addr:place", "addr:postcode", "addr:city", "addr:country",
-        "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1", "ISO3166-2", "water",
+        "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1", "ISO3166-2", "water", "entrance", "routing:entrance",
     ]
 
     fileprivate static let byText = Dictionary(uniqueKeysWithValues: allCases.dropFirst().map { ($0.text, $0) })

@@ -50,6 +50,7 @@ public final class OSMPlaceBuilder: OSMHandler {
     private let wayRefs: WayRefStore
     private var lines: LineCollector
     private let addressNodes: AddressNodeIndex
+    private let entranceNodes: EntranceNodeIndex
     private var interpolations: [(wayID: Int64, refs: [Int64], points: [Point7], tags: OSMTags)] = []
     /// Named `type=waterway` relations (a river of many ways, the Rhine): their member ways are one place
     /// under the relation's id, not lines merged by name. Read after the ways, so rivers are written last.
@@ -81,6 +82,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         wayRefs = WayRefStore(spill: try SpillFile(directory: scratchDirectory), budget: budget)
         lines = LineCollector(spill: try SpillFile(directory: scratchDirectory))
         addressNodes = AddressNodeIndex(spill: try SpillFile(directory: scratchDirectory), budget: budget)
+        entranceNodes = EntranceNodeIndex(spill: try SpillFile(directory: scratchDirectory), budget: budget)
     }
 
     /// Bytes of node locations and indexes written to scratch files so far because the budget was spent.
@@ -94,6 +96,9 @@ public final class OSMPlaceBuilder: OSMHandler {
         if let number = tags[.addrHousenumber] {
             try addressNodes.add(id: id, housenumber: number, street: tags[.addrStreet] ?? tags[.addrPlace],
                              postcode: tags[.addrPostcode])
+        }
+        if let entrance = OSMClassifier.entrance(tags) {
+            try entranceNodes.add(id: id, at: Point7(lat: lat7, lon: lon7), type: entrance.type, tags: entrance.tags)
         }
         guard let classification = OSMClassifier.classify(tags, hasName: Self.hasName(tags), isArea: false) else { return }
         let point = Point7(lat: lat7, lon: lon7)
@@ -119,6 +124,8 @@ public final class OSMPlaceBuilder: OSMHandler {
         let lineType = hasName ? OSMClassifier.lineType(tags) : nil
         guard classification != nil || lineType != nil else { return }
         let names = Self.names(tags)
+        // Only a place of this way alone has its entrances: not a street or river merged from many ways.
+        let entrances = classification == nil || entranceNodes.isEmpty ? [] : try entranceNodes.entrances(among: refs)
         let tags = classification == nil ? OSMTags() : tags.detached()   // streets need only their names
         // The geometry is the rest of the way's work: it goes to the sink's thread (the writer's, which
         // has time while ways are read), in order with the places, with node lookups of its own.
@@ -130,23 +137,23 @@ public final class OSMPlaceBuilder: OSMHandler {
                 try lines.add(wayID: id, family: lineType.family, value: lineType.value, names: names, points: line)
                 if lineType.family == .highway { geometryStats.streetSegments += 1 }
             } else if let classification, !line.isEmpty {
-                try emitWay(id: id, classification, tags, names, line: line, isClosed: isClosed, into: target)
+                try emitWay(id: id, classification, tags, names, line: line, isClosed: isClosed, entrances: entrances, into: target)
             }
         }
     }
 
     private func emitWay(id: Int64, _ classification: OSMClassification, _ tags: OSMTags, _ names: [PlaceName],
-                         line: [Point7], isClosed: Bool, into target: PlaceSink) throws {
+                         line: [Point7], isClosed: Bool, entrances: [PlaceEntrance], into target: PlaceSink) throws {
         var line = line
         if isClosed, line.count >= 4, line.first == line.last {
             line.removeLast()
             let polygons = [[line]]
             let point = PolygonMath.interiorPoint(polygons) ?? line[0]
-            try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: .polygons(polygons), into: target)
+            try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: .polygons(polygons), entrances: entrances, into: target)
         } else {
             let point = LineMath.point(along: line, fraction: 0.5) ?? line[0]
             try emit(ref: "w\(id)", classification, tags, names, at: point, geometry: line.count > 1 ? .lineStrings([line]) : nil,
-                     into: target)
+                     entrances: entrances, into: target)
         }
     }
 
@@ -218,6 +225,7 @@ public final class OSMPlaceBuilder: OSMHandler {
         try nodes.seal()
         sinkNodes = nodes.makeReader()
         try addressNodes.seal()
+        try entranceNodes.seal()
     }
 
     /// Writes the streets and interpolation lines, which need every way read first: once the last way is
@@ -262,7 +270,7 @@ public final class OSMPlaceBuilder: OSMHandler {
 
     private func emit(ref: String, _ classification: OSMClassification, _ tags: OSMTags, _ names: [PlaceName],
                       at point: Point7, geometry: Geometry?, areaKm2: Double? = nil, labelNode: String? = nil,
-                      adminCentreNode: String? = nil, into target: PlaceSink) throws {
+                      adminCentreNode: String? = nil, entrances: [PlaceEntrance] = [], into target: PlaceSink) throws {
         var names = names
         var name = names.first?.name
         if classification.kind == .postcode, let code = tags[.postalCode] {
@@ -283,6 +291,7 @@ public final class OSMPlaceBuilder: OSMHandler {
             tags: OSMClassifier.displayTags(tags), geometry: geometry)
         record.labelNode = labelNode
         record.adminCentreNode = adminCentreNode
+        record.entrances = entrances
         try target.add(record)
     }
 
