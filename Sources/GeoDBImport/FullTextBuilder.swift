@@ -41,6 +41,10 @@ final class FullTextBuilder {
     /// Starts a scratch database at `scratchPath` (replacing any file there) with a page cache of
     /// `cacheMiB`, carrying over the place_fts rows `output` already has (appending). `output` must not be
     /// in a transaction (ATTACH).
+    /// Whether the place_name_key rows it writes hold their names' first words (`NameKey.firstWord`): in a new
+    /// file, and in one that already has them.
+    private(set) var keysHoldFirstWords = true
+
     init(output: Connection, scratchPath: String, cacheMiB: Int) throws {
         self.scratchPath = scratchPath
         unlink(scratchPath)
@@ -52,6 +56,10 @@ final class FullTextBuilder {
         // Through the output's connection, before the scratch connection below opens (and caches anything).
         if try output.scalarInt("SELECT EXISTS (SELECT 1 FROM place)") == 1 {
             try Self.copy(["place_fts", "place_name_key"], from: "main", to: "fulltext", db: output, attaching: scratchPath)
+            // Rows are deleted by their texts (contentless FTS5): a file written before first-word tokens gets
+            // rows as its own are, or deleting one would corrupt the index.
+            keysHoldFirstWords = try output.scalarInt(
+                "SELECT EXISTS (SELECT 1 FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)' AND value = '1')") == 1
         }
         let index = try ScratchIndex(path: scratchPath, cacheMiB: cacheMiB)
         worker = BackgroundWorker(name: "geodb-fulltext", batchSize: 512) { try index.apply($0) }
@@ -73,30 +81,32 @@ final class FullTextBuilder {
     /// `place.name` is set; the names' keys, `NameKey`; all made by the caller's thread); their places in
     /// the index's order follow `importance` (as `place.importance` has it) and `kind` (`SearchRowID`).
     func insert(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool, address: Address) throws {
-        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address) {
+        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address,
+                                       firstWords: keysHoldFirstWords) {
             try worker?.send(.insert(rowid: rowid, text: text))
         }
     }
 
     /// Forgets the rows `insert` made with these values.
     func delete(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool, address: Address) throws {
-        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address) {
+        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address,
+                                       firstWords: keysHoldFirstWords) {
             try worker?.send(.delete(rowid: rowid, text: text))
         }
     }
 
     /// The rowids and texts of a place's rows.
     static func rows(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool,
-                     address: Address) -> [(rowid: Int64, text: RowText)] {
+                     address: Address, firstWords: Bool) -> [(rowid: Int64, text: RowText)] {
         let columns = address.searchColumns(named: named)
         let texts = names.texts
-        let ownKeys = NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []))
+        let ownKeys = NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []), firstWords: firstWords)
         let own = (SearchRowID.of(place: id, importance: importance, kind: kind),
                    RowText(name: texts.own, street: columns.street, address: columns.address, keys: ownKeys))
         guard !texts.alternate.isEmpty else { return [own] }
         return [own, (SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true),
                       RowText(name: texts.alternate, street: columns.street, address: columns.address,
-                              keys: NameKey.text(of: names.alternate)))]
+                              keys: NameKey.text(of: names.alternate, firstWords: firstWords)))]
     }
 
     /// Starts the final optimize and the vocabulary in the background; only `writeRTrees` may follow.

@@ -237,7 +237,7 @@ public enum Importer {
                 try StandardGeometryWriter.write(in: db)
                 clock.lap("wkb")
             }
-            try writeMeta(db: db, writer: writer, appending: options.append)
+            try writeMeta(db: db, writer: writer, appending: options.append, keysHoldFirstWords: fullText.keysHoldFirstWords)
             progress?(ImportProgress(phase: "optimizing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
                                      placesWritten: writer.written))
             try writer.installFullText()
@@ -328,9 +328,10 @@ public enum Importer {
         }
     }
 
-    private static func writeMeta(db: Connection, writer: PlaceWriter, appending: Bool) throws {
+    private static func writeMeta(db: Connection, writer: PlaceWriter, appending: Bool, keysHoldFirstWords: Bool) throws {
         var meta: [(String, String)] = [
             ("generator", "geodb \(GeoDBVersion.string)"),
+            (NameKey.firstWordsMetaKey, keysHoldFirstWords ? "1" : "0"),
             (appending ? "updated_at" : "created_at", ISO8601.now()),
             ("place_count", String(try db.scalarInt("SELECT count(*) FROM place") ?? 0)),
             ("sqlite_version", Connection.libraryVersion),

@@ -534,7 +534,8 @@ final class ForwardSearch {
                 exactRowsDone = found.count < page || exactRowsAsked >= 2 * Self.candidateLimit
             }
         }
-        func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil) -> CandidateSource {
+        func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil,
+                    exactKeys: String? = nil) -> CandidateSource {
             let alternateRows: Bool? = names == .exactOwn ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more).
@@ -560,11 +561,35 @@ final class ForwardSearch {
                                                          limit: page)
                 return (found, found.count < page || read >= Self.candidateLimit)
             })
-            if let keys, !keys.holding, byKeyAlone { source.hasNoExactName = hasNoExactName(keys.match) }
+            if let exactKeys, byKeyAlone { source.hasNoExactName = hasNoExactName(exactKeys) }
             source.givesWholeAlternates = alternateRows == true
-            source.namesMayBeExact = names != .notExact
+            source.namesMayBeExact = names != .notExact && names != .notExactNotLeading
+            source.namesMayLead = names != .notExactNotLeading
             source.ownMayScoreMore = alternateRows == true && (entry != .complete || !byKeyAlone)
             return source
+        }
+        // The rows whose names are not the text, those with a name beginning with a query word apart when the
+        // file's keys say which (a typed word's beginning is no key: not while typing). A name that begins with
+        // the words gets `leadingBonus`, and rows holding a common word mostly hold it later ("hsien" in the
+        // alternates of hundreds of Chinese cities, "… bike station"): their bound 1.5 lower, they are read
+        // only as far as that can matter, not to the 200th. Not when many names begin with a word ("San"):
+        // then most rows are of the first kind, and SQLite would list them all for each page read of either.
+        func notExact(_ nameMatch: String, exactKeys: String) throws -> [CandidateSource] {
+            var firstWords: [String] = []
+            for word in query.words.flatMap(TextNormalizer.variants) where !firstWords.contains(NameKey.firstWord(word)) {
+                firstWords.append(NameKey.firstWord(word))
+            }
+            guard entry == .complete, try index.keysHoldFirstWords(), let leading = FTSQuery.groups([firstWords]),
+                  try !index.keysHeldByMore(than: Self.leadingRowsApart, keys: leading) else {
+                return [source(nameMatch, names: .notExact, keys: (exactKeys, false), exactKeys: exactKeys)]
+            }
+            // A place's alternates' row may be in the one stream, its own row in the other, unread when the
+            // first is read (or never: each stops at 200 rows): a place read through its alternates has its own
+            // names read too ("Dong" missed Thị Trấn Đông Triều, scored by its alternate "Dong Trieu" alone).
+            var streams = [source(nameMatch, names: .notExact, keys: ("(\(leading)) NOT (\(exactKeys))", true), exactKeys: exactKeys),
+                           source(nameMatch, names: .notExactNotLeading, keys: ("(\(exactKeys)) OR (\(leading))", false), exactKeys: exactKeys)]
+            for i in streams.indices { streams[i].ownMayScoreMore = true }
+            return streams
         }
         var sources: [CandidateSource]
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
@@ -581,7 +606,7 @@ final class ForwardSearch {
             if let exactKeys {
                 sources = [source(nameMatch, names: .exactOwn, keys: (exactKeys, true))]
                     + (try index.alternateRowHolds(keys: exactKeys) ? [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true))] : [])
-                    + [source(nameMatch, names: .notExact, keys: (exactKeys, false)), addressOnly]
+                    + (try notExact(nameMatch, exactKeys: exactKeys)) + [addressOnly]
             } else {
                 sources = [source(nameMatch, names: .exact), addressOnly]
             }
@@ -602,9 +627,10 @@ final class ForwardSearch {
         var more = true
         /// Whether a candidate read is known to have no name that is the whole text.
         var hasNoExactName: (SearchIndex.Candidate) throws -> Bool = { _ in false }
-        /// Whether the names of the rows it gives may be the whole text (false: the index's keys say they are
-        /// not; the place's other row may still have one).
+        /// Whether the names of the rows it gives may be the whole text, may begin with a query word (false:
+        /// the index's keys say they do not; the place's other row may still have one).
         var namesMayBeExact = true
+        var namesMayLead = true
 
         /// The lowest `Candidate.order` a row not yet read can have: a row of alternate names whole stands for
         /// its place's own row, ranked higher. (An alternate's partial match ties a result rarely enough to be
@@ -630,6 +656,9 @@ final class ForwardSearch {
         words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
     }
 
+    /// At most this many rows with a name beginning with a query word are read as a stream of their own.
+    static let leadingRowsApart = 500
+
     /// At most this many matches of a query are ranked, the most important ones.
     static let candidateLimit = 200
 
@@ -645,6 +674,10 @@ final class ForwardSearch {
         /// say none is).
         var ownMayBeExact = true
         var alternateMayBeExact = true
+        /// One of its own names, one of its alternate names may begin with a query word (unless the index's
+        /// keys say none does).
+        var ownMayLead = true
+        var alternateMayLead = true
 
         enum NamesRead {
             case none
@@ -656,11 +689,11 @@ final class ForwardSearch {
         }
 
         /// The most its names not yet read can give (`SearchRanking.bound`).
-        func unreadBound(_ bound: (SearchIndex.Candidate, SearchRanking.NameTier, Bool) -> Double) -> Double {
-            let alternate = bound(place, .alternate, alternateMayBeExact)
+        func unreadBound(_ bound: (SearchIndex.Candidate, SearchRanking.NameTier, Bool, Bool) -> Double) -> Double {
+            let alternate = bound(place, .alternate, alternateMayBeExact, alternateMayLead)
             switch read {
-            case .none: return max(bound(place, .own, ownMayBeExact), alternate)
-            case .own: return max(bound(place, .otherLanguage, ownMayBeExact), alternate)
+            case .none: return max(bound(place, .own, ownMayBeExact, ownMayLead), alternate)
+            case .own: return max(bound(place, .otherLanguage, ownMayBeExact, ownMayLead), alternate)
             case .ownInAnyLanguage: return alternate
             }
         }
@@ -681,8 +714,9 @@ final class ForwardSearch {
         func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
             SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry)
         }
-        func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier, exact: Bool) -> Double {
-            rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier, exact: exact))
+        func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier, exact: Bool, leading: Bool) -> Double {
+            rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier, exact: exact,
+                                        leading: leading))
         }
         var open: [Scoring] = []
         var scored: [RankedCandidate] = []
@@ -730,10 +764,14 @@ final class ForwardSearch {
                     if place.throughAlternates && !source.ownMayScoreMore {
                         candidate.read = .ownInAnyLanguage
                         candidate.alternateMayBeExact = source.namesMayBeExact
-                    } else if try source.hasNoExactName(place) {
-                        (candidate.ownMayBeExact, candidate.alternateMayBeExact) = (false, false)
+                        candidate.alternateMayLead = source.namesMayLead
                     } else {
-                        candidate.ownMayBeExact = source.namesMayBeExact
+                        if try source.hasNoExactName(place) {
+                            (candidate.ownMayBeExact, candidate.alternateMayBeExact) = (false, false)
+                        } else {
+                            candidate.ownMayBeExact = source.namesMayBeExact
+                        }
+                        candidate.ownMayLead = source.namesMayLead
                     }
                     candidate.bound = candidate.unreadBound(bound)
                     return candidate

@@ -130,6 +130,17 @@ final class SearchIndex {
                     [.text(keys)]) { $0.int(0) }
     }
 
+    /// Whether the file's place_name_key rows hold their names' first words (`NameKey.firstWord`): files
+    /// imported before they did have none, and their rows cannot say a name does not begin with a word.
+    func keysHoldFirstWords() throws -> Bool {
+        if let known = firstWordsKnown { return known }
+        let known = try db.first("whether name keys hold first words",
+                                 "SELECT value FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)'") { $0.text(0) } == "1"
+        firstWordsKnown = known
+        return known
+    }
+    private var firstWordsKnown: Bool?
+
     /// Whether a row of alternate names holds one of the whole-name keys `keys`: else a search needs no
     /// stream of exact alternate names (reading it would read every exact own row too, ahead of need).
     func alternateRowHolds(keys: String) throws -> Bool {
@@ -155,6 +166,13 @@ final class SearchIndex {
     func matchesMore(than count: Int, match: String) throws -> Bool {
         try db.rows("whether many rows match", "SELECT count(*) FROM (SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 LIMIT \(count + 1))",
                     [.text(match)]) { $0.int(0) }.first ?? 0 > Int64(count)
+    }
+
+    /// Whether more than `count` index rows hold one of `keys` (`NameKey`s, an FTS5 expression over
+    /// `place_name_key`), reading at most `count` + 1 of them.
+    func keysHeldByMore(than count: Int, keys: String) throws -> Bool {
+        try db.rows("whether many rows hold a key", "SELECT count(*) FROM (SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 LIMIT \(count + 1))",
+                    [.text(keys)]) { $0.int(0) }.first ?? 0 > Int64(count)
     }
 
     /// The candidates of index rows known to match, in rowid order, with the options' filters in SQL.

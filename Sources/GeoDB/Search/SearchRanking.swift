@@ -230,10 +230,11 @@ enum SearchRanking {
     /// The most a candidate can score through a name of `tier` or a lesser one, from what is known before
     /// its names are read: its `PlacePoints` and the best name match there is (exact; typo matches less).
     /// Search reads names only of the candidates whose bound can still beat the results it has, own names
-    /// before alternates. `exact` false: none of its names is the whole text (the index's keys say so).
+    /// before alternates. `exact` false: none of its names is the whole text; `leading` false: none begins
+    /// with a query word (the index's keys say so).
     static func bound(_ place: SearchIndex.Candidate, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      entry: Entry, tier: NameTier = .own, exact: Bool = true) -> Double {
-        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : exact ? .exact : .prefix, tier: tier, edits: 0, leading: true,
+                      entry: Entry, tier: NameTier = .own, exact: Bool = true, leading: Bool = true) -> Double {
+        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : exact ? .exact : .prefix, tier: tier, edits: 0, leading: leading,
                              whole: true)
         return best.points(entry) + PlacePoints(place, query: query, near: near).value
     }
@@ -248,6 +249,9 @@ enum SearchRanking {
         case exactAlternate
         /// Names may hold the words, none is them exactly (the index's whole-name keys say so).
         case notExact
+        /// As `notExact`, and no name begins with a query word (the index's first-word keys say so): no
+        /// `leadingBonus`.
+        case notExactNotLeading
         /// No name holds a query word: the candidate matched through its address alone.
         case none
     }
@@ -267,8 +271,8 @@ enum SearchRanking {
             }
             let own = best(.own), alternate = best(.alternate) + SearchRowID.alternateRankDrop * SearchRowID.rankScale
             name = names == .exactOwn ? own : names == .exactAlternate ? alternate : max(own, alternate)
-        case .notExact:
-            name = NameMatch(match: .prefix, tier: .own, edits: 0, leading: true, whole: true).points(entry)
+        case .notExact, .notExactNotLeading:
+            name = NameMatch(match: .prefix, tier: .own, edits: 0, leading: names == .notExact, whole: true).points(entry)
         case .none:
             // As `rank` scores a candidate no name of which holds the words.
             name = weight(of: forced ?? (query.numbers.isEmpty ? .prefix : .exact)) - acrossNamesPenalty - (forced == .fuzzy ? editPenalty : 0)

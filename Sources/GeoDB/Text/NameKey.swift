@@ -20,9 +20,27 @@ package enum NameKey {
         return String(hash & 0xFF_FFFF_FFFF, radix: 36)
     }
 
-    /// The `key` text of an index row holding `names`: their distinct keys, joined by spaces.
-    package static func text<C: Collection<String>>(of names: C) -> String {
+    /// The token of an index row one of whose names begins with the folded `word`: "w" and the key of the word
+    /// alone. Search reads the rows that have no name beginning with a query word apart, as out of reach of
+    /// `SearchRanking`'s bonus for a name that begins with the words ("bike" in a hundred "… bike station"s).
+    /// Such a token can coincide with a whole name's key; the row is then read as one that may be either,
+    /// which costs time, never an answer.
+    package static func firstWord(_ word: String) -> String { "w" + (of(words: [word]) ?? "") }
+
+    /// The `key` text of an index row holding `names`: their distinct keys and, with `firstWords`, the
+    /// distinct `firstWord` tokens of their first words, joined by spaces.
+    package static func text<C: Collection<String>>(of names: C, firstWords: Bool) -> String {
         var seen = Set<String>()
-        return names.compactMap { of(words: TextNormalizer.tokens($0)) }.filter { seen.insert($0).inserted }.joined(separator: " ")
+        var keys: [String] = []
+        for name in names {
+            let words = TextNormalizer.tokens(name)
+            guard let key = of(words: words) else { continue }
+            if seen.insert(key).inserted { keys.append(key) }
+            if firstWords, case let first = firstWord(words[0]), seen.insert(first).inserted { keys.append(first) }
+        }
+        return keys.joined(separator: " ")
     }
+
+    /// The `meta` key of a file whose `place_name_key` rows hold `firstWord` tokens (files written before do not).
+    package static let firstWordsMetaKey = "name_key_first_words"
 }
