@@ -38,13 +38,13 @@ final class FullTextBuilder {
     /// the next import of the same output in this process, which has the same path.)
     private var discarded = false
 
-    /// Starts a scratch database at `scratchPath` (replacing any file there) with a page cache of
-    /// `cacheMiB`, carrying over the place_fts rows `output` already has (appending). `output` must not be
-    /// in a transaction (ATTACH).
     /// Whether the place_name_key rows it writes hold their names' first words (`NameKey.firstWord`): in a new
     /// file, and in one that already has them.
     private(set) var keysHoldFirstWords = true
 
+    /// Starts a scratch database at `scratchPath` (replacing any file there) with a page cache of
+    /// `cacheMiB`, carrying over the place_fts rows `output` already has (appending). `output` must not be
+    /// in a transaction (ATTACH).
     init(output: Connection, scratchPath: String, cacheMiB: Int) throws {
         self.scratchPath = scratchPath
         unlink(scratchPath)

@@ -538,9 +538,12 @@ final class ForwardSearch {
                     exactKeys: String? = nil) -> CandidateSource {
             let alternateRows: Bool? = names == .exactOwn ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
-            // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more).
-            let firstPage = names == .none ? 2 : firstPage
+            // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more). So
+            // are the rows whose names do not begin with the word, where most do ("Schaan": 14 of 66, a page of
+            // 20 read all 66).
+            let firstPage = names == .none || names == .notExactNotLeading ? 2 : firstPage
             var read = 0
+            var listed: [Int64]?
             var source = CandidateSource(bound: { rank in
                 SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names)
             }, read: { after in
@@ -555,6 +558,14 @@ final class ForwardSearch {
                         ? try self.index.candidates(of: rows(named: keys.match, alternates: alternateRows), after: after,
                                                     options: options, limit: page)
                         : try exactRows(match, keys: keys, alternates: alternateRows, after: after, limit: page)
+                    return (found, last || read >= Self.candidateLimit)
+                }
+                if let keys, keys.holding, byKeyAlone {
+                    // The rows with a name beginning with the word: listed from place_name_key (few, or the stream
+                    // is not apart), not found by going through every match ("Schaan": 1,700, for a handful).
+                    let rows = try listed ?? self.index.rowids(named: keys.match, limit: Self.candidateLimit)
+                    listed = rows
+                    let (found, last) = try self.index.candidates(of: rows, after: after, options: options, limit: page)
                     return (found, last || read >= Self.candidateLimit)
                 }
                 let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, keys: keys,
@@ -583,13 +594,8 @@ final class ForwardSearch {
                   try !index.keysHeldByMore(than: Self.leadingRowsApart, keys: leading) else {
                 return [source(nameMatch, names: .notExact, keys: (exactKeys, false), exactKeys: exactKeys)]
             }
-            // A place's alternates' row may be in the one stream, its own row in the other, unread when the
-            // first is read (or never: each stops at 200 rows): a place read through its alternates has its own
-            // names read too ("Dong" missed Thị Trấn Đông Triều, scored by its alternate "Dong Trieu" alone).
-            var streams = [source(nameMatch, names: .notExact, keys: ("(\(leading)) NOT (\(exactKeys))", true), exactKeys: exactKeys),
-                           source(nameMatch, names: .notExactNotLeading, keys: ("(\(exactKeys)) OR (\(leading))", false), exactKeys: exactKeys)]
-            for i in streams.indices { streams[i].ownMayScoreMore = true }
-            return streams
+            return [source(nameMatch, names: .notExact, keys: ("(\(leading)) NOT (\(exactKeys))", true), exactKeys: exactKeys),
+                    source(nameMatch, names: .notExactNotLeading, keys: ("(\(exactKeys)) OR (\(leading))", false), exactKeys: exactKeys)]
         }
         var sources: [CandidateSource]
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
@@ -720,7 +726,8 @@ final class ForwardSearch {
         }
         var open: [Scoring] = []
         var scored: [RankedCandidate] = []
-        var seen = Set<Int64>()
+        // Each place read, and whether through its own names' row (false: its alternates' row alone so far).
+        var seen: [Int64: Bool] = [:]
         var batch = 16
         var sources = sources
         while true {
@@ -759,7 +766,27 @@ final class ForwardSearch {
                 // found the town through its alternate "Ejido", keyed as if "El" named where it is) or, while
                 // typing, score less than an own name beginning with the words: its own names are read too.
                 let source = sources[next]
-                open += try page.candidates.filter { seen.insert($0.id).inserted }.map { place in
+                var fresh: [SearchIndex.Candidate] = []
+                for place in page.candidates {
+                    let throughOwn = !place.throughAlternates || source.ownMayScoreMore
+                    switch seen[place.id] {
+                    case nil:
+                        seen[place.id] = throughOwn
+                        fresh.append(place)
+                    case false? where throughOwn:
+                        // Its own row after its alternates' (from another stream, read later: an exact alternate
+                        // read first, or the rows leading with the word before those that do not): read again
+                        // through its own names, in place of what its alternates gave ("Dong" on cities15000
+                        // missed Thi Tran Dong Trieu at a limit of 10, "brno" scored Brno by its alternate BRNO).
+                        seen[place.id] = true
+                        open.removeAll { $0.place.id == place.id }
+                        scored.removeAll { $0.id == place.id }
+                        fresh.append(place)
+                    default:
+                        continue
+                    }
+                }
+                open += try fresh.map { place in
                     var candidate = Scoring(place: place, bound: 0)
                     if place.throughAlternates && !source.ownMayScoreMore {
                         candidate.read = .ownInAnyLanguage

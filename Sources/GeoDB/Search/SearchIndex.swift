@@ -164,15 +164,18 @@ final class SearchIndex {
     /// Whether more than `count` index rows match `match` (filters aside): counted from the index alone,
     /// reading at most `count` + 1 rows.
     func matchesMore(than count: Int, match: String) throws -> Bool {
-        try db.rows("whether many rows match", "SELECT count(*) FROM (SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 LIMIT \(count + 1))",
-                    [.text(match)]) { $0.int(0) }.first ?? 0 > Int64(count)
+        try rowsMore(than: count, in: "place_fts", match: match)
     }
 
     /// Whether more than `count` index rows hold one of `keys` (`NameKey`s, an FTS5 expression over
     /// `place_name_key`), reading at most `count` + 1 of them.
     func keysHeldByMore(than count: Int, keys: String) throws -> Bool {
-        try db.rows("whether many rows hold a key", "SELECT count(*) FROM (SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 LIMIT \(count + 1))",
-                    [.text(keys)]) { $0.int(0) }.first ?? 0 > Int64(count)
+        try rowsMore(than: count, in: "place_name_key", match: keys)
+    }
+
+    private func rowsMore(than count: Int, in table: String, match: String) throws -> Bool {
+        try db.rows("whether many rows match", "SELECT count(*) FROM (SELECT rowid FROM \(table) WHERE \(table) MATCH ?1 LIMIT \(count + 1))",
+                    [.text(match)]) { $0.int(0) }.first ?? 0 > Int64(count)
     }
 
     /// The candidates of index rows known to match, in rowid order, with the options' filters in SQL.
