@@ -815,11 +815,11 @@ final class ForwardSearch {
             batch *= 2
             // Each candidate's next tier of names, a statement per tier: it is scored once its names reach the
             // most the next tier could give, else put back with that bound.
-            var unread: [Scoring] = [], unreadAll: [Scoring] = [], ownRead: [Scoring] = [], allOwnRead: [Scoring] = []
+            var needOwn: [Scoring] = [], needAllOwn: [Scoring] = [], needOtherLanguages: [Scoring] = [], needAlternates: [Scoring] = []
             for candidate in round {
                 switch candidate.read {
-                case .own: ownRead.append(candidate)
-                case .ownInAnyLanguage: allOwnRead.append(candidate)
+                case .own: needOtherLanguages.append(candidate)
+                case .ownInAnyLanguage: needAlternates.append(candidate)
                 case .none:
                     // The name it is shown by is its own, even where the names read have it only in a language
                     // (a street tagged name:da and name:nn alone).
@@ -833,7 +833,7 @@ final class ForwardSearch {
                     // alternate may score as much (a statement more for nothing: Monaco's towns).
                     var ownOnly = candidate
                     ownOnly.read = .own
-                    if ownOnly.unreadBound(bound) < candidate.bound { unread.append(candidate) } else { unreadAll.append(candidate) }
+                    if ownOnly.unreadBound(bound) < candidate.bound { needOwn.append(candidate) } else { needAllOwn.append(candidate) }
                 }
             }
             func readNext(_ candidates: [Scoring], _ rows: SearchIndex.NameRows, then read: Scoring.NamesRead) throws {
@@ -852,12 +852,12 @@ final class ForwardSearch {
                     }
                 }
             }
-            try readNext(unread, .own, then: .own)
-            try readNext(unreadAll, .ownInAnyLanguage, then: .ownInAnyLanguage)
-            try readNext(ownRead, .otherLanguages, then: .ownInAnyLanguage)
-            let alternates = try index.names(of: allOwnRead.map(\.place.id), .alternates, words: query.words, fuzzy: forced == .fuzzy,
+            try readNext(needOwn, .own, then: .own)
+            try readNext(needAllOwn, .ownInAnyLanguage, then: .ownInAnyLanguage)
+            try readNext(needOtherLanguages, .otherLanguages, then: .ownInAnyLanguage)
+            let alternates = try index.names(of: needAlternates.map(\.place.id), .alternates, words: query.words, fuzzy: forced == .fuzzy,
                                              language: options.language)
-            scored += allOwnRead.map { rank($0.place, $0.names + (alternates[$0.place.id] ?? [])) }
+            scored += needAlternates.map { rank($0.place, $0.names + (alternates[$0.place.id] ?? [])) }
         }
         return scored
     }
