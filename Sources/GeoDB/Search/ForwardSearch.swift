@@ -706,14 +706,14 @@ final class ForwardSearch {
     }
 
     /// Scores the candidates the sources give (each index rows in rowid order; a place comes once, through
-    /// the first row of it read), only as many as it takes to know the best `keep`. Names are the cost of ranking (a capital has 150,
-    /// most of them alternates), so they are read in rounds, the candidates that can score highest first
-    /// (`SearchRanking.bound`): a place whose main
-    /// name reaches its bound needs no other; one whose own names score at least what any alternate could
-    /// give needs no alternates; the others are put back with that lower bound. Candidates not yet read can
-    /// score no more than their source's bound for the rank of the last one it gave, and the source whose
-    /// unread rows can score most is read next. It stops
-    /// when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
+    /// the first row of it read, or again through its own row when its alternates' came first), only as many
+    /// as it takes to know the best `keep`. Names are the cost of ranking (a capital has 150, most of them
+    /// alternates or in other languages), so they are read in rounds, the candidates that can score highest
+    /// first (`SearchRanking.bound`), a tier at a time: a place whose main name reaches its bound needs no
+    /// other; one whose names read so far score at least what the next tier could give needs no more; the
+    /// others are put back with that lower bound. Candidates not yet read can score no more than their
+    /// source's bound for the rank of the last one it gave, and the source whose unread rows can score most is
+    /// read next. It stops when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
     private func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, entry: SearchRanking.Entry, keep: Int,
                                 from sources: [CandidateSource]) throws -> [RankedCandidate] {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
