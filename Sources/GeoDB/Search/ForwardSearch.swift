@@ -587,8 +587,8 @@ final class ForwardSearch {
         // then most rows are of the first kind, and SQLite would list them all for each page read of either.
         func notExact(_ nameMatch: String, exactKeys: String) throws -> [CandidateSource] {
             var firstWords: [String] = []
-            for word in query.words.flatMap(TextNormalizer.variants) where !firstWords.contains(NameKey.firstWord(word)) {
-                firstWords.append(NameKey.firstWord(word))
+            for token in query.words.flatMap(TextNormalizer.variants).map(NameKey.firstWord) where !firstWords.contains(token) {
+                firstWords.append(token)
             }
             guard entry == .complete, try index.keysHoldFirstWords(), let leading = FTSQuery.groups([firstWords]),
                   try !index.keysHeldByMore(than: Self.leadingRowsApart, keys: leading) else {
@@ -836,7 +836,10 @@ final class ForwardSearch {
                     if ownOnly.unreadBound(bound) < candidate.bound { needOwn.append(candidate) } else { needAllOwn.append(candidate) }
                 }
             }
-            func readNext(_ candidates: [Scoring], _ rows: SearchIndex.NameRows, then read: Scoring.NamesRead) throws {
+            // Own names in the asked language leave those in other languages to read; any other read leaves
+            // the alternates.
+            func readNext(_ candidates: [Scoring], _ rows: SearchIndex.NameRows) throws {
+                let read: Scoring.NamesRead = rows == .own ? .own : .ownInAnyLanguage
                 let more = try index.names(of: candidates.map(\.place.id), rows, words: query.words, fuzzy: forced == .fuzzy,
                                            language: options.language)
                 for var candidate in candidates {
@@ -852,9 +855,9 @@ final class ForwardSearch {
                     }
                 }
             }
-            try readNext(needOwn, .own, then: .own)
-            try readNext(needAllOwn, .ownInAnyLanguage, then: .ownInAnyLanguage)
-            try readNext(needOtherLanguages, .otherLanguages, then: .ownInAnyLanguage)
+            try readNext(needOwn, .own)
+            try readNext(needAllOwn, .ownInAnyLanguage)
+            try readNext(needOtherLanguages, .otherLanguages)
             let alternates = try index.names(of: needAlternates.map(\.place.id), .alternates, words: query.words, fuzzy: forced == .fuzzy,
                                              language: options.language)
             scored += needAlternates.map { rank($0.place, $0.names + (alternates[$0.place.id] ?? [])) }
