@@ -129,14 +129,14 @@ import TestSupport
             #expect(first.address.street == "Pieni Roobertinkatu" && first.address.housenumber == "3", "\(text)")
         }
         #expect(try search("Pieni Roobertinkatu 3 Helsinki Sweden").allSatisfy { $0.address.countryCode == nil })
-        #expect(ForwardSearch.countryAtEnd(of: "Port Moresby, Papua New Guinea", languages: [])! == ("Port Moresby", "PG"))
-        #expect(ForwardSearch.countryAtEnd(of: "Pieni Roobertinkatu 3 Helsinki Finnland", languages: ["de"])! == ("Pieni Roobertinkatu 3 Helsinki", "FI"))
-        #expect(ForwardSearch.countryAtEnd(of: "Pieni Roobertinkatu 3 Helsinki Finnland", languages: []) == nil)
-        #expect(ForwardSearch.countryAtEnd(of: "Finland", languages: []) == nil)
-        #expect(ForwardSearch.countryAtEnd(of: "Rue 3 12", languages: []) == nil)
+        #expect(InCountryReading.countryAtEnd(of: "Port Moresby, Papua New Guinea", languages: [])! == ("Port Moresby", "PG"))
+        #expect(InCountryReading.countryAtEnd(of: "Pieni Roobertinkatu 3 Helsinki Finnland", languages: ["de"])! == ("Pieni Roobertinkatu 3 Helsinki", "FI"))
+        #expect(InCountryReading.countryAtEnd(of: "Pieni Roobertinkatu 3 Helsinki Finnland", languages: []) == nil)
+        #expect(InCountryReading.countryAtEnd(of: "Finland", languages: []) == nil)
+        #expect(InCountryReading.countryAtEnd(of: "Rue 3 12", languages: []) == nil)
         // A code only in capitals: "de" and "al" end names more often than they name Germany and Albania.
-        #expect(ForwardSearch.countryAtEnd(of: "San Pedro de", languages: []) == nil)
-        #expect(ForwardSearch.countryAtEnd(of: "Marj AL", languages: [])! == ("Marj", "AL"))
+        #expect(InCountryReading.countryAtEnd(of: "San Pedro de", languages: []) == nil)
+        #expect(InCountryReading.countryAtEnd(of: "Marj AL", languages: [])! == ("Marj", "AL"))
         // Nor while its last word is being typed ("Ciudad Ch" is no Ciudad in Switzerland); once it is done, it is.
         func readings(_ text: String) throws -> [SearchReading] {
             var typing = SearchOptions()
@@ -292,7 +292,7 @@ import TestSupport
     @Test func aWordJustBegunIsNoTownAlone() {
         func wheres(_ text: String, typing: Bool) -> [[String]] {
             let query = ParsedQuery(text)
-            return ForwardSearch.readings(of: query, typing: typing).map { Array(query.words[$0.where]) }
+            return WhatWhereReading.splits(of: query, typing: typing).map { Array(query.words[$0.where]) }
         }
         #expect(!wheres("Metro Rautatientori A", typing: true).contains(["a"]))
         #expect(wheres("Metro Rautatientori A", typing: true).contains(["rautatientori", "a"]))

@@ -10,7 +10,7 @@ struct SearchCursor: Equatable {
     /// `fingerprint(text:options:)` of the query.
     var fingerprint: UInt32
 
-    /// How deep pages go: results beyond it are not ranked (`ForwardSearch.candidateLimit` bounds them too).
+    /// How deep pages go: results beyond it are not ranked (`CandidateRanker.candidateLimit` bounds them too).
     static let maxDepth = 500
 
     var text: String { String(offset) + "." + String(fingerprint, radix: 16) }

@@ -37,7 +37,8 @@ final class StructuredSearch {
                 return Array(found.map { var p = $0; p.match = .exact; p.score = SearchRanking.structuredExactScore; return p }
                     .prefix(options.limit))
             }
-            return Array(try forward.numberFallback(ParsedQuery("\(street) \(housenumber)"), options: options).prefix(options.limit))
+            let fallback = StreetNumberReading(context: forward.context)
+            return Array(try fallback.places(ParsedQuery("\(street) \(housenumber)"), options: options).prefix(options.limit))
         }
         if let street, let postcode { return try streets(street, postcode: postcode, city: city, options: options) }
         var text = [street, postcode, city].compactMap { $0 }.joined(separator: " ")

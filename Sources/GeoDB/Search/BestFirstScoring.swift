@@ -1,0 +1,201 @@
+// Scoring candidates best first: names are read in tiers and rounds, for the candidates that can still rank,
+// and streams are read only while a row not yet read could beat the results kept.
+
+extension CandidateRanker {
+    /// A candidate on its way to a score: the most it can still score (rounded as scores are) and the names
+    /// read so far.
+    fileprivate struct Scoring {
+        var place: SearchIndex.Candidate
+        var bound: Double
+        /// Which of its names are read (`names`), in the order of their tiers.
+        var read = NamesRead.none
+        var names: [SearchRanking.CandidateName] = []
+        /// One of its own names, one of its alternate names may be the whole text (unless the index's keys
+        /// say none is).
+        var ownMayBeExact = true
+        var alternateMayBeExact = true
+        /// One of its own names, one of its alternate names may begin with a query word (unless the index's
+        /// keys say none does).
+        var ownMayLead = true
+        var alternateMayLead = true
+
+        enum NamesRead {
+            case none
+            /// Its own names in the language asked for or none.
+            case own
+            /// All its own names (none when it matched through its alternates' row, since they do not hold
+            /// the words): then only an alternate name can raise its score to `bound`.
+            case ownInAnyLanguage
+        }
+
+        /// The most its names not yet read can give (`SearchRanking.bound`).
+        func unreadBound(_ bound: (SearchIndex.Candidate, SearchRanking.NameTier, Bool, Bool) -> Double) -> Double {
+            let alternate = bound(place, .alternate, alternateMayBeExact, alternateMayLead)
+            switch read {
+            case .none: return max(bound(place, .own, ownMayBeExact, ownMayLead), alternate)
+            case .own: return max(bound(place, .otherLanguage, ownMayBeExact, ownMayLead), alternate)
+            case .ownInAnyLanguage: return alternate
+            }
+        }
+    }
+
+    /// Scores the candidates the sources give (each index rows in rowid order; a place comes once, through
+    /// the first row of it read, or again through its own row when its alternates' came first), only as many
+    /// as it takes to know the best `keep`. Names are the cost of ranking (a capital has 150, most of them
+    /// alternates or in other languages), so they are read in rounds, the candidates that can score highest
+    /// first (`SearchRanking.bound`), a tier at a time: a place whose main name reaches its bound needs no
+    /// other; one whose names read so far score at least what the next tier could give needs no more; the
+    /// others are put back with that lower bound. Candidates not yet read can score no more than their
+    /// source's bound for the rank of the last one it gave, and the source whose unread rows can score most is
+    /// read next. It stops when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
+    func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, entry: SearchRanking.Entry, keep: Int,
+                                from sources: [CandidateSource]) throws -> [RankedCandidate] {
+        func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+        func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
+            SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry)
+        }
+        func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier, exact: Bool, leading: Bool) -> Double {
+            rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier, exact: exact,
+                                        leading: leading))
+        }
+        var open: [Scoring] = []
+        var scored: [RankedCandidate] = []
+        // Each place read, and whether through its own names' row (false: its alternates' row alone so far).
+        var seen: [Int64: Bool] = [:]
+        var batch = 16
+        var sources = sources
+        while true {
+            // The most any candidate not yet read can score (-infinity when all are read), and its source: of
+            // sources as high, the one whose unread rows come first in rank order (not read yet, or read least
+            // far), since only those can tie the k-th result and rank above it ("Landstrasse": the exact
+            // stream's equal houses were read to 200 while the stream holding the tie was never asked).
+            var unreadBound = -Double.infinity, next = 0
+            for (i, source) in sources.enumerated() {
+                let bound = rounded(source.unreadBound)
+                if bound > unreadBound || (bound == unreadBound && (source.lastRowID ?? .min) < (sources[next].lastRowID ?? .min)) {
+                    (unreadBound, next) = (bound, i)
+                }
+            }
+            open.sort { ($0.bound, -$0.place.order) > ($1.bound, -$1.place.order) }
+            // The candidates read that may still rank among the best `keep`: a prefix of `open`.
+            var mayRankAbove = open.count
+            if scored.count >= keep {
+                let kth = scored.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
+                mayRankAbove = open.prefix { $0.bound > kth.score || ($0.bound == kth.score && $0.place.order < kth.order) }.count
+                // A source's unread rows follow its last row read, but may precede the k-th's row (it came from
+                // another source): one of them that equals its score ranks before it.
+                let unreadMayRankAbove = sources.contains { source in
+                    let bound = rounded(source.unreadBound)
+                    return bound > kth.score || (bound == kth.score && source.lowestUnreadOrder < kth.order)
+                }
+                if !unreadMayRankAbove && mayRankAbove == 0 { break }
+            }
+            // More candidates when those read are used up, or one not read may score more than they can.
+            if unreadBound > open.first?.bound ?? -.infinity || (mayRankAbove == 0 && unreadBound > -.infinity) {
+                guard let page = try sources[next].read(sources[next].lastRowID) else { sources[next].more = false; continue }
+                // A place first found through its alternates' row is scored by its alternates alone: its own
+                // row, had it matched for more points, came first (in the same stream, at a lower rowid, or in
+                // a stream read further ahead). Not from the stream of exact alternate names: that is read
+                // ahead of the own names' at equal rank, and its row may be no whole alternate ("El Ejido"
+                // found the town through its alternate "Ejido", keyed as if "El" named where it is) or, while
+                // typing, score less than an own name beginning with the words: its own names are read too.
+                let source = sources[next]
+                var fresh: [SearchIndex.Candidate] = []
+                for place in page.candidates {
+                    let throughOwn = !place.throughAlternates || source.ownMayScoreMore
+                    switch seen[place.id] {
+                    case nil:
+                        seen[place.id] = throughOwn
+                        fresh.append(place)
+                    case false? where throughOwn:
+                        // Its own row after its alternates' (from another stream, read later: an exact alternate
+                        // read first, or the rows leading with the word before those that do not): read again
+                        // through its own names, in place of what its alternates gave ("Dong" on cities15000
+                        // missed Thi Tran Dong Trieu at a limit of 10, "brno" scored Brno by its alternate BRNO).
+                        seen[place.id] = true
+                        open.removeAll { $0.place.id == place.id }
+                        scored.removeAll { $0.id == place.id }
+                        fresh.append(place)
+                    default:
+                        continue
+                    }
+                }
+                open += try fresh.map { place in
+                    var candidate = Scoring(place: place, bound: 0)
+                    if place.throughAlternates && !source.ownMayScoreMore {
+                        candidate.read = .ownInAnyLanguage
+                        candidate.alternateMayBeExact = source.namesMayBeExact
+                        candidate.alternateMayLead = source.namesMayLead
+                    } else {
+                        if try source.hasNoExactName(place) {
+                            (candidate.ownMayBeExact, candidate.alternateMayBeExact) = (false, false)
+                        } else {
+                            candidate.ownMayBeExact = source.namesMayBeExact
+                        }
+                        candidate.ownMayLead = source.namesMayLead
+                    }
+                    candidate.bound = candidate.unreadBound(bound)
+                    return candidate
+                }
+                sources[next].lastRowID = page.candidates.last?.rowid ?? sources[next].lastRowID
+                sources[next].more = !page.last && !page.candidates.isEmpty
+                continue
+            }
+            guard !open.isEmpty else { break }
+            // Never more than may still rank: a round of names read for candidates put back with a bound that
+            // ties the k-th is wasted ("helsingfors" on tiled ×400: 200 capitals' hundred language names).
+            let round = open.prefix(min(batch, mayRankAbove))
+            open.removeFirst(round.count)
+            batch *= 2
+            // Each candidate's next tier of names, a statement per tier: it is scored once its names reach the
+            // most the next tier could give, else put back with that bound.
+            var needOwn: [Scoring] = [], needAllOwn: [Scoring] = [], needOtherLanguages: [Scoring] = [], needAlternates: [Scoring] = []
+            for candidate in round {
+                switch candidate.read {
+                case .own: needOtherLanguages.append(candidate)
+                case .ownInAnyLanguage: needAlternates.append(candidate)
+                case .none:
+                    // The name it is shown by is its own, even where the names read have it only in a language
+                    // (a street tagged name:da and name:nn alone).
+                    var candidate = candidate
+                    candidate.names = candidate.place.mainName.map { [SearchRanking.CandidateName($0, own: true)] } ?? []
+                    if !candidate.names.isEmpty {
+                        let byMain = rank(candidate.place, candidate.names)
+                        if byMain.score >= candidate.bound { scored.append(byMain); continue }
+                    }
+                    // Its own names apart from those in other languages only when they may be enough: not when an
+                    // alternate may score as much (a statement more for nothing: Monaco's towns).
+                    var ownOnly = candidate
+                    ownOnly.read = .own
+                    if ownOnly.unreadBound(bound) < candidate.bound { needOwn.append(candidate) } else { needAllOwn.append(candidate) }
+                }
+            }
+            // Own names in the asked language leave those in other languages to read; any other read leaves
+            // the alternates.
+            func readNext(_ candidates: [Scoring], _ rows: SearchIndex.NameRows) throws {
+                let read: Scoring.NamesRead = rows == .own ? .own : .ownInAnyLanguage
+                let more = try index.names(of: candidates.map(\.place.id), rows, words: query.words, fuzzy: forced == .fuzzy,
+                                           language: options.language)
+                for var candidate in candidates {
+                    candidate.names += more[candidate.place.id] ?? []
+                    candidate.read = read
+                    let nextBound = candidate.unreadBound(bound)
+                    let ranked = rank(candidate.place, candidate.names)
+                    if ranked.score >= nextBound {
+                        scored.append(ranked)
+                    } else {
+                        candidate.bound = nextBound
+                        open.append(candidate)
+                    }
+                }
+            }
+            try readNext(needOwn, .own)
+            try readNext(needAllOwn, .ownInAnyLanguage)
+            try readNext(needOtherLanguages, .otherLanguages)
+            let alternates = try index.names(of: needAlternates.map(\.place.id), .alternates, words: query.words, fuzzy: forced == .fuzzy,
+                                             language: options.language)
+            scored += needAlternates.map { rank($0.place, $0.names + (alternates[$0.place.id] ?? [])) }
+        }
+        return scored
+    }
+}

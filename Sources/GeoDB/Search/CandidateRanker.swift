@@ -1,0 +1,212 @@
+// The candidates of a query's words, ranked: the index rows holding them read as streams in rank order
+// (exact names, names leading with a word, the rest, addresses), scored best first (`BestFirstScoring`)
+// only as far as the best `limit` can change. Every reading that matches names uses it: the plain name,
+// "what, where", typos.
+
+/// Ranked candidates for words, read from `SearchIndex` only as far as their bounds matter.
+struct CandidateRanker {
+    let index: SearchIndex
+
+    /// Candidates for the words (each a list of alternatives), scored by `SearchRanking`: only those that
+    /// can be among the best `options.limit` (`scoreBestFirst`). With a house number too: a candidate that
+    /// has it scores at least what one without it can (the number's bonus is in its bound), so the number
+    /// fallback, asked for when no exact match is scored, could only add answers below the shown ones.
+    /// (Scoring all 200, as before, was most of "Mannerheimintie 5" on tiled ×400: 2.8 → 0.35 ms.)
+    func candidates(_ query: ParsedQuery, words: [[String]], options: SearchOptions, forced: MatchClass?,
+                    inSets: SearchIndex.AreaSetList? = nil, typing typingLast: Bool? = nil) throws -> [RankedCandidate] {
+        var groups = Self.variantGroups(words)
+        groups += query.numbers.map { [$0] }
+        var prefixGroups = groups
+        // The last word is still being typed: a prefix in the index (typos are whole words found beforehand).
+        // Its other forms are whole words: "West" is also "W", not every word beginning with w (which
+        // filled the 200 candidates with Warsaw, Seoul, … through alternate names, and read all their names).
+        let lastTyped = (typingLast ?? options.autocomplete) && !words.isEmpty
+        let entry = SearchRanking.Entry(typing: lastTyped, query: query)
+        if lastTyped && forced == nil {
+            let typed = words[words.count - 1]
+            prefixGroups[words.count - 1] = try typed.flatMap(index.prefixTerms) + groups[words.count - 1].filter { !typed.contains($0) }
+        }
+        guard let match = FTSQuery.groups(prefixGroups) else { return [] }
+        // Streams of matches, each in rank order, read as far as their bounds can matter: the places one of
+        // whose names is exactly the query (their whole-name keys, `NameKey`), those whose names hold a
+        // query word, and those that matched through their address alone, which score as no name holding
+        // the words (14 points, not 31.5). Read in one stream, "Vaduz" on Liechtenstein scored 200 of its
+        // 1,700 matches, nearly all addresses in Vaduz, in case one was named Vaduz; "strasse" 200 streets
+        // named "…strasse" in case one was named "Strasse". While typing, a name equal to the text so far
+        // scores a little more than others beginning with it: keys too. Typo matching compares names by
+        // edits, which no index column can tell: one stream.
+        // The rows named exactly one word are the rows of its key: read from place_name_key alone, once for
+        // both exact streams, not by going through every match for the few that hold it ("S" typed: 40,000
+        // rows of cities500).
+        let byKeyAlone = inSets == nil && query.words.count == 1 && query.numbers.isEmpty && words.count == 1 && words[0].count == 1
+        var keyedRows: [Int64]?
+        func rows(named keys: String, alternates: Bool) throws -> [Int64] {
+            let all = try keyedRows ?? index.rowids(named: keys, limit: Self.candidateLimit)
+            keyedRows = all
+            return all.filter { SearchRowID.isAlternate($0) == alternates }
+        }
+        // The places with a name that is the text (own or alternate), when all are known: a place read from
+        // the stream of names that are not the text and not among them has none (its names need only reach
+        // a prefix match's points, which its main name usually does, without reading the rest).
+        var placesNamedSo: Set<Int64>??
+        func hasNoExactName(_ keys: String) -> (SearchIndex.Candidate) throws -> Bool {
+            { place in
+                if placesNamedSo == nil {
+                    let all = try rows(named: keys, alternates: false) + rows(named: keys, alternates: true)
+                    placesNamedSo = .some(all.count < Self.candidateLimit ? Set(all.map(SearchRowID.place)) : nil)
+                }
+                guard let known = placesNamedSo ?? nil else { return false }
+                return !known.contains(place.id)
+            }
+        }
+        // For a text of several words, the rows holding a key, of own and alternate names alike, read once in
+        // pages for both exact streams: when few rows hold one, a page is a scan of every match ("San Jose"
+        // scanned its matches once per stream).
+        var exactRowsRead: [SearchIndex.Candidate] = [], exactRowsDone = false, exactRowsAsked = 0
+        func exactRows(_ match: String, keys: (match: String, holding: Bool), alternates: Bool, after: Int64?,
+                       limit: Int) throws -> (candidates: [SearchIndex.Candidate], last: Bool) {
+            while true {
+                let kind = exactRowsRead.filter { $0.throughAlternates == alternates && $0.rowid > after ?? .min }
+                if kind.count >= limit || exactRowsDone { return (Array(kind.prefix(limit)), exactRowsDone && kind.count <= limit) }
+                let page = min(2 * Self.candidateLimit - exactRowsAsked, max(firstPage, exactRowsAsked))
+                let found = try index.candidateRows(match: match, options: options, inSets: inSets, after: exactRowsRead.last?.rowid,
+                                                    keys: keys, limit: page)
+                exactRowsRead += found
+                exactRowsAsked += page
+                exactRowsDone = found.count < page || exactRowsAsked >= 2 * Self.candidateLimit
+            }
+        }
+        func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil,
+                    exactKeys: String? = nil) -> CandidateSource {
+            let alternateRows: Bool? = names == .exactOwn ? false : names == .exactAlternate ? true : nil
+            // Rows of the address stream are rarely among the best: their first page is a couple of rows,
+            // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more). So
+            // are the rows whose names do not begin with the word, where most do ("Schaan": 14 of 66, a page of
+            // 20 read all 66).
+            let firstPage = names == .none || names == .notExactNotLeading ? 2 : firstPage
+            var read = 0
+            var listed: [Int64]?
+            var source = CandidateSource(bound: { rank in
+                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names)
+            }, read: { after in
+                // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
+                // kept first (on data with many places of a name, often all it takes: the tenth of 400 equal
+                // "Stockmann"s is known after 11), then pages doubling.
+                guard read < Self.candidateLimit else { return nil }
+                let page = min(Self.candidateLimit - read, read == 0 ? firstPage : read)
+                read += page
+                if let keys, keys.holding, let alternateRows {
+                    let (found, last) = byKeyAlone
+                        ? try self.index.candidates(of: rows(named: keys.match, alternates: alternateRows), after: after,
+                                                    options: options, limit: page)
+                        : try exactRows(match, keys: keys, alternates: alternateRows, after: after, limit: page)
+                    return (found, last || read >= Self.candidateLimit)
+                }
+                if let keys, keys.holding, byKeyAlone {
+                    // The rows with a name beginning with the word: listed from place_name_key (few, or the stream
+                    // is not apart), not found by going through every match ("Schaan": 1,700, for a handful).
+                    let rows = try listed ?? self.index.rowids(named: keys.match, limit: Self.candidateLimit)
+                    listed = rows
+                    let (found, last) = try self.index.candidates(of: rows, after: after, options: options, limit: page)
+                    return (found, last || read >= Self.candidateLimit)
+                }
+                let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, keys: keys,
+                                                         limit: page)
+                return (found, found.count < page || read >= Self.candidateLimit)
+            })
+            if let exactKeys, byKeyAlone { source.hasNoExactName = hasNoExactName(exactKeys) }
+            source.givesWholeAlternates = alternateRows == true
+            source.namesMayBeExact = names != .notExact && names != .notExactNotLeading
+            source.namesMayLead = names != .notExactNotLeading
+            source.ownMayScoreMore = alternateRows == true && (entry != .complete || !byKeyAlone)
+            return source
+        }
+        // The rows whose names are not the text, those with a name beginning with a query word apart when the
+        // file's keys say which (a typed word's beginning is no key: not while typing). A name that begins with
+        // the words gets `leadingBonus`, and rows holding a common word mostly hold it later ("hsien" in the
+        // alternates of hundreds of Chinese cities, "… bike station"): their bound 1.5 lower, they are read
+        // only as far as that can matter, not to the 200th. Not when many names begin with a word ("San"):
+        // then most rows are of the first kind, and SQLite would list them all for each page read of either.
+        func notExact(_ nameMatch: String, exactKeys: String) throws -> [CandidateSource] {
+            var firstWords: [String] = []
+            for token in query.words.flatMap(TextNormalizer.variants).map(NameKey.firstWord) where !firstWords.contains(token) {
+                firstWords.append(token)
+            }
+            guard entry == .complete, try index.keysHoldFirstWords(), let leading = FTSQuery.groups([firstWords]),
+                  try !index.keysHeldByMore(than: Self.leadingRowsApart, keys: leading) else {
+                return [source(nameMatch, names: .notExact, keys: (exactKeys, false), exactKeys: exactKeys)]
+            }
+            return [source(nameMatch, names: .notExact, keys: ("(\(leading)) NOT (\(exactKeys))", true), exactKeys: exactKeys),
+                    source(nameMatch, names: .notExactNotLeading, keys: ("(\(exactKeys)) OR (\(leading))", false), exactKeys: exactKeys)]
+        }
+        var sources: [CandidateSource]
+        // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
+        // streams cost three statements (Monaco's random names, p50 70 → 143 µs). A count of at most a page
+        // and one, from the index alone, tells which.
+        let firstPage = max(16, 2 * options.limit)
+        if forced == nil, !words.isEmpty, try index.matchesMore(than: firstPage, match: match),
+           let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
+            let nameMatch = "(\(match)) AND \(named)"
+            let addressOnly = source("(\(match)) NOT \(named)", names: .none)
+            // Rows of own and of alternate names apart: a whole alternate name loses less than its row's rank
+            // says, and read with own names the bound of every unread row would be that much higher.
+            let exactKeys = SearchRanking.exactWords(of: query).flatMap { FTSQuery.groups([$0.compactMap(NameKey.of)]) }
+            if let exactKeys {
+                sources = [source(nameMatch, names: .exactOwn, keys: (exactKeys, true))]
+                    + (try index.alternateRowHolds(keys: exactKeys) ? [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true))] : [])
+                    + (try notExact(nameMatch, exactKeys: exactKeys)) + [addressOnly]
+            } else {
+                sources = [source(nameMatch, names: .exact), addressOnly]
+            }
+        } else {
+            sources = [source(match, names: .exact)]
+        }
+        return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, from: sources)
+    }
+
+    /// Index rows in rank order (rowid order), read page by page: `read` gives the rows after a rowid (nil:
+    /// from the first) and whether they were the last, or nil when there are no more; `bound` is the most a
+    /// row of at most a rank (`SearchRowID.highestRank`) can score.
+    struct CandidateSource {
+        let bound: (_ rank: Double) -> Double
+        let read: (_ after: Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool)?
+        /// The last rowid read; nil before the first page.
+        var lastRowID: Int64?
+        var more = true
+        /// Whether a candidate read is known to have no name that is the whole text.
+        var hasNoExactName: (SearchIndex.Candidate) throws -> Bool = { _ in false }
+        /// Whether the names of the rows it gives may be the whole text, may begin with a query word (false:
+        /// the index's keys say they do not; the place's other row may still have one).
+        var namesMayBeExact = true
+        var namesMayLead = true
+
+        /// The lowest `Candidate.order` a row not yet read can have: a row of alternate names whole stands for
+        /// its place's own row, ranked higher. (An alternate's partial match ties a result rarely enough to be
+        /// read in rowid order.)
+        var lowestUnreadOrder: Int64 {
+            guard let lastRowID else { return .min }
+            return givesWholeAlternates ? SearchRowID.lowestOwnRowID(standingForAlternatesAfter: lastRowID) : lastRowID
+        }
+        /// It gives the rows of alternate names that are the whole text.
+        var givesWholeAlternates = false
+        /// A place first read from it through its alternates' row may score more by its own names.
+        var ownMayScoreMore = false
+
+        /// The most a row not yet read can score: -infinity when all are read.
+        var unreadBound: Double {
+            guard more else { return -.infinity }
+            return bound(lastRowID.map(SearchRowID.highestRank(after:)) ?? 1)
+        }
+    }
+
+    /// Each word's alternatives with their index variants (abbreviations, spellings): the FTS5 groups of a query.
+    static func variantGroups(_ words: [[String]]) -> [[String]] {
+        words.map { alternatives in alternatives.flatMap { TextNormalizer.variants($0) } }
+    }
+
+    /// At most this many rows with a name beginning with a query word are read as a stream of their own.
+    static let leadingRowsApart = 500
+
+    /// At most this many matches of a query are ranked, the most important ones.
+    static let candidateLimit = 200
+}

@@ -1,0 +1,62 @@
+// A postcode, or its beginning ("949" lists 9490–9498), alone or with its country ("9486, li", "9490
+// Liechtenstein", Nominatim's postalcode with country): the postcode places, before the places there.
+
+/// The text as a postcode: the postcode places whose code is the query's number or begins with it.
+struct PostcodeReading: CandidateReading {
+    let context: ReadingContext
+    /// The code asked for (folded).
+    let code: String
+    /// The country the other words name, when they name one.
+    let countryCode: String?
+    var reading: SearchReading { .postcode }
+
+    /// The reading of a query that is one number alone, or one number and words naming a country; nil for
+    /// any other.
+    init?(context: ReadingContext, query: ParsedQuery) throws {
+        guard query.numbers.count == 1, let code = query.numberText else { return nil }
+        self.context = context
+        self.code = code
+        if query.words.isEmpty {
+            countryCode = nil
+        } else if let country = try Self.countryNamed(by: query.words, context: context) {
+            countryCode = country
+        } else {
+            return nil
+        }
+    }
+
+    /// Postcode places whose code is `code` or, from three characters, starts with it; in code order after
+    /// the exact one.
+    func candidates(_ query: ParsedQuery, options: SearchOptions) throws -> [RankedCandidate] {
+        var postcodes = options
+        postcodes.kinds = [.postcode]
+        if let countryCode { postcodes.countryCode = countryCode }
+        guard let match = FTSQuery.groups([[code.count >= 3 ? code + "*" : code]], column: "name") else { return [] }
+        return try context.index.candidates(match: match, options: postcodes, limit: 100)
+            .sorted { ($0.postcode ?? "", $0.id) < ($1.postcode ?? "", $1.id) }
+            .enumerated().map { order, place in
+                let exact = place.postcode.map(TextNormalizer.fold) == code
+                // Above the places that merely lie in the postcode (their score is a prefix match's).
+                let score = SearchRanking.weight(of: exact ? .exact : .prefix) + SearchRanking.postcodeBonus * 3 - Double(order) / 1000
+                return RankedCandidate(id: place.id, order: place.order, kind: place.kind, score: score, match: exact ? .exact : .prefix,
+                                       distanceM: options.near.map { $0.distance(to: place.coordinate) })
+            }
+    }
+
+    /// The country that the folded `words` are the code ("li") or a name ("liechtenstein") of; nil when
+    /// they are none (or nothing).
+    private static func countryNamed(by words: [String], context: ReadingContext) throws -> String? {
+        guard !words.isEmpty, words.count <= 4 else { return nil }
+        if words.count == 1, let code = CountryCode.parse(words[0]) { return code }
+        var countries = SearchOptions()
+        countries.kinds = [.country]
+        guard let match = FTSQuery.groups(words.map { [$0] }, column: "name") else { return nil }
+        for candidate in try context.index.candidates(match: match, options: countries, limit: 5) {
+            let names = try context.index.names(of: [candidate.id], .ownInAnyLanguage, words: words, fuzzy: false,
+                                                language: nil)[candidate.id] ?? []
+            guard names.contains(where: { $0.words == words }) else { continue }
+            return try context.places.results(ids: [candidate.id]).first?.address.countryCode
+        }
+        return nil
+    }
+}
