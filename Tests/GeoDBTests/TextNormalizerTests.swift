@@ -113,9 +113,8 @@ import TestSupport
         #expect(differing.isEmpty, "\(differing.prefix(10))")
     }
 
-    /// Highlights of ASCII text (read byte by byte) are those of the same text read as Characters (forced by
-    /// a non-ASCII dash that adds no word), on every ASCII name of cities15000 and a few with "\r\n" and
-    /// punctuation, with each name's words as the query, the last one typed halfway.
+    /// Highlights of ASCII text (read byte by byte) are those of the same text read as Characters, on every
+    /// ASCII name of cities15000 and a few with "\r\n" and punctuation.
     @Test func asciiHighlightsEqualTheCharacterPath() throws {
         let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
         var names = ["Main St.\r\nSuite 5", "A\r\nB", "12-14 O'Brien Rd", "(Old) Town", "x", ""]
@@ -124,14 +123,35 @@ import TestSupport
             if fields.count > 2 { names.append(String(fields[2])) }   // asciiname
         }
         #expect(names.count > 20_000)
-        var differing: [String] = []
-        for name in names where name.utf8.allSatisfy({ $0 < 0x80 }) {
+        let differing = Self.highlightsDifferingOnTheCharacterPath(names.filter { $0.utf8.allSatisfy { $0 < 0x80 } })
+        #expect(differing.isEmpty, "\(differing.prefix(10))")
+    }
+
+    /// The names whose highlights differ from those of the same name read as Characters (forced by a dash
+    /// beyond the combining marks, which adds no word), each name's words the query, the last typed halfway.
+    private static func highlightsDifferingOnTheCharacterPath(_ names: [String]) -> [String] {
+        names.filter { name in
             var words = TextNormalizer.tokens(name)
             if let last = words.last { words[words.count - 1] = String(last.prefix(max(1, last.count / 2))) }
-            let ascii = Highlighter.ranges(in: name, words: words, numbers: [], lastIsPrefix: true)
-            let characters = Highlighter.ranges(in: name + "\u{2014}", words: words, numbers: [], lastIsPrefix: true)
-            if ascii != characters { differing.append(name) }
+            return Highlighter.ranges(in: name, words: words, numbers: [], lastIsPrefix: true)
+                != Highlighter.ranges(in: name + "\u{2014}", words: words, numbers: [], lastIsPrefix: true)
         }
+    }
+
+    /// Highlights of Latin text (scalars below the combining marks, read scalar by scalar) are those of the same
+    /// text read as Characters, on every name of cities15000 in such letters and a few more.
+    @Test func latinHighlightsEqualTheCharacterPath() throws {
+        let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
+        var names = ["Töölönkatu 5", "Ærø Ö\r\nB", "Łódź ½ ²", "Ĳssel ŉ ǅ", "São Tomé", "ʻOhana ˈx"]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if fields.count > 1 { names.append(String(fields[1])) }   // name
+        }
+        let latin = names.filter { name in
+            !name.utf8.allSatisfy { $0 < 0x80 } && name.unicodeScalars.allSatisfy { $0.value < 0x300 }
+        }
+        #expect(latin.count > 2_000)
+        let differing = Self.highlightsDifferingOnTheCharacterPath(latin)
         #expect(differing.isEmpty, "\(differing.prefix(10))")
     }
 

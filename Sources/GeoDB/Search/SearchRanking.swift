@@ -166,7 +166,7 @@ enum SearchRanking {
     /// `fuzzy`: count edits): a whole name equal to the words is exact; a name holding every word (the
     /// last as a prefix while typing, abbreviations as their words) is a prefix match. Nil when no single
     /// name holds the words (they matched across names and address, or through a name not compared).
-    static func bestName(_ names: [CandidateName], words: [String], wholeTexts: [String], entry: Entry,
+    static func bestName(_ names: [CandidateName], words: [String], wholeTexts: [[String]], entry: Entry,
                          fuzzy: Bool) -> NameMatch? {
         var best: NameMatch?
         func consider(_ candidate: NameMatch) {
@@ -174,7 +174,7 @@ enum SearchRanking {
         }
         let wordVariants = words.map(TextNormalizer.variants)
         for name in names where !name.words.isEmpty {
-            if !fuzzy, wholeTexts.contains(name.words.joined(separator: " ")) {
+            if !fuzzy, wholeTexts.contains(name.words) {
                 consider(NameMatch(match: .exact, tier: name.tier, edits: 0))
                 continue
             }
@@ -212,10 +212,12 @@ enum SearchRanking {
         // Words naming where the place is (its city, suburb, country, postcode) are context ("…, Helsinki").
         let core = query.words.filter { !place.context.contains($0) }
         let words = core.isEmpty ? query.words : core
-        var wholeTexts = query.words.isEmpty ? [] : [query.words.joined(separator: " "), core.joined(separator: " ")]
+        // As word lists, not joined texts: compared with every name read, and a name's words are compared without
+        // a String made for each (joining them was a twentieth of a popular word's search).
+        var wholeTexts = query.words.isEmpty ? [] : [query.words, core]
         // A name with the query's numbers after its words is the whole text too ("Elielinaukio, laituri 21",
         // "Pier 39"): typed in full, it is what was meant, and no house number fallback is looked for.
-        if !query.numbers.isEmpty { wholeTexts += wholeTexts.map { ([$0] + query.numbers).joined(separator: " ") } }
+        if !query.numbers.isEmpty { wholeTexts += wholeTexts.map { $0 + query.numbers } }
         let named = bestName(names, words: words, wholeTexts: wholeTexts, entry: entry, fuzzy: forced == .fuzzy)
         let unnamed = PlacePoints(place, query: query, near: near)
         var match = forced ?? named?.match ?? .prefix
