@@ -1,5 +1,6 @@
 // Builds a geodb database from input files: to a temporary file beside the output, renamed into place
-// only when complete, so a failed or interrupted import never damages an existing database.
+// only when complete, so a failed or interrupted import never damages an existing database. `Importer`
+// coordinates: it plans the sources, has each read by the importer of its kind, then runs the phases.
 import Foundation
 import GeoDB
 import GeoDBFileOutput
@@ -120,22 +121,10 @@ public enum Importer {
         guard !inputs.isEmpty else { throw GeoDBError(.invalidArgument, "no input files given") }
         // Before any input is read: `force` replaces a file, never a directory.
         try GeoDBError.refuseDirectory(asOutput: output)
-        let plan = try ImportPlan(inputs: inputs, formats: try inputs.map { try InputFormat.detect(path: $0) })
-        let exists = FileManager.default.fileExists(atPath: output)
-        if options.append {
-            guard exists else {
-                throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "import into it without `append` first",
-                                 option: "append")
-            }
-            // Its own checks first (`inspect --check`): an append copies every row it keeps, damage included.
-            if let failed = try IntegrityCheck.run(path: output).first(where: { !$0.ok }) {
-                throw GeoDBError.damagedDatabase(path: output, "fails its check '\(failed.name)' (\(failed.detail)); "
-                                                 + "geodb adds nothing to a damaged database")
-            }
-        } else if exists && !options.force {
-            throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it, or `append` to add to it")
-        }
-        let lookups = try plan.loadLookups()
+        let plan = try ImportPlan(inputs: inputs, formats: try inputs.map { try InputFormat.detect(path: $0) },
+                                  linkDuplicates: options.linkDuplicates)
+        try checkOutput(output, options: options)
+        let lookups = try GazetteerImport.loadLookups(of: plan)
         // Its header now: a file of another kind fails the import before its long part.
         let importanceFile = try options.importanceFile.map { try ImportanceFileReader(path: $0, strict: options.strict) }
         let leftovers = TemporaryOutput.removeLeftovers(for: output)
@@ -150,111 +139,34 @@ public enum Importer {
         summary.memoryBudget = options.memoryBudget
         var clock = PhaseClock()
         // Before any source: a file that is not what it seemed fails the import before its long part.
-        let alternateNames = try plan.loadAlternateNames(scratchPath: temporary.path + AlternateNameStore.scratchSuffix, options: options,
-                                                         progress: progress)
+        let alternateNames = try GazetteerImport.loadAlternateNames(of: plan, scratchPath: temporary.path + AlternateNameStore.scratchSuffix,
+                                                                    options: options, progress: progress)
         defer { alternateNames?.discard() }
         if alternateNames != nil { clock.lap("alternate names") }
         // The connection, its statements and the writer live in this scope only: the file is closed
         // when it ends, before the rename.
         do {
-            let db = try Connection(path: temporary.path, mode: options.append ? .readWrite : .create)
-            // Appending, the connection is defensive (the file came from elsewhere), and defensive mode
-            // refuses journal_mode OFF: this private copy is thrown away on any failure, so it needs no journal.
-            try db.withDefensiveModeOff {
-                try db.execute("""
-                    PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-                    PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
-                    """)
-            }
-            if !options.append {
-                try Schema.createTables(in: db)
-            } else if try !Schema.hasEntrances(db) {
-                try Schema.createEntrances(in: db)   // a file written before geodb kept entrances
-            }
+            let db = try openBuild(temporary.path, options: options)
             let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + FullTextBuilder.scratchSuffix,
                                                cacheMiB: options.cacheMiB)
             defer { fullText.discard() }   // now, on failure: not whenever a writer thread lets go of it
             try db.execute("BEGIN")
-            let writer = try PlaceWriter(db: db, fullText: fullText, rtreeBuild: options.rtreeBuild)
-            if importanceFile != nil { writer.wikimediaTagged = WikimediaTaggedPlaces() }
-            if options.append && options.linkDuplicates && plan.sources.contains(where: { $0.format.isGazetteer }) {
-                try writer.loadLinkCandidates()
-            }
-            var extraAreaLevels: [Int64: [AddressLevel]] = [:]
-            for (i, source) in plan.sources.enumerated() {
-                // Gazetteer records link to places of the files before them (OSM files come first).
-                writer.linksDuplicates = options.linkDuplicates && source.format.isGazetteer
-                writer.keepsLinkCandidates = options.linkDuplicates && plan.sources[(i + 1)...].contains { $0.format.isGazetteer }
-                if source.format == .timezoneGeoJSON {
-                    summary.timeZones = try TimeZoneImporter.run(source.path, db: db, progress: progress)
-                } else if source.format.isOSM {
-                    summary.sources.append(try importOSM(source.path, format: source.format, db: db, writer: writer,
-                                                         temporary: temporary, memoryBudget: options.memoryBudget,
-                                                         progress: progress))
-                    // After the last OSM file, before gazetteer records link to its places: one place per real place.
-                    if !plan.sources[(i + 1)...].contains(where: { $0.format.isOSM }) {
-                        extraAreaLevels = try clock.attribute(to: "hierarchy") { try PlaceMerger(writer: writer).run() }
-                    }
-                } else {
-                    summary.sources.append(try importGazetteer(source.path, format: source.format, db: db, writer: writer,
-                                                               lookups: lookups, alternateNames: alternateNames, options: options,
-                                                               progress: progress))
-                }
-            }
-            summary.alternateNames = alternateNames?.summary
+            let writer = try PlaceWriter(db: db, fullText: fullText, rtreeBuild: options.rtreeBuild,
+                                         wikimediaTagged: importanceFile == nil ? nil : WikimediaTaggedPlaces())
+            // Appending, records may merge into the places already in the file too.
+            if options.append && plan.sources.contains(where: \.linking.mergesIntoEarlier) { try writer.loadLinkCandidates() }
+            let context = ImportContext(db: db, writer: writer, options: options, temporary: temporary, progress: progress,
+                                        clock: clock, summary: summary)
+            let extraAreaLevels = try readSources(of: plan, gazetteers: GazetteerImport(lookups: lookups, alternateNames: alternateNames),
+                                                  into: context)
+            context.summary.alternateNames = alternateNames?.summary
             alternateNames?.discard()
-            clock.lap("read")
-            if let importanceFile, let tagged = writer.wikimediaTagged {
-                var throttle = ProgressThrottle()
-                importanceFile.onProgress = { stats in
-                    guard let progress, throttle.due() else { return }
-                    progress(ImportProgress(phase: "importance", file: stats.name, bytesRead: stats.records.bytesRead,
-                                            bytesTotal: stats.sizeBytes, objectsRead: stats.records.rows, placesWritten: writer.written))
-                }
-                summary.importanceFile = try ImportanceFileUpdater.run(importanceFile, writer: writer, tagged: tagged)
-                clock.lap("importance")
-            }
-            progress?(ImportProgress(phase: "hierarchy", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
-                                     placesWritten: writer.written))
-            summary.derived = try HierarchyBuilder(writer: writer, osmSources: Set(summary.sources.filter { $0.format.isOSM }.map(\.id)))
-                .run(extraLevels: extraAreaLevels)
-            // Merges change the sources' place counts.
-            for (i, source) in summary.sources.enumerated() {
-                summary.sources[i].places = Int(try db.scalarInt("SELECT place_count FROM source WHERE id = ?", [.integer(source.id)]) ?? 0)
-            }
-            clock.lap("hierarchy")
-            progress?(ImportProgress(phase: "indexing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
-                                     placesWritten: writer.written))
-            try writer.finish()
-            try CategoryAssigner.finish(in: db, added: writer.categoryCounts)
-            clock.lap("categories")
-            try db.execute("COMMIT")
-            temporary.startWriteback()
-            clock.lap("commit")
-            try Schema.createIndexes(in: db)
-            clock.lap("indexes")
-            if try options.standardGeometry || Schema.hasStandardGeometry(db) {
-                try StandardGeometryWriter.write(in: db)
-                clock.lap("wkb")
-            }
-            try writeMeta(db: db, writer: writer, appending: options.append, keysHoldFirstWords: fullText.keysHoldFirstWords)
-            progress?(ImportProgress(phase: "optimizing", file: "", bytesRead: 0, bytesTotal: 0, objectsRead: 0,
-                                     placesWritten: writer.written))
-            try writer.installFullText()
-            temporary.startWriteback()
-            clock.lap("search tables")
-            try db.execute("ANALYZE")
-            clock.lap("analyze")
-            // A fresh build has no free pages; an append has those of the search tables it replaced.
-            // VACUUM only when they matter.
-            let pages = try db.scalarInt("PRAGMA page_count") ?? 0
-            let free = try db.scalarInt("PRAGMA freelist_count") ?? 0
-            if free * 20 > pages { try db.execute("VACUUM") }
-            clock.lap("vacuum")
-            try db.execute("PRAGMA journal_mode = DELETE")
-            summary.countsByKind = writer.countsByKind
-            summary.places = writer.written
-            summary.linked = writer.linked
+            context.clock.lap("read")
+            if let importanceFile { try raiseImportance(from: importanceFile, in: context) }
+            try buildHierarchy(extraAreaLevels: extraAreaLevels, in: context)
+            try finishTables(in: context, keysHoldFirstWords: fullText.keysHoldFirstWords)
+            summary = context.summary
+            clock = context.clock
         }
         try temporary.commit()
 
@@ -264,68 +176,124 @@ public enum Importer {
         return summary
     }
 
-    private static func importOSM(_ input: String, format: InputFormat, db: Connection, writer: PlaceWriter,
-                                  temporary: TemporaryOutput, memoryBudget: Int,
-                                  progress: ((ImportProgress) -> Void)?) throws -> ImportedSource {
-        let source = try SourceRow.insert(db, path: input, format: format)
-        let (name, size, sourceID) = (source.name, source.sizeBytes, source.id)
-        let placesBefore = writer.written, linkedBefore = writer.linked
-        writer.sourceID = sourceID
-        let scratch = (temporary.path as NSString).deletingLastPathComponent
-        let pipeline = PipelinedPlaceSink(target: writer)
-        let builder: OSMPlaceBuilder
-        do {
-            builder = try OSMPlaceBuilder(sink: pipeline, fileName: input, scratchDirectory: scratch, memoryBudget: memoryBudget)
-        } catch {
-            try? pipeline.drain()
-            throw error
+    /// Refuses an output that `options` do not let the import write: a missing or damaged file to append
+    /// to, an existing one without `force`.
+    private static func checkOutput(_ output: String, options: ImportOptions) throws {
+        let exists = FileManager.default.fileExists(atPath: output)
+        if options.append {
+            guard exists else {
+                throw GeoDBError(.fileNotFound, "\(output): no such database to append to", remedy: "import into it without `append` first",
+                                 option: "append")
+            }
+            // Its own checks first (`inspect --check`): an append copies every row it keeps, damage included.
+            if let failed = try IntegrityCheck.run(path: output).first(where: { !$0.ok }) {
+                throw GeoDBError.damagedDatabase(path: output, "fails its check '\(failed.name)' (\(failed.detail)); "
+                                                 + "geodb adds nothing to a damaged database")
+            }
+        } else if exists && !options.force {
+            throw GeoDBError(.fileExists, "\(output) already exists", remedy: "set `force` to replace it, or `append` to add to it")
         }
-        var throttle = ProgressThrottle()
-        let report = { (stats: OSMReadStats) in
-            guard let progress, throttle.due() else { return }
-            progress(ImportProgress(phase: "reading", file: name, bytesRead: stats.bytesRead, bytesTotal: size,
-                                    objectsRead: stats.nodes + stats.ways + stats.relations, placesWritten: pipeline.sent,
-                                    spilledBytes: builder.spilledBytes))
-        }
-        let read: OSMReadStats
-        do {
-            read = try readOSM(input, format: format, into: builder, report: report)
-            progress?(ImportProgress(phase: "streets", file: name, bytesRead: size, bytesTotal: size,
-                                     objectsRead: read.nodes + read.ways + read.relations, placesWritten: pipeline.sent,
-                                     spilledBytes: builder.spilledBytes))
-            try builder.finish()
-        } catch {
-            try? pipeline.drain()   // stop the writer thread before the database goes away
-            throw error
-        }
-        try pipeline.drain()
-        let places = writer.written - placesBefore
-        let header = builder.fileHeader
-        try source.record(SourceRow.Outcome(
-            places: places, linked: writer.linked - linkedBefore,
-            dataTimestamp: (header.replicationTimestamp ?? read.newestTimestamp).map(ISO8601.string),
-            replicationSequence: header.replicationSequence, replicationURL: header.replicationURL,
-            writingProgram: header.writingProgram), in: db)
-        return ImportedSource(id: sourceID, name: name, format: format, sizeBytes: size, places: places, read: read,
-                              build: builder.stats, header: header)
     }
 
-    private static func readOSM(_ input: String, format: InputFormat, into builder: OSMPlaceBuilder,
-                                report: @escaping (OSMReadStats) -> Void) throws -> OSMReadStats {
-        switch format {
-        case .osmPBF:
-            let reader = PBFReader(path: input)
-            reader.onProgress = report
-            try reader.read(into: builder)
-            return reader.stats
-        case .osmXML, .osmXMLGzip, .osmXMLBzip2:
-            let reader = OSMXMLReader(path: input, format: format)
-            reader.onProgress = report
-            try reader.read(into: builder)
-            return reader.stats
-        case .geonames, .csv, .countryTable, .admin1Table, .alternateNames, .timezoneGeoJSON:
-            throw GeoDBError(.invalidArgument, "\(input) is not an OSM file")
+    /// Opens the temporary file for the build, its tables made (or, appending, brought up to date).
+    private static func openBuild(_ path: String, options: ImportOptions) throws -> Connection {
+        let db = try Connection(path: path, mode: options.append ? .readWrite : .create)
+        // Appending, the connection is defensive (the file came from elsewhere), and defensive mode
+        // refuses journal_mode OFF: this private copy is thrown away on any failure, so it needs no journal.
+        try db.withDefensiveModeOff {
+            try db.execute("""
+                PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+                PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -\(options.cacheMiB * 1024);
+                """)
         }
+        if !options.append {
+            try Schema.createTables(in: db)
+        } else if try !Schema.hasEntrances(db) {
+            try Schema.createEntrances(in: db)   // a file written before geodb kept entrances
+        }
+        return db
+    }
+
+    /// Has each source read by the importer of its kind, in the plan's order, and merges the places of the
+    /// OSM files after the last of them. Returns the merge's places that are areas of a second level too.
+    private static func readSources(of plan: ImportPlan, gazetteers: GazetteerImport,
+                                    into context: ImportContext) throws -> [Int64: [AddressLevel]] {
+        var extraAreaLevels: [Int64: [AddressLevel]] = [:]
+        for (i, source) in plan.sources.enumerated() {
+            if source.format == .timezoneGeoJSON {
+                context.summary.timeZones = try TimeZoneImport().read(source, into: context)
+            } else if source.format.isOSM {
+                context.summary.sources.append(try OSMImport().read(source, into: context))
+                // After the last OSM file, before gazetteer records link to its places: one place per real place.
+                if !plan.hasOSMSource(after: i) {
+                    extraAreaLevels = try context.clock.attribute(to: "hierarchy") { try PlaceMerger(writer: context.writer).run() }
+                }
+            } else {
+                context.summary.sources.append(try gazetteers.read(source, into: context))
+            }
+        }
+        return extraAreaLevels
+    }
+
+    /// The importance file's places raised (`ImportanceFileUpdater`).
+    private static func raiseImportance(from file: ImportanceFileReader, in context: ImportContext) throws {
+        guard let tagged = context.writer.wikimediaTagged else { return }
+        let writer = context.writer
+        file.onProgress = ProgressThrottle.reporting(to: context.progress) { stats in
+            ImportProgress(phase: "importance", file: stats.name, bytesRead: stats.records.bytesRead,
+                           bytesTotal: stats.sizeBytes, objectsRead: stats.records.rows, placesWritten: writer.written)
+        }
+        context.summary.importanceFile = try ImportanceFileUpdater.run(file, writer: writer, tagged: tagged)
+        context.clock.lap("importance")
+    }
+
+    /// The areas every place lies in (`HierarchyBuilder`); `extraAreaLevels` from the merge of places.
+    private static func buildHierarchy(extraAreaLevels: [Int64: [AddressLevel]], in context: ImportContext) throws {
+        context.announce(phase: "hierarchy")
+        let osmSources = Set(context.summary.sources.filter { $0.format.isOSM }.map(\.id))
+        context.summary.derived = try HierarchyBuilder(writer: context.writer, osmSources: osmSources).run(extraLevels: extraAreaLevels)
+        // Merges change the sources' place counts.
+        for (i, source) in context.summary.sources.enumerated() {
+            context.summary.sources[i].places = Int(try context.db.scalarInt("SELECT place_count FROM source WHERE id = ?",
+                                                                             [.integer(source.id)]) ?? 0)
+        }
+        context.clock.lap("hierarchy")
+    }
+
+    /// The phases after the last place: categories, commit, indexes, standard geometry, `meta`, the search
+    /// tables and R*Trees put in, ANALYZE and VACUUM; the summary's place counts.
+    private static func finishTables(in context: ImportContext, keysHoldFirstWords: Bool) throws {
+        let (db, writer, options) = (context.db, context.writer, context.options)
+        context.announce(phase: "indexing")
+        try writer.finish()
+        try CategoryAssigner.finish(in: db, added: writer.categoryCounts)
+        context.clock.lap("categories")
+        try db.execute("COMMIT")
+        context.temporary.startWriteback()
+        context.clock.lap("commit")
+        try Schema.createIndexes(in: db)
+        context.clock.lap("indexes")
+        if try options.standardGeometry || Schema.hasStandardGeometry(db) {
+            try StandardGeometryWriter.write(in: db)
+            context.clock.lap("wkb")
+        }
+        try writeMeta(db: db, writer: writer, appending: options.append, keysHoldFirstWords: keysHoldFirstWords)
+        context.announce(phase: "optimizing")
+        try writer.installFullText()
+        context.temporary.startWriteback()
+        context.clock.lap("search tables")
+        try db.execute("ANALYZE")
+        context.clock.lap("analyze")
+        // A fresh build has no free pages; an append has those of the search tables it replaced.
+        // VACUUM only when they matter.
+        let pages = try db.scalarInt("PRAGMA page_count") ?? 0
+        let free = try db.scalarInt("PRAGMA freelist_count") ?? 0
+        if free * 20 > pages { try db.execute("VACUUM") }
+        context.clock.lap("vacuum")
+        try db.execute("PRAGMA journal_mode = DELETE")
+        context.summary.countsByKind = writer.countsByKind
+        context.summary.places = writer.written
+        context.summary.linked = writer.linked
     }
 
     private static func writeMeta(db: Connection, writer: PlaceWriter, appending: Bool, keysHoldFirstWords: Bool) throws {
@@ -351,42 +319,5 @@ public enum Importer {
         }
         let statement = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
         for (key, value) in meta { try statement.run([.text(key), .text(value)]) }
-    }
-}
-
-/// Measures the phases of an import.
-struct PhaseClock {
-    private var last = Date()
-    private(set) var laps: [(name: String, seconds: Double)] = []
-    /// Time of phases that ran inside another (`attribute`), added to their own lap.
-    private var carried: [String: Double] = [:]
-
-    mutating func lap(_ name: String) {
-        let now = Date()
-        laps.append((name, now.timeIntervalSince(last) + (carried.removeValue(forKey: name) ?? 0)))
-        last = now
-    }
-
-    /// Runs `body` as part of phase `name` (its lap counts it), not of the phase running around it.
-    mutating func attribute<T>(to name: String, _ body: () throws -> T) rethrows -> T {
-        let start = Date()
-        defer {
-            let spent = Date().timeIntervalSince(start)
-            carried[name, default: 0] += spent
-            last += spent
-        }
-        return try body()
-    }
-}
-
-/// Lets progress through at most every 0.2 s.
-struct ProgressThrottle {
-    private var last = Date.distantPast
-
-    mutating func due() -> Bool {
-        let now = Date()
-        guard now.timeIntervalSince(last) >= 0.2 else { return false }
-        last = now
-        return true
     }
 }

@@ -42,7 +42,7 @@ public enum InputFormat: String, Sendable {
         if head.starts(with: [0x1f, 0x8b]) { return .osmXMLGzip }
         if head.starts(with: Array("BZh".utf8)) { return .osmXMLBzip2 }
         if isOSMXML(head) { return .osmXML }
-        if GeoJSONReader.looksLikeFeatureCollection(head) { return try TimeZoneImporter.detect(path) }
+        if GeoJSONReader.looksLikeFeatureCollection(head) { return try TimeZoneImport.detect(path) }
         if let format = detectText(head, complete: head.count < headSize) { return format }
         throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML, a GeoNames dump or alternate names file, CSV with a header row or timezone GeoJSON)",
                          remedy: "check the file; geodb recognises formats by content, not by name")

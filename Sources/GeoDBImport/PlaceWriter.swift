@@ -10,12 +10,13 @@ public enum RTreeBuild: String, Sendable, CaseIterable {
     case insert
 }
 
-/// A `PlaceSink` that writes to the geodb tables of an open database.
+/// Writes places to the geodb tables of an open database; each source's places arrive through a sink of
+/// their own (`sink(forSource:linking:)`).
 ///
-/// With `linksDuplicates` on (gazetteer sources), a place that is the same real-world place as one of
-/// another source (`PlaceLinker`) is not written as a second place: its names are added to that place
-/// and the link is recorded in `place_link`.
-public final class PlaceWriter: PlaceSink {
+/// A place of a source whose linking merges into earlier sources (gazetteer sources) that is the same
+/// real-world place as one of another source (`PlaceLinker`) is not written as a second place: its names
+/// are added to that place and the link is recorded in `place_link`.
+public final class PlaceWriter {
     let db: Connection
     private let rtreeBuild: RTreeBuild
     private let insertPlace: Statement
@@ -53,8 +54,6 @@ public final class PlaceWriter: PlaceSink {
     /// Places are committed in batches of this many.
     static let batchSize = 50_000
 
-    /// The source new places belong to (`source.id`).
-    public var sourceID: Int64 = 0
     public private(set) var countsByKind: [PlaceKind: Int] = [:]
     public private(set) var written = 0
     /// Records merged into a place of another source instead of being written (`place_link` rows).
@@ -63,21 +62,20 @@ public final class PlaceWriter: PlaceSink {
     private var insertMergedRecord: Statement?
     /// Writes a place's entrances (`PlaceRecord.entrances`); prepared on first use (few places have any).
     private var insertEntrance: Statement?
-    /// Merge places of the current source into matching places of other sources (GeoNames, CSV).
-    public var linksDuplicates = false
-    /// Keep the current source's places as candidates for the sources after it to link to.
-    public var keepsLinkCandidates = false
     public private(set) var boundingBox: BoundingBox?
     /// Places written per taxonomy category (`category.place_count` of this import's places).
     private(set) var categoryCounts: [String: Int] = [:]
     /// Notes the places an importance file may concern, when the import has one.
-    var wikimediaTagged: WikimediaTaggedPlaces?
+    let wikimediaTagged: WikimediaTaggedPlaces?
 
     /// Starts writing into `db`, inside an open transaction the writer commits in batches. The search
     /// tables are built beside it by `fullText` (by default one started here, while `db` is not yet in a
-    /// transaction); call `finish()` and `installFullText()` at the end.
-    init(db: Connection, fullText: FullTextBuilder? = nil, rtreeBuild: RTreeBuild = .packed) throws {
+    /// transaction); call `finish()` and `installFullText()` at the end. `wikimediaTagged`: when the import
+    /// has an importance file.
+    init(db: Connection, fullText: FullTextBuilder? = nil, rtreeBuild: RTreeBuild = .packed,
+         wikimediaTagged: WikimediaTaggedPlaces? = nil) throws {
         self.db = db
+        self.wikimediaTagged = wikimediaTagged
         self.fullText = try fullText ?? FullTextBuilder(output: db, scratchPath: db.path + FullTextBuilder.scratchSuffix,
                                                                    cacheMiB: ImportOptions().cacheMiB)
         self.rtreeBuild = rtreeBuild
@@ -120,17 +118,38 @@ public final class PlaceWriter: PlaceSink {
         return entries
     }
 
-    package func add(_ place: PlaceRecord) throws {
-        if linksDuplicates, let match = linker.match(place, sourceID: sourceID) {
-            try merge(place, into: match)
-            return
-        }
-        try insert(place)
+    /// The sink the places of source `id` (`source.id`) are added to, linked to other sources' as `linking` says.
+    func sink(forSource id: Int64, linking: SourceLinking) -> PlaceSink {
+        SourcePlaces(writer: self, sourceID: id, linking: linking)
     }
 
-    /// Writes `place` as a new place (never linked to another) and returns its id.
+    /// One source's places on their way into the writer, with what they are written as.
+    private final class SourcePlaces: PlaceSink {
+        let writer: PlaceWriter
+        let sourceID: Int64
+        let linking: SourceLinking
+
+        init(writer: PlaceWriter, sourceID: Int64, linking: SourceLinking) {
+            (self.writer, self.sourceID, self.linking) = (writer, sourceID, linking)
+        }
+
+        func add(_ place: PlaceRecord) throws {
+            try writer.add(place, sourceID: sourceID, linking: linking)
+        }
+    }
+
+    private func add(_ place: PlaceRecord, sourceID: Int64, linking: SourceLinking) throws {
+        if linking.mergesIntoEarlier, let match = linker.match(place, sourceID: sourceID) {
+            try merge(place, of: sourceID, into: match)
+            return
+        }
+        try insert(place, sourceID: sourceID, keepsLinkCandidate: linking.keepsCandidates)
+    }
+
+    /// Writes `place` of source `sourceID` as a new place (never linked to another) and returns its id.
+    /// `keepsLinkCandidate`: later sources may merge their records into it.
     @discardableResult
-    func insert(_ place: PlaceRecord) throws -> Int64 {
+    func insert(_ place: PlaceRecord, sourceID: Int64, keepsLinkCandidate: Bool = false) throws -> Int64 {
         let id = nextID
         nextID += 1
         let p = insertPlace
@@ -181,7 +200,7 @@ public final class PlaceWriter: PlaceSink {
             boundaryNodes[id] = (place.labelNode, place.adminCentreNode)
         }
         wikimediaTagged?.written(id, tags: place.tags)
-        if keepsLinkCandidates, SamePlace.group(place.kind) != nil, !place.names.isEmpty {
+        if keepsLinkCandidate, SamePlace.group(place.kind) != nil, !place.names.isEmpty {
             linker.register(.init(id: id, sourceID: sourceID, kind: place.kind, coordinate: place.coordinate, names: searchNames))
         }
 
@@ -309,7 +328,7 @@ public final class PlaceWriter: PlaceSink {
     }
 
     /// Adds `place`'s names, missing address parts, time zone and population to the place it matched.
-    private func merge(_ place: PlaceRecord, into match: PlaceLinker.Match) throws {
+    private func merge(_ place: PlaceRecord, of sourceID: Int64, into match: PlaceLinker.Match) throws {
         // The place's own names get lower rowids than the ones added now (place_name order is name order).
         try flushNames()
         if mergeStatements == nil { mergeStatements = try MergeStatements(db: db) }

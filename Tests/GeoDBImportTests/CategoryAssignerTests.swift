@@ -12,7 +12,7 @@ import TestSupport
         try Schema.createTables(in: db)
         try db.execute("INSERT INTO source(id, name, format, size_bytes, imported_at) VALUES (1, 't', 'csv', 0, '')")
         let writer = try PlaceWriter(db: db)
-        writer.sourceID = 1
+        let places = writer.sink(forSource: 1, linking: SourceLinking())
         let samples: [(String?, PlaceKind, String?)] = [
             ("amenity=cafe", .poi, "cafe"),            // exact OSM tag
             ("shop=coffee", .poi, "cafe"),             // another tag of the same category
@@ -24,7 +24,7 @@ import TestSupport
             (nil, .address, nil),
         ]
         for (i, sample) in samples.enumerated() {
-            try writer.add(PlaceRecord(sourceRef: "x\(i)", kind: sample.1, category: sample.0, name: "P\(i)", names: [],
+            try places.add(PlaceRecord(sourceRef: "x\(i)", kind: sample.1, category: sample.0, name: "P\(i)", names: [],
                                        coordinate: Coordinate(lat: 60, lon: 25)))
         }
         try writer.finish()

@@ -137,7 +137,7 @@ import TestSupport
         #expect(summary.places == 2524)
         let tz = try #require(summary.timeZones)
         #expect(tz.zones == 7 && tz.polygons == 36 && tz.holes == 28 && tz.features == 7)
-        #expect(tz.gridCells > 0 && tz.gridLevel == TimeZoneImporter.gridLevel)
+        #expect(tz.gridCells > 0 && tz.gridLevel == TimeZoneImport.gridLevel)
         let db = try GeoDatabase(path: output)
         #expect(db.hasTimeZones)
         #expect(try db.timeZone(at: Coordinate(lat: 60.1699, lon: 24.9384)).tzid == "Europe/Helsinki")

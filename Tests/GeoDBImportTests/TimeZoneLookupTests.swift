@@ -25,7 +25,7 @@ import TestSupport
 @Suite struct TimeZoneLookupTests {
     static let fixture = TestPaths.fixture("timezones-fixture.geojson")
 
-    func lookup(_ input: String = fixture, gridLevel: Int = TimeZoneImporter.gridLevel) throws -> TimeZoneLookup {
+    func lookup(_ input: String = fixture, gridLevel: Int = TimeZoneImport.gridLevel) throws -> TimeZoneLookup {
         try TimeZoneLookup(path: try TimeZoneTestData.database(input, gridLevel: gridLevel))
     }
 

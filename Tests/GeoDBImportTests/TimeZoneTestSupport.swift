@@ -18,7 +18,7 @@ enum TimeZoneTestData {
 
     /// A database holding only the timezones of `input`, with a grid to `gridLevel` (negative: none),
     /// built once per test process.
-    static func database(_ input: String, gridLevel: Int = TimeZoneImporter.gridLevel) throws -> String {
+    static func database(_ input: String, gridLevel: Int = TimeZoneImport.gridLevel) throws -> String {
         lock.lock()
         defer { lock.unlock() }
         let key = "\(input)#\(gridLevel)"
@@ -27,7 +27,7 @@ enum TimeZoneTestData {
         let db = try Connection(path: path, mode: .create)
         try Schema.createTables(in: db)
         try db.execute("BEGIN")
-        _ = try TimeZoneImporter(db: db).run(input, gridLevel: gridLevel)
+        _ = try TimeZoneImport(gridLevel: gridLevel).write(input, into: db)
         try db.execute("COMMIT")
         try Schema.createIndexes(in: db)
         built[key] = path

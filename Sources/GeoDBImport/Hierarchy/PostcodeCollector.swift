@@ -117,9 +117,6 @@ final class PostcodeCollector {
         }
         // They belong to the last OSM source (a merged file's addresses are all in one).
         guard let source = osmSources.max() else { return [] }
-        let current = writer.sourceID
-        writer.sourceID = source
-        defer { writer.sourceID = current }
         var added: [PostcodePlace] = []
         let order: (PostcodeKey, PostcodeKey) -> Bool = { ($0.countryCode ?? "", $0.code) < ($1.countryCode ?? "", $1.code) }
         for key in postcodeUses.keys.sorted(by: order) where !known.contains(key) {
@@ -127,7 +124,7 @@ final class PostcodeCollector {
             let id = try writer.insert(PlaceRecord(
                 sourceRef: "postcode:" + key.code, kind: .postcode, category: nil, name: key.code,
                 names: [PlaceName(name: key.code, type: "postcode")], coordinate: point,
-                address: Address(postcode: key.code, city: use.city, countryCode: key.countryCode)))
+                address: Address(postcode: key.code, city: use.city, countryCode: key.countryCode)), sourceID: source)
             added.append(PostcodePlace(id: id, point: point, countryCode: key.countryCode))
         }
         try SourceRow.countPlaces(added.count, ofSource: source, in: writer.db)

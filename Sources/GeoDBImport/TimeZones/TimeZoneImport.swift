@@ -25,22 +25,29 @@ public struct TimeZoneImportStats: Sendable {
     public var gridSeconds = 0.0
 }
 
-/// Writes one timezone boundary file into an open database, inside the importer's transaction.
-final class TimeZoneImporter {
+/// Imports a timezone boundary file.
+struct TimeZoneImport: SourceImport {
     /// Deepest level of the stored grid: 1/16° cells (about 7 km). Measured on the simplified world file
     /// and cities500: levels 3/4/5/6 store 0.28/0.58/1.19/2.43 M cells (database 5.9/9.7/17.5/33.5 MB) and
     /// answer 95.0/97.2/98.4/99.0 % of lookups from the grid; all run at 10-20 M lookups/s, because the
     /// polygon tests near borders are fast too. Level 4 keeps the file near the size of its input.
     static let gridLevel = 4
 
-    private let db: Connection
+    /// The grid's deepest level here; a negative level stores no grid (tests compare answers with and without it).
+    var gridLevel = TimeZoneImport.gridLevel
 
-    init(db: Connection) {
-        self.db = db
+    func read(_ input: ImportPlan.Input, into context: ImportContext) throws -> TimeZoneImportStats {
+        let name = (input.path as NSString).lastPathComponent
+        let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int) ?? 0
+        let report = ProgressThrottle.reporting(to: context.progress) { (read: (bytes: Int, features: Int)) in
+            ImportProgress(phase: "reading", file: name, bytesRead: read.bytes, bytesTotal: size, objectsRead: read.features, placesWritten: 0)
+        }
+        return try write(input.path, into: context.db) { report(($0, $1)) }
     }
 
-    func run(_ path: String, gridLevel: Int = TimeZoneImporter.gridLevel,
-             progress: ((_ bytesRead: Int, _ features: Int) -> Void)? = nil) throws -> TimeZoneImportStats {
+    /// Writes the file at `path` into `db`, inside the importer's transaction.
+    func write(_ path: String, into db: Connection,
+               progress: ((_ bytesRead: Int, _ features: Int) -> Void)? = nil) throws -> TimeZoneImportStats {
         guard try db.scalarInt("SELECT count(*) FROM timezone") == 0 else {
             throw GeoDBError(.invalidArgument, "\((path as NSString).lastPathComponent): the database already has timezones",
                              remedy: "import one timezone boundary file per database")
@@ -95,7 +102,6 @@ final class TimeZoneImporter {
         stats.readSeconds = Date().timeIntervalSince(start)
 
         start = Date()
-        // A negative level stores no grid (tests compare answers with and without it).
         let grid = gridLevel < 0 ? TimeZoneGridBuilder.Result()
             : TimeZoneGridBuilder(polygons: PolygonSet(polygons: parts), parts: parts, level: gridLevel).build()
         let insertCell = try db.prepare("INSERT INTO timezone_grid(cell, timezone_id) VALUES (?, ?)")
@@ -116,7 +122,7 @@ final class TimeZoneImporter {
     }
 }
 
-extension TimeZoneImporter {
+extension TimeZoneImport {
     /// For `InputFormat.detect`: a FeatureCollection whose first feature has a `tzid` property.
     static func detect(_ path: String) throws -> InputFormat {
         let reader = GeoJSONReader(path: path, displayName: path)
@@ -128,17 +134,5 @@ extension TimeZoneImporter {
                              remedy: "geodb imports GeoJSON only as timezone boundaries (timezone-boundary-builder format)")
         }
         return .timezoneGeoJSON
-    }
-
-    /// The importer's step for one timezone file, with progress in the importer's terms.
-    static func run(_ path: String, db: Connection, progress: ((ImportProgress) -> Void)?) throws -> TimeZoneImportStats {
-        let name = (path as NSString).lastPathComponent
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        var throttle = ProgressThrottle()
-        return try TimeZoneImporter(db: db).run(path) { bytes, features in
-            guard let progress, throttle.due() else { return }
-            progress(ImportProgress(phase: "reading", file: name, bytesRead: bytes, bytesTotal: size,
-                                    objectsRead: features, placesWritten: 0))
-        }
     }
 }
