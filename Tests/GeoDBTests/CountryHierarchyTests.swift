@@ -51,6 +51,18 @@ import TestSupport
         #expect(monaco.count == 1 && monaco.first?.address.countryCode == "MC")
     }
 
+    /// A country named as where a place is asks for a place in it, not for the country (Nominatim's "Place
+    /// searches with a country component should not return countries"); named alone, it is the country.
+    @Test func aCountryAsWhereAsksForAPlaceInIt() throws {
+        let db = try Self.liechtenstein.get()
+        #expect(try Self.search(db, "Liechtenstein").first?.kind == .country)
+        for text in ["Liechtenstein, LI", "Liechtenstein Liechtenstein"] {
+            let results = try Self.search(db, text)
+            #expect(!results.isEmpty && !results.contains { $0.kind == .country }, "\(text)")
+            #expect(results.allSatisfy { $0.address.countryCode == "LI" && $0.name?.contains("Liechtenstein") == true }, "\(text)")
+        }
+    }
+
     /// Towns answer at their place nodes, inside their municipalities (Schaan's boundary relation has its
     /// point 3.2 km away, Triesen's centroid lies in the mountains).
     @Test func townsAreWherePeopleExpectThem() throws {

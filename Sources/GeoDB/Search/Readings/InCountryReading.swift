@@ -24,9 +24,13 @@ struct InCountryReading {
         self.options = wider
     }
 
-    /// The places `found` for `rest` that lie in the country or in none known, at most `limit`.
+    /// The places `found` for `rest` that lie in the country or in none known, at most `limit`. Not countries:
+    /// a text that names a country as where a place is asks for a place in it ("Liechtenstein, LI" is
+    /// something named Liechtenstein in Liechtenstein, as Nominatim reads it, not the country again).
     func keep(_ found: [PlaceResult], limit: Int) -> [PlaceResult] {
-        Array(found.filter { $0.address.countryCode.map { $0.uppercased() == code } ?? true }.prefix(limit))
+        Array(found.filter { place in
+            place.kind != .country && place.address.countryCode.map { $0.uppercased() == code } ?? true
+        }.prefix(limit))
     }
 
     /// The text before its last words (at most four, no number among them) when they name a country by
