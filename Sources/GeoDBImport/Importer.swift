@@ -79,6 +79,8 @@ public struct ImportSummary: Sendable {
     /// Addresses completed at import: a street from the nearest named street, a postcode from the
     /// addresses around (`place.derived`).
     public var derived = DerivedAddressCounts()
+    /// How many of the file's addresses have a street and a postcode, tagged or derived.
+    public var addresses = AddressCompleteness()
     /// Lookup tables used (country and admin1 names), by file name.
     public var lookupTables: [String] = []
     /// What GeoNames alternate names files gave, when there were any.
@@ -247,17 +249,23 @@ public enum Importer {
         context.clock.lap("importance")
     }
 
-    /// The areas every place lies in (`HierarchyBuilder`); `extraAreaLevels` from the merge of places.
+    /// The areas every place lies in (`HierarchyBuilder`; `extraAreaLevels` from the merge of places), then
+    /// the streets and postcodes addresses lack (`AddressCompleter`).
     private static func buildHierarchy(extraAreaLevels: [Int64: [AddressLevel]], in context: ImportContext) throws {
         context.announce(phase: "hierarchy")
         let osmSources = Set(context.summary.sources.filter { $0.format.isOSM }.map(\.id))
-        context.summary.derived = try HierarchyBuilder(writer: context.writer, osmSources: osmSources).run(extraLevels: extraAreaLevels)
+        try HierarchyBuilder(writer: context.writer, osmSources: osmSources).run(extraLevels: extraAreaLevels)
         // Merges change the sources' place counts.
         for (i, source) in context.summary.sources.enumerated() {
             context.summary.sources[i].places = Int(try context.db.scalarInt("SELECT place_count FROM source WHERE id = ?",
                                                                              [.integer(source.id)]) ?? 0)
         }
         context.clock.lap("hierarchy")
+        // After the area sets: a postcode is derived only where no postal area gives one.
+        context.announce(phase: "addresses")
+        context.summary.derived = try AddressCompleter(writer: context.writer, osmSources: osmSources).run()
+        context.summary.addresses = try AddressCompleteness(in: context.db)
+        context.clock.lap("addresses")
     }
 
     /// The phases after the last place: categories, commit, indexes, standard geometry, `meta`, the search

@@ -50,6 +50,17 @@ import TestSupport
         }
         let streets = try count("street"), postcodes = try count("postcode")
         #expect(streets > 0 && postcodes > 0 && derived == ["streets": streets, "postcodes": postcodes])
+        // The file's addresses, how many have a street and a postcode and how many of those are derived.
+        let addresses = try #require(object["addresses"] as? [String: Int])
+        func addressCount(_ condition: String) throws -> Int {
+            Int(try connection.scalarInt("SELECT count(*) FROM place WHERE kind = 'address' AND \(condition)") ?? -1)
+        }
+        #expect(addresses == ["count": try addressCount("1"), "with_street": try addressCount("street IS NOT NULL"),
+                              "street_derived": try addressCount("derived LIKE '%street%'"),
+                              "with_postcode": try addressCount("postcode IS NOT NULL"),
+                              "postcode_derived": try addressCount("derived LIKE '%postcode%'"), "interpolation_lines": 0])
+        #expect(addresses["count"] == 12_042 && addresses["street_derived"] == 6, "\(addresses)")
+        #expect((object["phases"] as? [String: Double])?["addresses"] != nil)
         let text = try runGeodb(["import", TestPaths.sampleData("liechtenstein.osm.pbf"), "-o", db, "--force"])
         // Without the thousands' commas (1,130), and so without the one between the two counts.
         #expect(text.stdout.replacingOccurrences(of: ",", with: "")

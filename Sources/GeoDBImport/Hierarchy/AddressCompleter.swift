@@ -16,6 +16,41 @@ public struct DerivedAddressCounts: Sendable, Equatable {
     public var postcodes = 0
 }
 
+/// How complete the addresses of a file are once an import has completed them: of its addresses (places
+/// of kind `address`), how many have a street and a postcode, tagged or derived; and its interpolation
+/// lines, whose numbers reverse and search place along them. What the import summary and the benchmark
+/// report per extract.
+public struct AddressCompleteness: Sendable, Equatable {
+    public var addresses = 0
+    public var withStreet = 0
+    public var withPostcode = 0
+    /// Of those with a street, a postcode: how many have it derived (`place.derived`).
+    public var streetDerived = 0
+    public var postcodeDerived = 0
+    public var interpolationLines = 0
+
+    public init() {}
+
+    /// The counts of the file `db` writes (all its places: an append counts those it had too).
+    init(in db: Connection) throws {
+        let statement = try db.prepare("""
+            SELECT count(*) FILTER (WHERE kind = 'address'), count(street) FILTER (WHERE kind = 'address'),
+                   count(postcode) FILTER (WHERE kind = 'address'),
+                   count(*) FILTER (WHERE kind = 'address' AND ',' || derived || ',' LIKE '%,street,%'),
+                   count(*) FILTER (WHERE kind = 'address' AND ',' || derived || ',' LIKE '%,postcode,%'),
+                   count(*) FILTER (WHERE kind = 'interpolation')
+            FROM place
+            """)
+        guard try statement.step() else { return }
+        addresses = Int(statement.int(0))
+        withStreet = Int(statement.int(1))
+        withPostcode = Int(statement.int(2))
+        streetDerived = Int(statement.int(3))
+        postcodeDerived = Int(statement.int(4))
+        interpolationLines = Int(statement.int(5))
+    }
+}
+
 /// Derives the streets and postcodes addresses lack; runs after the area sets are written.
 final class AddressCompleter {
     /// How far the nearest named street may be from a house number without a street. Nominatim takes the

@@ -33,13 +33,13 @@ final class HierarchyBuilder {
     }
 
     /// Assigns the places of this import their areas. `extraLevels`: places that are areas of a second
-    /// level too (a city-state, from `PlaceMerger`). Returns how many addresses were completed.
-    func run(extraLevels: [Int64: [AddressLevel]]) throws -> DerivedAddressCounts {
+    /// level too (a city-state, from `PlaceMerger`).
+    func run(extraLevels: [Int64: [AddressLevel]]) throws {
         try writer.flushNames()
         let areas = try AreaIndex(writer: writer, extraLevels: extraLevels, addingBoundaries: usesPlaceNodes)
         let nodes = usesPlaceNodes ? try LevelNodes(writer: writer, areas: areas) : nil
         // Nothing can lie in anything: no area, and no place nodes or addresses to use (a gazetteer alone).
-        guard !areas.isEmpty || usesPlaceNodes else { return DerivedAddressCounts() }
+        guard !areas.isEmpty || usesPlaceNodes else { return }
         let sets = try AreaSetWriter(db: writer.db)
         let fileCountry = areas.knowsCountries ? nil : try taggedCountry()
         let assigner = AreaSetAssigner(areas: areas, nodes: nodes, sets: sets, fileCountry: fileCountry)
@@ -59,8 +59,6 @@ final class HierarchyBuilder {
             }
         }
         try sets.finish()
-        // After the sets: a postcode is derived only where no postal area gives one.
-        return try AddressCompleter(writer: writer, osmSources: osmSources).run()
     }
 
     /// The country of an OSM extract no area of which names one (a city's extract cuts its country's

@@ -24,6 +24,9 @@ struct ImportReport: Encodable {
     var linked: Int
     /// Addresses completed at import (`place.derived`): `streets`, `postcodes`.
     var derived: [String: Int]
+    /// The file's addresses (`count`) and how many have a street and a postcode, tagged or derived; its
+    /// interpolation lines.
+    var addresses: [String: Int]
     var appended: Bool
     /// `--memory`, in bytes.
     var memoryBudget: Int
@@ -44,6 +47,9 @@ struct ImportReport: Encodable {
         places = s.places
         linked = s.linked
         derived = ["streets": s.derived.streets, "postcodes": s.derived.postcodes]
+        let a = s.addresses
+        addresses = ["count": a.addresses, "with_street": a.withStreet, "street_derived": a.streetDerived, "with_postcode": a.withPostcode,
+                     "postcode_derived": a.postcodeDerived, "interpolation_lines": a.interpolationLines]
         appended = s.appended
         memoryBudget = s.memoryBudget
         lookupTables = s.lookupTables
@@ -109,6 +115,13 @@ struct ImportReport: Encodable {
         let kinds = s.countsByKind.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
         if !kinds.isEmpty {
             lines.append("  places by kind: " + kinds.map { "\($0.key.rawValue) \(Format.count($0.value))" }.joined(separator: " · "))
+        }
+        if s.addresses.addresses > 0 {
+            let a = s.addresses
+            lines.append("  addresses \(Format.count(a.addresses)): \(Format.count(a.withStreet)) with a street "
+                         + "(\(Format.count(a.streetDerived)) derived), \(Format.count(a.withPostcode)) with a postcode "
+                         + "(\(Format.count(a.postcodeDerived)) derived)"
+                         + (a.interpolationLines > 0 ? "; interpolation lines \(Format.count(a.interpolationLines))" : ""))
         }
         if s.derived.streets > 0 || s.derived.postcodes > 0 {
             lines.append("  addresses completed: \(Format.count(s.derived.streets)) given the nearest named street, "
