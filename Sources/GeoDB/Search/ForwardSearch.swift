@@ -162,7 +162,6 @@ final class ForwardSearch {
             if let (point, town, level) = shown[place.id]?.shownIn {
                 (place.lat, place.lon) = (point.lat, point.lon)
                 place.address.setArea(level, name: town, kind: nil)   // a town the street runs through: its kind is not read
-                place.displayName = AddressFormat.displayName(name: place.name, kind: place.kind, address: place.address)
             }
             return place
         }
@@ -207,7 +206,7 @@ final class ForwardSearch {
               let category = Taxonomy.standard.category(id) else { return nil }
         let point = options.near ?? options.bbox.map { Coordinate(lat: ($0.minLat + $0.maxLat) / 2, lon: ($0.minLon + $0.maxLon) / 2) }
         return PlaceResult(id: 0, sourceRef: nil, kind: .category, category: nil, categoryID: id,
-                           name: category.label, displayName: category.label + " (category)", lat: point?.lat ?? 0,
+                           name: category.label, displayStyle: .category, lat: point?.lat ?? 0,
                            lon: point?.lon ?? 0, distanceM: nil, address: Address(), tags: [:], score: nil, match: .category)
     }
 
@@ -903,7 +902,6 @@ final class ForwardSearch {
                 line.address.housenumber = number
                 line.match = .interpolated
                 line.score = SearchRanking.interpolatedScore
-                line.displayName = AddressFormat.displayName(name: nil, kind: line.kind, address: line.address)
                 results.append(line)
             }
         }
@@ -929,14 +927,14 @@ final class ForwardSearch {
     /// A query that is a coordinate: that point, with the nearest address or POI within 100 m when there is one.
     private func coordinateResult(_ point: Coordinate, options: SearchOptions) throws -> [PlaceResult] {
         var result = PlaceResult(id: 0, sourceRef: nil, kind: .coordinate, category: nil, categoryID: nil, name: nil,
-                                 displayName: String(format: "%.6f, %.6f", point.lat, point.lon), lat: point.lat, lon: point.lon,
+                                 displayStyle: .coordinate(near: nil), lat: point.lat, lon: point.lon,
                                  distanceM: options.near.map { $0.distance(to: point) }, address: Address(), tags: [:],
                                  score: 100, match: .coordinate)
         let nearbyPOI = try nearby.places(near: point, radius: 100, filter: .anyNamedPOI, name: nil, limit: 1, after: nil).places
         let buildings = try nearby.places(near: point, radius: 100, filter: .rawTag("building=yes"), name: nil, limit: 1, after: nil).places
         if let nearest = (buildings + nearbyPOI).min(by: { ($0.distanceM ?? 0) < ($1.distanceM ?? 0) }) {
             result.address = nearest.address
-            result.displayName += " (near \(nearest.displayName))"
+            result.displayStyle = .coordinate(near: DisplayStyle.NearPlace(name: nearest.name, kind: nearest.kind))
         }
         return [result]
     }
