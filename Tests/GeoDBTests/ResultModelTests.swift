@@ -59,6 +59,9 @@ import Testing
         #expect(house.displayStyle == .place && house.displayName == "Haus Sonne, Austrasse 9, 9490 Vaduz")
         house.address.postcode = "9494"
         #expect(house.displayName == "Haus Sonne, Austrasse 9, 9494 Vaduz")
+        var number = house
+        (number.kind, number.match) = (.interpolation, .interpolated)
+        #expect(number.displayName == "Austrasse 9, 9494 Vaduz")
         house.displayStyle = .reverse   // an address answers reverse without its name, with its areas
         #expect(house.displayName == "Austrasse 9, Ebenholz, 9494 Vaduz, Liechtenstein")
         var point = house

@@ -67,7 +67,8 @@ public struct PlaceResult: Codable, Sendable, Equatable {
 /// let namesTheAreasAround = result.displayStyle == .reverse
 /// ```
 public enum DisplayStyle: Codable, Sendable, Equatable {
-    /// Name and address as search, nearby and lookup show them (`AddressFormat.displayName`).
+    /// Name and address as search, nearby and lookup show them (`AddressFormat.displayName`; a number found
+    /// on an interpolation line without the line's name).
     case place
     /// A reverse answer: the address with the areas around the point asked about (`AddressFormat.reverseLine`).
     case reverse
@@ -188,7 +189,8 @@ package enum AddressFormat {
     package static func line(of place: PlaceResult) -> String {
         switch place.displayStyle {
         case .place:
-            return displayName(name: place.name, kind: place.kind, address: place.address)
+            // A number placed on an interpolation line is that address alone: the line's name names no house.
+            return displayName(name: place.match == .interpolated ? nil : place.name, kind: place.kind, address: place.address)
         case .reverse:
             return reverseLine(name: place.name, kind: place.kind, address: place.address)
         case .category:
