@@ -144,9 +144,15 @@ protocol ExportWriter {
     mutating func finish() throws
 }
 
-/// The fixed place fields every format writes, in this order, beside the geometry and the tags.
+/// The fixed place fields every format writes, beside the geometry and the tags: named as `ResultJSON.place`
+/// (geodb's JSON) names them, its address flattened to a place's own parts.
 enum ExportField {
-    /// (name, value) of each field the place has.
+    /// Every field, in the order GeoJSON's properties and GeoPackage's columns have them.
+    static let names = ["id", "source_id", "kind", "category", "category_id", "name"] + addressParts.map(\.rawValue) + ["timezone", "population"]
+    /// The fields that are numbers: unquoted in GeoJSON, INTEGER columns in a GeoPackage.
+    static let numbers: Set<String> = ["id", "population"]
+
+    /// (name, value) of each field the place has, in the order of `names`.
     static func values(_ place: PlaceResult) -> [(String, String)] {
         var fields: [(String, String)] = [("id", String(place.id)), ("source_id", place.sourceRef?.description ?? ""),
                                           ("kind", place.kind.rawValue)]

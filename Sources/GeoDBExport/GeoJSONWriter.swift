@@ -23,7 +23,7 @@ struct GeoJSONWriter: ExportWriter {
         feature += geometry.map(Self.geometry) ?? "{\"type\":\"Point\",\"coordinates\":[\(DegreesText.decimal(place.lon)),\(DegreesText.decimal(place.lat))]}"
         feature += ",\"properties\":{"
         feature += ExportField.values(place).map { key, value in
-            JSONText.quoted(key) + ":" + (key == "id" || key == "population" ? value : JSONText.quoted(value))
+            JSONText.quoted(key) + ":" + (ExportField.numbers.contains(key) ? value : JSONText.quoted(value))
         }.joined(separator: ",")
         if !place.tags.isEmpty {
             feature += ",\"tags\":" + JSONText.object(place.tags.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })

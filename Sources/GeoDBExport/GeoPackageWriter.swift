@@ -45,7 +45,8 @@ final class GeoPackageWriter: ExportWriter {
     private var tables: [Layer: Table] = [:]
     private var rowsInTransaction = 0
     private static let srsID: Int32 = 4326
-    private static let textColumns = ["source_id", "kind", "category", "category_id", "name"] + ExportField.addressParts.map(\.rawValue) + ["timezone"]
+    /// The text columns, after `fid` (the place's id) and `geom`, before `population` and `tags`.
+    private static let textColumns = ExportField.names.filter { !ExportField.numbers.contains($0) }
 
     init(path: String) throws {
         db = try Connection(path: path, mode: .create)

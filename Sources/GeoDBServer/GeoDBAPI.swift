@@ -198,7 +198,7 @@ struct GeoDBAPI: Sendable {
                 .object([("text", .string(credit.text)), ("url", .string(credit.url)), ("license", .string(credit.license)),
                          ("license_url", .string(credit.licenseURL))])
             })),
-            ("view", view.map(Self.box) ?? .null),
+            ("view", view.map(ResultJSON.box) ?? .null),
         ]))
     }
 
@@ -214,23 +214,9 @@ struct GeoDBAPI: Sendable {
         }
     }
 
-    /// A box as /v1 writes it (a file's extent, the page's opening view).
-    private static func box(_ box: BoundingBox) -> JSON {
-        .object([("min_lat", .number(box.minLat)), ("min_lon", .number(box.minLon)), ("max_lat", .number(box.maxLat)), ("max_lon", .number(box.maxLon))])
-    }
-
-    /// A served file in /status: its name, places, extent and sources.
+    /// A served file in /status: `ResultJSON.database`, named without its directory.
     static func describe(_ shard: GeoDatabaseSet.Member) -> JSON {
-        let info = shard.info
-        return .fields([
-            ("file", .string(shard.name)), ("places", .int(info.placeCount)), ("timezones", .bool(shard.hasTimeZones)),
-            ("extent", info.boundingBox.map(Self.box)),
-            ("created_at", info.createdAt.map(JSON.string)),
-            ("sources", .array(info.sources.map { source in
-                .fields([("name", .string(source.name)), ("format", .string(source.format)), ("places", .int(source.placeCount)),
-                         ("data_timestamp", source.dataTimestamp.map(JSON.string)), ("imported_at", .string(source.importedAt))])
-            })),
-        ])
+        ResultJSON.database(shard.info, file: shard.name, timeZones: shard.hasTimeZones)
     }
 }
 

@@ -1477,7 +1477,7 @@ start();
   },
   "/v1/status": {
    "get": {
-    "summary": "The files served: path, places, extent, sources.",
+    "summary": "The files served: name, places, extent, sources, counts by kind, sizes.",
     "responses": {
      "200": {
       "description": "OK",
@@ -2065,10 +2065,58 @@ start();
         "sources": {
          "type": "array",
          "items": {
+          "type": "object",
+          "description": "name, format, places, data_timestamp, imported_at, id, size_bytes, linked (records merged into places of other sources), replication_sequence, replication_url, writing_program"
+         }
+        },
+        "file_bytes": {
+         "type": "integer"
+        },
+        "schema_version": {
+         "type": "integer"
+        },
+        "generator": {
+         "type": "string"
+        },
+        "sqlite_version": {
+         "type": "string"
+        },
+        "names": {
+         "type": "integer",
+         "description": "rows of place_name"
+        },
+        "geometries": {
+         "type": "integer",
+         "description": "places with a line or polygon"
+        },
+        "areas": {
+         "type": "integer",
+         "description": "places that contain others"
+        },
+        "linked_records": {
+         "type": "integer",
+         "description": "records merged into places of other sources"
+        },
+        "kinds": {
+         "type": "array",
+         "description": "places by kind, most first: {kind, places}",
+         "items": {
           "type": "object"
          }
+        },
+        "tables": {
+         "type": "array",
+         "description": "bytes per table and index: {name, bytes} (empty when SQLite has no dbstat)",
+         "items": {
+          "type": "object"
+         }
+        },
+        "meta": {
+         "type": "object",
+         "description": "the file's meta table"
         }
-       }
+       },
+       "description": "A served file, as `geodb inspect --json` prints one (there `file` is the path given)."
       }
      }
     }

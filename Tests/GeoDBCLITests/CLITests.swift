@@ -21,9 +21,11 @@ import TestSupport
 
         let json = try runGeodb(["inspect", db, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["place_count"] as? Int == 2524)
+        // /v1/status's object for a file (`ResultJSON.database`), the file named by the path given.
+        #expect(object["file"] as? String == db && object["places"] as? Int == 2524)
         #expect(object["schema_version"] as? Int == Int(Schema.version))
         #expect((object["sources"] as? [[String: Any]])?.first?["name"] as? String == "helsinki.osm.pbf")
+        #expect((object["kinds"] as? [[String: Any]])?.contains { $0["kind"] as? String == "street" && $0["places"] as? Int == 99 } == true)
 
         #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "2524\n")
         #expect(try runGeodb(["inspect", db, "--get", "kind.street"]).stdout == "99\n")

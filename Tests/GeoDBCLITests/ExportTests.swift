@@ -55,6 +55,14 @@ import TestSupport
         #expect((properties["tags"] as? [String: String])?.isEmpty == false)
         let point = try #require((engel["geometry"] as? [String: Any])?["coordinates"] as? [Double])
         #expect(abs(point[0] - 24.95) < 0.01 && abs(point[1] - 60.17) < 0.01)   // [lon, lat]
+        // Each property is the place's JSON field of that name (`lookup --json`, /v1), its address flattened.
+        let lookup = try runGeodb(["lookup", try Self.database.get(), try #require(properties["source_id"] as? String), "--json"])
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(lookup.stdout.utf8)) as? [String: Any])
+        let place = try #require(answer["place"] as? [String: Any]), address = try #require(place["address"] as? [String: Any])
+        for (key, value) in properties where key != "tags" {
+            let same = place[key].map { "\($0)" } ?? address[key].map { "\($0)" }
+            #expect(same == "\(value)", "\(key)")
+        }
     }
 
     @Test func selectionsAndFullGeometry() throws {

@@ -1,5 +1,5 @@
 // The typed parts of a result: the source reference every layer shows and `lookup` takes back, the
-// category's OSM tag the servers answer with, the address parts JSON keys them by.
+// category's OSM tag the servers answer with, the address parts JSON keys them by, the line a result shows.
 import Foundation
 import Testing
 @testable import GeoDB
@@ -46,5 +46,35 @@ import Testing
         address.city = "Vaduz"
         let decoded = try JSONDecoder().decode(Address.self, from: JSONEncoder().encode(address))
         #expect(decoded == address && !decoded.isEmpty && Address().isEmpty)
+    }
+
+    /// `displayName` is written from the address it has now, in the style of its answer, and a result
+    /// encoded and decoded writes the same line (issue 32: display names computed, not stored).
+    @Test func theDisplayNameFollowsTheAddressInTheAnswersStyle() throws {
+        var house = try JSONDecoder().decode(PlaceResult.self, from: Data("""
+            {"id": 7, "sourceId": "n7", "kind": "address", "name": "Haus Sonne", "displayName": "ignored", "lat": 47.1, "lon": 9.5,
+             "address": {"housenumber": "9", "street": "Austrasse", "postcode": "9490", "city": "Vaduz", "suburb": "Ebenholz",
+                         "country": "Liechtenstein"}, "tags": {}}
+            """.utf8))
+        #expect(house.displayStyle == .place && house.displayName == "Haus Sonne, Austrasse 9, 9490 Vaduz")
+        house.address.postcode = "9494"
+        #expect(house.displayName == "Haus Sonne, Austrasse 9, 9494 Vaduz")
+        var number = house
+        (number.kind, number.match) = (.interpolation, .interpolated)
+        #expect(number.displayName == "Austrasse 9, 9494 Vaduz")
+        house.displayStyle = .reverse   // an address answers reverse without its name, with its areas
+        #expect(house.displayName == "Austrasse 9, Ebenholz, 9494 Vaduz, Liechtenstein")
+        var point = house
+        point.kind = .coordinate
+        point.displayStyle = .coordinate(near: DisplayStyle.NearPlace(name: "Haus Sonne", kind: .address))
+        #expect(point.displayName == "47.100000, 9.500000 (near Haus Sonne, Austrasse 9, 9494 Vaduz)")
+        for result in [house, point] {
+            let decoded = try JSONDecoder().decode(PlaceResult.self, from: JSONEncoder().encode(result))
+            #expect(decoded == result && decoded.displayName == result.displayName)
+        }
+        // The usual style is no key of its own: the encoding is what it was.
+        house.displayStyle = .place
+        let keys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(house)) as? [String: Any]).keys
+        #expect(keys.contains("displayName") && !keys.contains("displayStyle"))
     }
 }

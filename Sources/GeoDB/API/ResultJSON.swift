@@ -69,6 +69,38 @@ package enum ResultJSON {
         ])
     }
 
+    /// A database file: what /v1/status lists for each file served and `geodb inspect --json` prints. `file`
+    /// names it as its caller does (the server: without its directory; inspect: the path given).
+    package static func database(_ info: DatabaseInfo, file: String, timeZones: Bool) -> JSON {
+        .fields([
+            ("file", .string(file)), ("places", .int(info.placeCount)), ("timezones", .bool(timeZones)),
+            ("extent", info.boundingBox.map(box)), ("created_at", info.createdAt.map(JSON.string)),
+            ("sources", .array(info.sources.map { source in
+                .fields([("name", .string(source.name)), ("format", .string(source.format)), ("places", .int(source.placeCount)),
+                         ("data_timestamp", source.dataTimestamp.map(JSON.string)), ("imported_at", .string(source.importedAt)),
+                         ("id", .int(source.id)), ("size_bytes", .int(source.sizeBytes)), ("linked", .int(source.linkedCount)),
+                         ("replication_sequence", source.replicationSequence.map(JSON.int)),
+                         ("replication_url", source.replicationURL.map(JSON.string)),
+                         ("writing_program", source.writingProgram.map(JSON.string))])
+            })),
+            ("file_bytes", .int(info.fileBytes)), ("schema_version", .int(info.schemaVersion)),
+            ("generator", info.generator.map(JSON.string)), ("sqlite_version", .string(info.sqliteVersion)),
+            ("names", .int(info.nameCount)), ("geometries", .int(info.geometryCount)), ("areas", .int(info.areaCount)),
+            ("linked_records", .int(info.linkCount)),
+            ("kinds", .array(info.kinds.map { .object([("kind", .string($0.name)), ("places", .int($0.count))]) })),
+            // The top categories, when they were counted (the server does not count them).
+            ("categories", info.categories.isEmpty ? nil
+                : .array(info.categories.map { .object([("category", .string($0.name)), ("places", .int($0.count))]) })),
+            ("tables", .array(info.tables.map { .object([("name", .string($0.name)), ("bytes", .int($0.bytes))]) })),
+            ("meta", .strings(info.meta)),
+        ])
+    }
+
+    /// A box: a file's extent, the web page's opening view.
+    package static func box(_ box: BoundingBox) -> JSON {
+        .object([("min_lat", .number(box.minLat)), ("min_lon", .number(box.minLon)), ("max_lat", .number(box.maxLat)), ("max_lon", .number(box.maxLon))])
+    }
+
     /// The taxonomy with the places of each category.
     package static func categories(_ categories: [CategoryCount]) -> JSON {
         .object([("categories", .array(categories.map { category in

@@ -1,5 +1,6 @@
 // What every query returns for a place: the fields a client shows or keeps, the same for all queries,
-// and the one place that writes a place's name and address as a line of text.
+// and the one place that writes a place's name and address as a line of text (`displayName` is that line,
+// computed, so an address changed after reading is never shown with the line of the address before).
 
 /// A place in a query answer.
 ///
@@ -22,8 +23,8 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var categoryID: String?
     /// Display name; nil for most addresses.
     public var name: String?
-    /// Name and address as one line: "Café Engel, Aleksanterinkatu 26, 00170 Helsinki".
-    public var displayName: String
+    /// Which line `displayName` is: a reverse answer's names the areas around it too.
+    public var displayStyle: DisplayStyle = .place
     /// Latitude, degrees (exact to 1e-7).
     public var lat: Double
     /// Longitude, degrees (exact to 1e-7).
@@ -52,13 +53,93 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     /// areas' names and ids need no second look-up (`AreaSets.entry`). Not in any JSON.
     var areaSetID: Int64? = nil
 
-    enum CodingKeys: String, CodingKey {
-        case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, lat, lon, distanceM,
-             address, tags, timezone, population, score, match, highlights
-    }
+    /// Name and address as one line, written by `displayStyle`: "Café Engel, Aleksanterinkatu 26, 00170 Helsinki".
+    public var displayName: String { AddressFormat.line(of: self) }
 
     /// The position as a `Coordinate`.
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
+}
+
+/// Which line of text a result shows as its `displayName`. The line itself is never kept: `AddressFormat`
+/// writes it from the result's name, kind and address whenever it is asked for.
+///
+/// ```swift
+/// let namesTheAreasAround = result.displayStyle == .reverse
+/// ```
+public enum DisplayStyle: Codable, Sendable, Equatable {
+    /// Name and address as search, nearby and lookup show them (`AddressFormat.displayName`; a number found
+    /// on an interpolation line without the line's name).
+    case place
+    /// A reverse answer: the address with the areas around the point asked about (`AddressFormat.reverseLine`).
+    case reverse
+    /// A category offered while typing: "Cafe (category)".
+    case category
+    /// A coordinate typed as the search: its degrees, then the place `near` it when one is: its name and
+    /// kind, written over the result's address, which is that place's.
+    case coordinate(near: NearPlace?)
+
+    /// The place nearest a coordinate typed as a search, as its line needs it.
+    public struct NearPlace: Codable, Sendable, Equatable {
+        public var name: String?
+        public var kind: PlaceKind
+
+        public init(name: String?, kind: PlaceKind) {
+            self.name = name
+            self.kind = kind
+        }
+    }
+}
+
+extension PlaceResult {
+    /// The keys this encoding has always had, `displayName` among them (written, not read back: it is
+    /// computed); `displayStyle` only where it is not `place`, so that a decoded result writes the same line.
+    enum CodingKeys: String, CodingKey {
+        case id, sourceRef = "sourceId", kind, category, categoryID = "categoryId", name, displayName, displayStyle, lat, lon,
+             distanceM, address, tags, timezone, population, score, match, highlights
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        id = try values.decode(Int64.self, forKey: .id)
+        sourceRef = try values.decodeIfPresent(SourceReference.self, forKey: .sourceRef)
+        kind = try values.decode(PlaceKind.self, forKey: .kind)
+        category = try values.decodeIfPresent(SourceCategory.self, forKey: .category)
+        categoryID = try values.decodeIfPresent(String.self, forKey: .categoryID)
+        name = try values.decodeIfPresent(String.self, forKey: .name)
+        displayStyle = try values.decodeIfPresent(DisplayStyle.self, forKey: .displayStyle) ?? .place
+        lat = try values.decode(Double.self, forKey: .lat)
+        lon = try values.decode(Double.self, forKey: .lon)
+        distanceM = try values.decodeIfPresent(Double.self, forKey: .distanceM)
+        address = try values.decode(Address.self, forKey: .address)
+        tags = try values.decode([String: String].self, forKey: .tags)
+        timezone = try values.decodeIfPresent(String.self, forKey: .timezone)
+        population = try values.decodeIfPresent(Int64.self, forKey: .population)
+        score = try values.decodeIfPresent(Double.self, forKey: .score)
+        match = try values.decodeIfPresent(MatchClass.self, forKey: .match)
+        highlights = try values.decodeIfPresent([TextRange].self, forKey: .highlights)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(id, forKey: .id)
+        try values.encodeIfPresent(sourceRef, forKey: .sourceRef)
+        try values.encode(kind, forKey: .kind)
+        try values.encodeIfPresent(category, forKey: .category)
+        try values.encodeIfPresent(categoryID, forKey: .categoryID)
+        try values.encodeIfPresent(name, forKey: .name)
+        try values.encode(displayName, forKey: .displayName)
+        if displayStyle != .place { try values.encode(displayStyle, forKey: .displayStyle) }
+        try values.encode(lat, forKey: .lat)
+        try values.encode(lon, forKey: .lon)
+        try values.encodeIfPresent(distanceM, forKey: .distanceM)
+        try values.encode(address, forKey: .address)
+        try values.encode(tags, forKey: .tags)
+        try values.encodeIfPresent(timezone, forKey: .timezone)
+        try values.encodeIfPresent(population, forKey: .population)
+        try values.encodeIfPresent(score, forKey: .score)
+        try values.encodeIfPresent(match, forKey: .match)
+        try values.encodeIfPresent(highlights, forKey: .highlights)
+    }
 }
 
 /// A part of a text: `start` and `end` (exclusive) count Characters (what a user sees as letters) from 0.
@@ -104,6 +185,22 @@ public enum MatchClass: String, Codable, Sendable, CaseIterable {
 
 /// A place's name and address written as one line, the same way for every query.
 package enum AddressFormat {
+    /// The line `place` shows as `displayName`, by its `displayStyle`.
+    package static func line(of place: PlaceResult) -> String {
+        switch place.displayStyle {
+        case .place:
+            // A number placed on an interpolation line is that address alone: the line's name names no house.
+            return displayName(name: place.match == .interpolated ? nil : place.name, kind: place.kind, address: place.address)
+        case .reverse:
+            return reverseLine(name: place.name, kind: place.kind, address: place.address)
+        case .category:
+            return (place.name ?? "") + " (category)"
+        case .coordinate(let near):
+            let degrees = String(format: "%.6f, %.6f", place.lat, place.lon)
+            return near.map { degrees + " (near \(displayName(name: $0.name, kind: $0.kind, address: place.address)))" } ?? degrees
+        }
+    }
+
     /// What results show as `displayName`: "Name, Street 12, 00100 City" for a place in a town, the
     /// `areaLine` for a settlement or an area.
     ///
@@ -115,8 +212,11 @@ package enum AddressFormat {
     }
 
     /// "Name, Street 12, Suburb, 00100 City, Country": a reverse answer, which names the areas around it too.
-    package static func addressLine(name: String?, address: Address) -> String {
-        line(name: name, address: address, withAreas: true)
+    /// An area answers for itself, with only the levels above it; an address or a number on an interpolation
+    /// line is its address alone.
+    package static func reverseLine(name: String?, kind: PlaceKind, address: Address) -> String {
+        if kind.addressLevel != nil { return areaLine(name: name, address: address) }
+        return line(name: kind == .address || kind == .interpolation ? nil : name, address: address, withAreas: true)
     }
 
     /// "Vaduz, Oberland, Liechtenstein", "Monte-Carlo, Monaco": a settlement or an area with the areas above

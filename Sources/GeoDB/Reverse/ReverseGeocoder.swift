@@ -210,13 +210,7 @@ final class ReverseGeocoder {
             }
             // The country the areas named, in the language asked for.
             PlaceReader.localizeCountry(&p.address, language: options.language)
-            if p.kind.addressLevel != nil {
-                // An area answers for itself: only the levels above it.
-                p.displayName = AddressFormat.areaLine(name: p.name, address: p.address)
-            } else {
-                p.displayName = AddressFormat.addressLine(name: p.kind == .address || p.kind == .interpolation ? nil : p.name,
-                                                          address: p.address)
-            }
+            p.displayStyle = .reverse
             return ReverseResult(place: p, hierarchySource: usedSource, timezone: zone, water: water,
                                  areasOfInterest: areasOfInterest)
         }

@@ -160,7 +160,6 @@ final class ForwardSearch {
             if let (point, town, level) = shown[place.id]?.shownIn {
                 (place.lat, place.lon) = (point.lat, point.lon)
                 place.address.setArea(level, name: town, kind: nil)   // a town the street runs through: its kind is not read
-                place.displayName = AddressFormat.displayName(name: place.name, kind: place.kind, address: place.address)
             }
             return place
         }

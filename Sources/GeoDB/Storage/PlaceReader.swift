@@ -1,5 +1,5 @@
 // Reads places by id into the results every query returns: one SELECT for all of them, the source id
-// qualified, the address and display name built, tags decoded; and a place's geometry and localized name.
+// qualified, the address built, tags decoded; and a place's geometry and localized name.
 import Foundation
 import GeoDBSQLite
 
@@ -63,8 +63,7 @@ final class PlaceReader {
         let name = row.text(5)
         let at = try row.coordinate(6, 7, place: id, in: db.path)
         return PlaceResult(id: id, sourceRef: Self.sourceReference(row), kind: kind, category: row.text(3).map(SourceCategory.init),
-                           categoryID: row.text(4), name: name, displayName: AddressFormat.displayName(name: name, kind: kind, address: address),
-                           lat: at.lat, lon: at.lon, address: address, tags: tags,
+                           categoryID: row.text(4), name: name, lat: at.lat, lon: at.lon, address: address, tags: tags,
                            timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17), importance: row.double(23),
                            areaSetID: areaSetID)
     }
@@ -145,7 +144,6 @@ final class PlaceReader {
             guard name != place.name || address != place.address else { continue }
             out[index].name = name
             out[index].address = address
-            out[index].displayName = AddressFormat.displayName(name: name, kind: place.kind, address: address)
         }
         return out
     }

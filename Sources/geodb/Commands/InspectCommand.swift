@@ -36,7 +36,8 @@ extension GeoDBCommand {
                 }
                 return
             }
-            let info = try database.open().info(topCategories: top)
+            let file = try database.open()
+            let info = try file.info(topCategories: top)
             if let key = get {
                 let values = Self.flatten(info)
                 guard let value = values[key] else {
@@ -44,7 +45,7 @@ extension GeoDBCommand {
                 }
                 Terminal.show(value)
             } else if output.json {
-                print(try Format.json(info))
+                print(ResultJSON.database(info, file: database.path, timeZones: file.hasTimeZones).indented())
             } else {
                 Terminal.show(Self.describe(info))
             }

@@ -160,7 +160,7 @@ extension GeoDBCommand {
             if output.json {
                 print(ResultJSON.page(results.map { ResultJSON.place($0) }, next: next).indented())
             } else if geojson {
-                print(try GeoJSONOutput.featureCollection(results))
+                print(GeoJSONOutput.featureCollection(results))
                 // The output stays a FeatureCollection; where the next page starts goes beside it.
                 if let next { Terminal.status("more: --after \(next)\n") }
             } else if results.isEmpty {

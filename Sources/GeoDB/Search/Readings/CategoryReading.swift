@@ -80,7 +80,7 @@ struct CategoryReading {
               let category = Taxonomy.standard.category(id) else { return nil }
         let point = options.near ?? options.bbox.map { Coordinate(lat: ($0.minLat + $0.maxLat) / 2, lon: ($0.minLon + $0.maxLon) / 2) }
         return PlaceResult(id: 0, sourceRef: nil, kind: .category, category: nil, categoryID: id,
-                           name: category.label, displayName: category.label + " (category)", lat: point?.lat ?? 0,
+                           name: category.label, displayStyle: .category, lat: point?.lat ?? 0,
                            lon: point?.lon ?? 0, distanceM: nil, address: Address(), tags: [:], score: nil, match: .category)
     }
 }

@@ -45,7 +45,6 @@ struct StreetNumberReading {
                 line.address.housenumber = number
                 line.match = .interpolated
                 line.score = SearchRanking.interpolatedScore
-                line.displayName = AddressFormat.displayName(name: nil, kind: line.kind, address: line.address)
                 results.append(line)
             }
         }
