@@ -260,8 +260,8 @@ struct NominatimAPI: Sendable {
             throw APIError.badParameter("layer", "unknown layer '\(layer.prefix(40))' (address, poi, railway, natural, manmade)")
         }
         options.layers = Set(parameters.list("layer").compactMap { ReverseLayer(rawValue: $0.lowercased()) })
-        // Nominatim's default is address and poi: a viewpoint 2 m away answers before the street 9 m away.
-        if options.layers.isEmpty { options.layers = [.address, .poi] }
+        // Nominatim's default at every zoom (geodb's own only at the address level).
+        if options.layers.isEmpty { options.layers = ReverseLayer.defaults }
         var found: [GeoDatabaseSet.MemberPlace] = []
         if (-90...90).contains(lat) && (-180...180).contains(lon), let first = try await served.files.reverse(at: Coordinate(lat: lat, lon: lon), options: options).first {
             found = [GeoDatabaseSet.MemberPlace(member: first.member, place: first.result.place)]
@@ -337,8 +337,8 @@ struct NominatimAPI: Sendable {
     /// JSON wrapped in the `json_callback` function when one is named (JSONP).
     ///
     /// `closestTo`: /reverse's point. A line found there (a street, a river) is answered at its point
-    /// nearest to it, as Nominatim does, not at its middle; an interpolation line keeps the point reverse
-    /// gave its number.
+    /// nearest to it, as Nominatim does, not at its middle; a house number interpolated on its line keeps the
+    /// point reverse gave that number.
     private func answer(_ places: [GeoDatabaseSet.MemberPlace], output: NominatimOutput, parameters: QueryParameters,
                         single: Bool, closestTo point: Coordinate? = nil) async throws -> Answer {
         var callback: String?
@@ -358,7 +358,9 @@ struct NominatimAPI: Sendable {
                let nearest = LineMath.closestPoint(on: lines, to: point)?.coordinate {
                 (place.place.lat, place.place.lon) = (nearest.lat, nearest.lon)
             }
-            return NominatimPlace(found: place, geometry: read.geometry, names: read.names, entrances: read.entrances, output: output)
+            // A house number interpolated on its line is a point of its own: its box and shape are the point's.
+            let geometry = place.place.match == .interpolated ? nil : read.geometry
+            return NominatimPlace(found: place, geometry: geometry, names: read.names, entrances: read.entrances, output: output)
         }
         var answer = NominatimWriter.answer(items, output: output, single: single)
         answer.callback = callback

@@ -53,6 +53,8 @@ import TestSupport
         let r = try #require(try answer(61.0001, 25.002 + 0.006 * 8 / 18).first)
         #expect(r.place.kind == .interpolation && r.place.match == .interpolated)
         #expect(r.place.address.housenumber == "10" && r.place.address.street == "Pitkäkatu")
+        // Placed where 10 lies on the line (8/18 of the way from 2 to 20), not at the query point or the middle.
+        #expect(abs(r.place.lat - 61.00008) < 1e-6 && abs(r.place.lon - (25.002 + 0.006 * 8 / 18)) < 1e-6)
     }
 
     @Test func houseBetweenTwoStreetsAtStreetLevel() throws {
@@ -71,6 +73,60 @@ import TestSupport
         #expect(throws: GeoDBError.self) { try answer(95, 0) }
         #expect(throws: GeoDBError.self) { try answer(0, 181) }
         #expect(throws: GeoDBError.self) { try answer(0, 0, radius: -1) }
+    }
+
+    /// An area level answers the finest place inside the area around the point, within its reach: zoomed to
+    /// rank 22 (Nominatim's zoom 14) a point in Vaduz is in the village Ebenholz, a node 1.2 km away inside
+    /// Vaduz, not in the neighbourhood Oberdorf 4 km away; at rank 18 (zoom 12) and at city level in Vaduz.
+    @Test func areaLevelIsTheFinestPlaceInsideTheAreaAround() throws {
+        let li = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        let point = Coordinate(lat: 47.14052, lon: 9.52202)
+        var options = ReverseOptions()
+        options.level = .suburb
+        options.maxRank = 22
+        let ebenholz = try #require(try li.reverse(at: point, options: options).first)
+        #expect(ebenholz.place.sourceRef?.description == "n3577169505" && ebenholz.place.name == "Ebenholz")
+        #expect(abs((ebenholz.place.distanceM ?? 0) - 1_223) < 5)
+        options.maxRank = 18
+        #expect(try li.reverse(at: point, options: options).first?.place.name == "Vaduz")
+        let city = try #require(try answer(point.lat, point.lon, level: .city, in: li).first)
+        #expect(city.place.name == "Vaduz" && city.place.match == .area)
+    }
+
+    /// A POI nearer than any address or street answers: 1.8 m from the viewpoint Känzile, 23 m from the street.
+    @Test func aPOIAFewMetresAwayBeatsTheStreet() throws {
+        let li = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        let r = try #require(try answer(47.14077, 9.52414, in: li).first)
+        #expect(r.place.sourceRef?.description == "n315637019" && r.place.category?.description == "tourism=viewpoint")
+        var options = ReverseOptions()
+        options.layers = [.address]
+        #expect(try li.reverse(at: Coordinate(lat: 47.14077, lon: 9.52414), options: options).first?.place.kind == .street)
+    }
+
+    /// Inside a building, the POI node in it answers (the office foo.li in Hampfländer 64, 2 m away), at the
+    /// building's address; with addresses alone, the building.
+    @Test func aPOINodeInsideABuildingBeatsTheBuilding() throws {
+        let li = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        let point = Coordinate(lat: 47.0629258, lon: 9.4879771)
+        let r = try #require(try li.reverse(at: point).first)
+        #expect(r.place.sourceRef?.description == "n6531458431" && r.place.name == "foo.li")
+        #expect(r.place.address.housenumber == "64" && r.place.address.street == "Hampfländer")
+        var options = ReverseOptions()
+        options.layers = [.address]
+        #expect(try li.reverse(at: point, options: options).first?.place.sourceRef?.description == "w165295777")
+    }
+
+    /// Features coarser than a street answer by rank first: 100 m from the peak Goldlochspitz (rank 18), the
+    /// stream Schmarztobel (22) farther away answers when streams may (Nominatim's zoom 14), the peak when not.
+    @Test func coarseFeaturesAnswerTheFinestRankFirst() throws {
+        let li = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        let point = Coordinate(lat: 47.0825, lon: 9.5685)
+        var options = ReverseOptions()
+        options.layers = [.natural]
+        options.maxRank = 22
+        #expect(try li.reverse(at: point, options: options).first?.place.name == "Schmarztobel")
+        options.maxRank = 18
+        #expect(try li.reverse(at: point, options: options).first?.place.name == "Goldlochspitz")
     }
 
     @Test func helsinkiAddressesAndStreets() throws {

@@ -23,14 +23,16 @@ public enum ReverseLevel: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// The address level whose containing area answers this level (the municipality a point lies in).
-    var areaLevel: AddressLevel? {
+    /// The finest rank that answers this level (Nominatim's ranks, `ReverseOptions.maxRank`), as Nominatim's
+    /// zooms: suburb as zoom 15 (25: down to city blocks), city as zoom 12 (18: towns, no villages inside a
+    /// municipality), state 8, country 4.
+    var finestRank: Int {
         switch self {
-        case .suburb: return .suburb
-        case .city: return .city
-        case .state: return .state
-        case .country: return .country
-        default: return nil
+        case .address, .street, .poi: return 30
+        case .suburb: return 25
+        case .city: return 18
+        case .state: return 8
+        case .country: return 4
         }
     }
 
@@ -67,14 +69,16 @@ public struct ReverseOptions: Sendable {
     public var includeTimeZone = false
     /// Show names in this language when the place has one (`name:xx`), and the country in it.
     public var language: String?
-    /// The classes of places that may answer (Nominatim's layers); the nearest of them wins. Empty: `level`
-    /// decides alone (an address, else a street, else the nearest place). `.address` is what `level` finds
-    /// without that last step; `.poi` the nearest POI; `.natural`, `.railway`, `.manmade` the nearest feature
-    /// of the layer (`ReverseLayer.feature`), measured to its line or polygon, within `radius` (default 500 m).
+    /// The classes of places that may answer (Nominatim's layers); the nearest of them wins. Empty: at the
+    /// address level `ReverseLayer.defaults` (an address, else a street, or a POI nearer than either), else
+    /// the nearest place; at the other levels `level` decides alone. `.address` is what `level` finds;
+    /// `.poi` the nearest POI; `.natural`, `.railway`, `.manmade` the nearest feature of the layer
+    /// (`ReverseLayer.feature`), measured to its line or polygon, within `radius` (default 500 m).
     public var layers: Set<ReverseLayer> = []
-    /// With `layers`: the most detailed feature that may answer, as Nominatim's ranks (`ReverseLayer.rank`):
-    /// 18 peaks and coarser, 19 rivers too, 22 streams and woods too; below 30 no POI answers (Nominatim's zoom
-    /// 18 is 30, 13 is 19, 12 is 18).
+    /// The most detailed place that may answer, as Nominatim's ranks: of a feature layer (`ReverseLayer.rank`)
+    /// 18 peaks and coarser, 19 rivers too, 22 streams and woods too; of the place nodes an area level may
+    /// answer 18 towns and coarser, 19 villages too, 22 hamlets and farms too, 25 neighbourhoods and city
+    /// blocks too; below 30 no POI answers (Nominatim's zoom 18 is 30, 14 is 22, 13 is 19, 12 is 18).
     public var maxRank = 30
 
     /// ```swift
@@ -160,21 +164,29 @@ final class ReverseGeocoder {
         let radius = options.radius ?? options.level.defaultRadius
         let containing = try hierarchy.containingAreas(point)
         var found: [Found]
-        if options.layers.isEmpty {
-            found = try levelAnswers(point, level: options.level, radius: radius, containing: containing, limit: options.limit)
-            if found.isEmpty && options.level == .address {
+        if options.layers.isEmpty && options.level != .address {
+            found = try levelAnswers(point, level: options.level, maxRank: options.maxRank, radius: radius, containing: containing,
+                                     limit: options.limit)
+        } else {
+            found = try layerAnswers(point, layers: options.layers.isEmpty ? ReverseLayer.defaults : options.layers, options: options,
+                                     radius: radius, containing: containing)
+            if found.isEmpty && options.layers.isEmpty {
                 found = try nearest.nearest(point, kinds: nil, radius: max(radius, 5_000), limit: options.limit)
                     .map { Found(id: $0.id, distance: $0.distance) }
             }
-        } else {
-            found = try layerAnswers(point, options: options, radius: radius, containing: containing)
         }
         if found.isEmpty && (options.layers.isEmpty || options.layers.contains(.address)) {
             found = try fallback(point, level: options.level, containing: containing, limit: options.limit)
         }
+        let features = options.layers.intersection(ReverseLayer.features)
+        if found.isEmpty && !features.isEmpty && options.maxRank >= ReverseLayer.streetRank {
+            // Nothing near of the finer kinds: the rivers, lakes and woods around, as at a lower zoom.
+            found = try areaFeatures(point, layers: features, options: options)
+        }
         let distances = Dictionary(found.map { ($0.id, $0.distance) }, uniquingKeysWith: min)
         let asStored = try places.results(ids: found.map(\.id), distances: distances)
         let answers = try places.localized(asStored, language: options.language)
+        let buildings = Dictionary(try places.results(ids: found.compactMap(\.building)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         // Only the levels above the answer, and only those its own columns do not already give.
         let levels = Array(AddressLevel.nested.dropLast())
         let answerLevel = answers.first.flatMap { $0.kind.addressLevel }.flatMap { levels.firstIndex(of: $0) }
@@ -190,8 +202,15 @@ final class ReverseGeocoder {
             if let number = item.interpolated {
                 p.address.housenumber = number
                 p.match = .interpolated
+                if let at = item.at { (p.lat, p.lon) = (at.lat, at.lon) }
             } else {
                 p.match = item.match
+            }
+            if let building = item.building.flatMap({ buildings[$0] }), p.address.housenumber == nil {
+                // A POI inside a building is at the building's address (Nominatim's inherited address).
+                for part in [Address.Part.housenumber, .street, .postcode] where p.address[part] == nil {
+                    p.address.copy(part, from: building.address)
+                }
             }
             var usedSource = source
             let ownSet = try places.areaSets.entry(p.areaSetID)
@@ -236,8 +255,8 @@ final class ReverseGeocoder {
     }
 
     /// What `level` finds near the point: for an address the addresses, else the streets; for a street the
-    /// streets; for an area level the area of that level containing the point, else the nearest of its kinds.
-    private func levelAnswers(_ point: Coordinate, level: ReverseLevel, radius: Double,
+    /// streets; for an area level `areaAnswers`, else the nearest of its kinds.
+    private func levelAnswers(_ point: Coordinate, level: ReverseLevel, maxRank: Int, radius: Double,
                               containing: [AddressLevel: AddressHierarchy.Area], limit: Int) throws -> [Found] {
         switch level {
         case .address:
@@ -246,45 +265,166 @@ final class ReverseGeocoder {
         case .street:
             return try nearestStreets(point, radius: radius, limit: limit)
         default:
-            // The area of the level containing the point (a municipality, not the nearest town node).
-            if let area = level.areaLevel.flatMap({ containing[$0] }) { return [Found(id: area.placeID, distance: 0, match: .area)] }
+            let found = try areaAnswers(point, level: level, maxRank: maxRank, containing: containing, limit: limit)
+            if !found.isEmpty { return found }
             return try nearest.nearest(point, kinds: level.kinds, radius: radius, limit: limit).map { Found(id: $0.id, distance: $0.distance) }
         }
     }
 
-    /// The nearest answers of the asked layers: what `level` finds for `.address`, the nearest POIs (those
-    /// ranked 30: no peak or park, as Nominatim's POI layer, and only when `maxRank` is 30), the nearest
-    /// features of the feature layers up to `maxRank`; nearest first, a tie to the layer listed first.
-    private func layerAnswers(_ point: Coordinate, options: ReverseOptions, radius: Double,
+    /// An area level's answer: the smallest area containing the point at or above the level. When that area
+    /// is coarser than the level (a municipality for a suburb), as Nominatim picks it: a place node of the
+    /// level or above inside that area, finer than it (but no finer than `level.finestRank` and `maxRank`)
+    /// and within its own reach (`PlaceReach`), the finest of those, the nearest of a rank. So at zoom 14 a
+    /// point in Vaduz answers the village node Ebenholz 1.2 km away inside Vaduz, not the neighbourhood node
+    /// Oberdorf 4 km away (beyond a neighbourhood's reach and too fine), nor Vaduz. A node with a boundary of
+    /// its own is that area and answers only inside it. Empty outside every area (a gazetteer, the open sea).
+    private func areaAnswers(_ point: Coordinate, level: ReverseLevel, maxRank: Int,
+                             containing: [AddressLevel: AddressHierarchy.Area], limit: Int) throws -> [Found] {
+        guard let finest = level.kinds.compactMap(\.addressLevel).min(by: { $0.ordinal < $1.ordinal }),
+              let area = AddressLevel.nested.lazy.filter({ $0.ordinal >= finest.ordinal }).compactMap({ containing[$0] }).first
+        else { return [] }
+        let areaAnswer = [Found(id: area.placeID, distance: 0, match: .area)]
+        // The level's own area around the point answers for itself: the suburb Kluuvi, not a city block in it.
+        guard !level.kinds.contains(where: { $0.addressLevel == area.level }),
+              case .polygons(let polygons)? = try places.geometry(of: area.placeID) else { return areaAnswer }
+        let areaRank = Self.rank(of: area), ceiling = min(maxRank, level.finestRank)
+        var inside: [(found: Found, rank: Int)] = []
+        for kind in PlaceKind.allCases {
+            guard let kindLevel = kind.addressLevel, kindLevel.ordinal >= finest.ordinal, let reach = PlaceReach.metres(kind) else { continue }
+            let near = try nearest.nearest(point, kinds: [kind], radius: reach, limit: 8)
+            guard !near.isEmpty else { continue }
+            let rows = try db.rows("place nodes near a point", """
+                SELECT p.id, p.category, p.lat, p.lon FROM place p WHERE p.id IN (SELECT value FROM json_each(?1))
+                  AND NOT EXISTS (SELECT 1 FROM area a WHERE a.place_id = p.id)
+                """, [.text(JSONText.array(near.map(\.id)))]) { row in
+                (row.int(0), (Self.placeRank(kind, row.text(1)), Point7(try row.coordinate(2, 3, place: row.int(0), in: db.path))))
+            }
+            let nodes = Dictionary(rows, uniquingKeysWith: { a, _ in a })
+            for candidate in near {
+                guard let (rank, at) = nodes[candidate.id], rank > areaRank, rank <= ceiling,
+                      polygons.contains(where: { PolygonMath.polygonContains($0, lat: at.lat, lon: at.lon) }) else { continue }
+                inside.append((Found(id: candidate.id, distance: candidate.distance), rank))
+            }
+        }
+        let best = inside.sorted { ($1.rank, $0.found.distance, $0.found.id) < ($0.rank, $1.found.distance, $1.found.id) }
+        return best.isEmpty ? areaAnswer : best.prefix(limit).map(\.found)
+    }
+
+    /// An area's rank: its place's kind's, else (a boundary without a place node) its level's coarsest kind's.
+    private static func rank(of area: AddressHierarchy.Area) -> Int {
+        if let kind = area.kind, kind.addressLevel == area.level { return kind.rank }
+        return PlaceKind.allCases.filter { $0.addressLevel == area.level }.map(\.rank).min() ?? PlaceKind.address.rank
+    }
+
+    /// How fine a place node is for `areaAnswers`, as Nominatim ranks it (its search rank): a farm or an
+    /// isolated dwelling 22, a neighbourhood 24, a city block 25 (finer than their kind says: a map zoomed
+    /// out to villages does not want them), its kind's rank otherwise.
+    private static func placeRank(_ kind: PlaceKind, _ category: String?) -> Int {
+        switch category {
+        case "place=farm", "place=isolated_dwelling": return 22
+        case "place=neighbourhood": return 24
+        case "place=city_block": return 25
+        default: return kind.rank
+        }
+    }
+
+    /// The nearest answers of `layers`: what `level` finds for `.address`, the nearest POIs (those ranked 30:
+    /// no peak or park, as Nominatim's POI layer, and only when `maxRank` is 30), of the feature layers the
+    /// nearest as fine as a street or finer (a spring, a tower) up to `maxRank`, or below rank 26 (zoomed
+    /// out) `areaFeatures`; nearest first, a tie to the layer listed first. When the nearest is an area
+    /// around the point (a building, school grounds, a mall), a node inside it answers instead (`nodeInside`):
+    /// the office in the building, as Nominatim does.
+    private func layerAnswers(_ point: Coordinate, layers: Set<ReverseLayer>, options: ReverseOptions, radius: Double,
                               containing: [AddressLevel: AddressHierarchy.Area]) throws -> [Found] {
         let featureRadius = options.radius ?? max(radius, ReverseLevel.poi.defaultRadius)
+        let pois = layers.contains(.poi) && options.maxRank >= 30
         var found: [(found: Found, layer: Int)] = []
-        if options.layers.contains(.address) {
-            found += try levelAnswers(point, level: options.level, radius: radius, containing: containing, limit: options.limit)
-                .map { ($0, 0) }
+        if layers.contains(.address) {
+            found += try levelAnswers(point, level: options.level, maxRank: options.maxRank, radius: radius, containing: containing,
+                                      limit: options.limit).map { ($0, 0) }
         }
-        if options.layers.contains(.poi), options.maxRank >= 30 {
-            found += try nearestFeatures(point, radius: featureRadius, limit: options.limit) { kind, category in
-                kind == .poi && ReverseLayer.rank(kind: kind, category: category) >= 30
-            }.map { ($0, 1) }
+        if pois {
+            found += try nearestFeatures(point, radius: featureRadius, limit: options.limit, wanted: Self.isPOI).map { ($0, 1) }
         }
-        let features = options.layers.intersection(ReverseLayer.features)
-        if !features.isEmpty {
+        let features = layers.intersection(ReverseLayer.features)
+        if !features.isEmpty && options.maxRank < ReverseLayer.streetRank {
+            found += try areaFeatures(point, layers: features, options: options).map { ($0, 2) }
+        } else if !features.isEmpty {
             found += try nearestFeatures(point, radius: featureRadius, limit: options.limit) { kind, category in
                 ReverseLayer.feature(kind: kind, category: category).map(features.contains) == true
-                    && ReverseLayer.rank(kind: kind, category: category) <= options.maxRank
+                    && (ReverseLayer.streetRank...options.maxRank).contains(ReverseLayer.rank(kind: kind, category: category))
             }.map { ($0, 2) }
         }
+        // Each layer's answers keep their own order (a footway counts 15 m further than a street): merged by
+        // the farthest distance so far in their layer.
+        var farthest: [Int: Double] = [:]
+        let merged = found.enumerated().map { index, item in
+            let key = max(farthest[item.layer, default: 0], item.found.distance)
+            farthest[item.layer] = key
+            return (key: key, layer: item.layer, index: index, found: item.found)
+        }.sorted { ($0.key, $0.layer, $0.index) < ($1.key, $1.layer, $1.index) }
         var seen = Set<Int64>()
-        return found.sorted { ($0.found.distance, $0.layer, $0.found.id) < ($1.found.distance, $1.layer, $1.found.id) }
-            .map(\.found).filter { seen.insert($0.id).inserted }.prefix(options.limit).map { $0 }
+        var answers = merged.map(\.found).filter { seen.insert($0.id).inserted }.prefix(options.limit).map { $0 }
+        // Only a house's or a POI's area: a town or a country around the point answers for itself.
+        if layers.contains(.address) || pois, let first = answers.first, first.distance == 0, first.match != .area, first.interpolated == nil,
+           let node = try nodeInside(first.id, from: point, addresses: layers.contains(.address), pois: pois) {
+            answers = Array(([node] + answers.filter { $0.id != node.id }).prefix(options.limit))
+        }
+        return answers
+    }
+
+    /// A POI as Nominatim's POI layer has them: ranked 30 (a shop, a viewpoint; no peak, park or river).
+    private static func isPOI(_ kind: PlaceKind, _ category: String?) -> Bool {
+        kind == .poi && ReverseLayer.rank(kind: kind, category: category) >= 30
+    }
+
+    /// The point nearest `point` inside the polygon of place `id`: in an area without a house number (school
+    /// grounds, a heliport) a point with one (`addresses`: the school's house 6 m away rather than "the
+    /// school", the ambulance station at Schifflände 2 rather than the heliport around it); in a
+    /// building known only by its address a named POI (`pois`: the office in it, as Nominatim answers, but
+    /// the store Stockmann, not the information desk in it) without a number of its own (it is at the
+    /// building's) or with the building's (a shop tagged with another number belongs to another address).
+    private func nodeInside(_ id: Int64, from point: Coordinate, addresses: Bool, pois: Bool) throws -> Found? {
+        guard let geometry = try places.geometry(of: id), case .polygons(let polygons) = geometry,
+              let box = geometry.boundingBox,
+              let (kind, number) = try db.first("a place's kind and house number", "SELECT kind, housenumber FROM place WHERE id = ?1",
+                                                [.integer(id)], { ($0.text(0), $0.text(1)) }) else { return nil }
+        let pois = pois && kind == PlaceKind.address.rawValue, addresses = addresses && number == nil
+        let rows = try db.rows("nodes in a box", """
+            SELECT p.id, p.kind, p.category, p.housenumber, p.lat, p.lon FROM place_rtree r CROSS JOIN place p ON p.id = r.id
+            WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND p.id <> ?5
+              AND ((?6 AND p.kind = 'poi' AND p.name IS NOT NULL) OR (?7 AND p.housenumber IS NOT NULL))
+              AND NOT EXISTS (SELECT 1 FROM place_geometry g WHERE g.place_id = p.id)
+            """, box.sqlValues + [.integer(id), .integer(pois ? 1 : 0), .integer(addresses ? 1 : 0)]) { row in
+            (row.int(0), try PlaceReader.kind(row.text(1), place: row.int(0), in: db.path), row.text(2), row.text(3),
+             try row.coordinate(4, 5, place: row.int(0), in: db.path))
+        }
+        return rows.filter { _, kind, category, housenumber, at in
+            let p7 = Point7(at)
+            return (addresses && housenumber != nil || pois && Self.isPOI(kind, category))
+                && (number == nil || housenumber == nil || housenumber == number)
+                && polygons.contains { PolygonMath.polygonContains($0, lat: p7.lat, lon: p7.lon) }
+        }.map { Found(id: $0.0, distance: point.distance(to: $0.4), building: id) }
+        .min { ($0.distance, $0.id) < ($1.distance, $1.id) }
+    }
+
+    /// The features of `layers` coarser than a street (peaks, rivers, lakes, woods, parks) up to `maxRank`, as
+    /// Nominatim picks them: within `ReverseLayer.areaFeatureReach` (or `radius`), an area only when the point
+    /// lies in it, the finest rank first, then the nearest. Zoomed out to rank 19 a river 300 m away answers
+    /// before a peak beside the point; at 18 the peak.
+    private func areaFeatures(_ point: Coordinate, layers: Set<ReverseLayer>, options: ReverseOptions) throws -> [Found] {
+        try nearestFeatures(point, radius: options.radius ?? ReverseLayer.areaFeatureReach, limit: options.limit, finestFirst: true) { kind, category in
+            ReverseLayer.feature(kind: kind, category: category).map(layers.contains) == true
+                && ReverseLayer.rank(kind: kind, category: category) < min(ReverseLayer.streetRank, options.maxRank + 1)
+        }
     }
 
     /// Named POIs and features that `wanted` takes (by kind and raw category) within `radius`, nearest first,
-    /// measured to their geometry (a river to its line, 0 inside a park or a lake).
-    private func nearestFeatures(_ point: Coordinate, radius: Double, limit: Int,
+    /// measured to their geometry (a river to its line, 0 inside a park or a lake). `finestFirst`: the finest
+    /// rank first (`ReverseLayer.rank`), and an area only around the point.
+    private func nearestFeatures(_ point: Coordinate, radius: Double, limit: Int, finestFirst: Bool = false,
                                  wanted: (PlaceKind, String?) -> Bool) throws -> [Found] {
-        var found: [Found] = []
+        var found: [(found: Found, rank: Int)] = []
         let kinds = JSONText.array(ReverseLayer.featureKinds.map(\.rawValue))
         for box in BoundingBox.covering(radius: radius, around: point) {
             let rows = try db.rows("features near a point", """
@@ -298,19 +438,27 @@ final class ReverseGeocoder {
             }
             for (id, kind, category, at, blob) in rows {
                 guard wanted(kind, category) else { continue }
-                let distance = blob.flatMap(Geometry.init(encoded:))?.distance(from: point) ?? point.distance(to: at)
-                if distance <= radius { found.append(Found(id: id, distance: distance)) }
+                let geometry = blob.flatMap(Geometry.init(encoded:))
+                let distance = geometry?.distance(from: point) ?? point.distance(to: at)
+                if finestFirst, case .polygons? = geometry, distance > 0 { continue }
+                let rank = finestFirst ? ReverseLayer.rank(kind: kind, category: category) : 0
+                if distance <= radius { found.append((Found(id: id, distance: distance), rank)) }
             }
         }
-        return Array(found.sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }.prefix(limit))
+        return found.sorted { ($1.rank, $0.found.distance, $0.found.id) < ($0.rank, $1.found.distance, $1.found.id) }
+            .prefix(limit).map(\.found)
     }
 
-    /// A place found near the point: how far, how it matched, and the house number interpolated there.
+    /// A place found near the point: how far, how it matched, the house number interpolated there with its
+    /// position on the line, the building a POI lies in.
     private struct Found {
         var id: Int64
         var distance: Double
         var match: MatchClass = .exact
         var interpolated: String?
+        var at: Coordinate?
+        /// The building a POI was found in (`nodeInside`), whose address it takes when it has none of its own.
+        var building: Int64?
     }
 
     /// Nothing within reach: the smallest area containing the point, else, in a database without areas
@@ -380,7 +528,10 @@ final class ReverseGeocoder {
                     let step = (range[1] - range[0]) % 2 == 0 ? 2 : 1
                     let raw = Double(range[0]) + fraction * Double(range[1] - range[0])
                     let interpolated = range[0] + Int(((raw - Double(range[0])) / Double(step)).rounded()) * step
-                    found.append(Found(id: id, distance: distance, interpolated: String(interpolated)))
+                    // The number's own place on the line, as Nominatim puts it (the middle of a one-number line).
+                    let share = range[1] == range[0] ? 0.5 : Double(interpolated - range[0]) / Double(range[1] - range[0])
+                    found.append(Found(id: id, distance: distance, interpolated: String(interpolated),
+                                       at: LineMath.point(along: line, fraction: share)?.coordinate))
                 } else {
                     let distance = geometry?.distance(from: point) ?? point.distance(to: at)
                     if distance <= radius { found.append(Found(id: id, distance: distance)) }

@@ -90,6 +90,17 @@ public enum ReverseLayer: String, CaseIterable, Sendable, Codable {
     /// Leisure areas that are features rather than destinations (Nominatim ranks them as areas, not POIs).
     static let namedAreas: Set<String> = ["park", "nature_reserve", "garden", "common"]
 
+    /// What answers when no layer is asked for at the address level, as Nominatim's default: addresses and
+    /// POIs, the nearer first (a viewpoint 2 m away before the street 9 m away).
+    public static let defaults: Set<ReverseLayer> = [.address, .poi]
+
+    /// A street's rank: features this fine or finer (a spring, a tower) answer as POIs do, the nearest within
+    /// reach; coarser ones (a river, a lake) by rank first (`ReverseOptions.maxRank`).
+    static let streetRank = PlaceKind.street.rank
+
+    /// How far a feature coarser than a street answers from, in metres: Nominatim looks 0.007° around.
+    static let areaFeatureReach = 750.0
+
     /// The feature layers: natural, railway, manmade.
     public static let features: [ReverseLayer] = [.natural, .railway, .manmade]
 
