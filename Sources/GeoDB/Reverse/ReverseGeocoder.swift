@@ -339,12 +339,17 @@ final class ReverseGeocoder {
         let featureRadius = options.radius ?? max(radius, ReverseLevel.poi.defaultRadius)
         let pois = layers.contains(.poi) && options.maxRank >= 30
         var found: [(found: Found, layer: Int)] = []
-        if layers.contains(.address) {
-            found += try levelAnswers(point, level: options.level, maxRank: options.maxRank, radius: radius, containing: containing,
-                                      limit: options.limit).map { ($0, 0) }
-        }
+        let addresses = layers.contains(.address)
+            ? try levelAnswers(point, level: options.level, maxRank: options.maxRank, radius: radius, containing: containing,
+                               limit: options.limit)
+            : []
+        found += addresses.map { ($0, 0) }
         if pois {
-            found += try nearestFeatures(point, radius: featureRadius, limit: options.limit, wanted: Self.isPOI).map { ($0, 1) }
+            // A POI answers only nearer than the addresses and streets found (a tie goes to them): looked for no
+            // farther. Every POI of a 500 m box was read otherwise, thousands in a city's centre (Helsinki +
+            // cities500: 1.1 ms a reverse query instead of 50 µs).
+            let poiRadius = addresses.count >= options.limit ? min(featureRadius, addresses.map(\.distance).max() ?? 0) : featureRadius
+            found += try nearestFeatures(point, radius: poiRadius, limit: options.limit, wanted: Self.isPOI).map { ($0, 1) }
         }
         let features = layers.intersection(ReverseLayer.features)
         if !features.isEmpty && options.maxRank < ReverseLayer.streetRank {
