@@ -132,11 +132,11 @@ public struct GeoDatabaseSet: Sendable {
             } while found.count < depth && cursor != nil
             return found.map { MemberPlace(member: member, place: $0) }
         }
-        let merged = try await Self.distinct(Self.readingsOfOneFile(Self.merge(perMember, limit: depth, Self.byScore), options: options))
+        let merged = try await Self.distinct(Self.readingsOfOneFile(Self.merge(perMember, Self.byScore), options: options))
         return (Array(merged.dropFirst(offset).prefix(limit)), merged.count > offset + limit)
     }
 
-    /// Structured search in every file, merged by score.
+    /// Structured search in every file, merged by score (streets without the number only where no file has it).
     public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                                  options: SearchOptions) async throws -> [MemberPlace] {
         let perMember = try await Self.eachMember(withPlaces) { member in
@@ -144,7 +144,7 @@ public struct GeoDatabaseSet: Sendable {
                 try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options)
             }.map { MemberPlace(member: member, place: $0) }
         }
-        return try await Self.distinct(Self.merge(perMember, limit: options.limit, Self.byScore))
+        return Array(try await Self.distinct(Self.readingsOfOneFile(Self.merge(perMember, Self.byScore), options: options)).prefix(options.limit))
     }
 
     /// Reverse in the files whose places come within the search radius of `point` (every file when none
@@ -161,10 +161,14 @@ public struct GeoDatabaseSet: Sendable {
         }
         let first = perMember.joined().map { options.search(thatFound: $0.result.place) }.min()
         let found = perMember.map { answers in answers.filter { options.search(thatFound: $0.result.place) == first } }
-        let merged = Self.merge(found, limit: options.limit + perMember.count) {
-            ($0.result.place.distanceM ?? 0) < ($1.result.place.distanceM ?? 0)
+        // At one distance (0: areas around the point) the smaller area first, as one file's fallback picks it.
+        func finest(_ place: PlaceResult) -> Int { place.kind.addressLevel.flatMap { AddressLevel.nested.firstIndex(of: $0) } ?? -1 }
+        let merged = Self.merge(found) {
+            ($0.result.place.distanceM ?? 0, finest($0.result.place)) < ($1.result.place.distanceM ?? 0, finest($1.result.place))
         }
-        return Array(try await Self.distinct(merged) { MemberPlace(member: $0.member, place: $0.result.place) }.prefix(options.limit))
+        // The area around the point is one answer, the smallest: each file gives its own smallest.
+        let areaOnly = merged.first.map { options.search(thatFound: $0.result.place) == 3 && $0.result.place.match == .area } ?? false
+        return Array(try await Self.distinct(merged) { MemberPlace(member: $0.member, place: $0.result.place) }.prefix(areaOnly ? 1 : options.limit))
     }
 
     /// Places of a category near a point or in a box from the files that reach there: the slice
@@ -186,7 +190,7 @@ public struct GeoDatabaseSet: Sendable {
             }
             return page.places.map { MemberPlace(member: member, place: $0) }
         }
-        let merged = try await Self.distinct(Self.merge(perMember, limit: depth) { ($0.place.distanceM ?? 0) < ($1.place.distanceM ?? 0) })
+        let merged = try await Self.distinct(Self.merge(perMember) { ($0.place.distanceM ?? 0) < ($1.place.distanceM ?? 0) })
         return (Array(merged.dropFirst(offset).prefix(limit)), merged.count > offset + limit)
     }
 
@@ -309,23 +313,34 @@ public struct GeoDatabaseSet: Sendable {
         guard Set(places.map(\.member.index)).count > 1 else { return items }
         let records = try await osmRecords(ofNamesakes: places)
         func isOSM(_ place: PlaceResult) -> Bool { place.sourceRef?.osmObject != nil }
-        func same(_ a: MemberPlace, _ b: MemberPlace) -> Bool {
-            if let ref = a.place.sourceRef, ref == b.place.sourceRef { return true }
-            if SamePlace.onePostalArea(a.place, b.place) { return true }
-            if isOSM(a.place) && isOSM(b.place) { return SamePlace.shareAnOSMObject(records[a.globalID] ?? [], records[b.globalID] ?? []) }
-            guard let nameA = a.place.name, let nameB = b.place.name, SamePlace.nameKey(nameA) == SamePlace.nameKey(nameB),
-                  let reach = SamePlace.maxDistance(a.place.kind, b.place.kind) else { return false }
-            return a.place.coordinate.distance(to: b.place.coordinate) <= reach
+        typealias Found = (place: MemberPlace, name: String?)
+        func same(_ a: Found, _ b: Found) -> Bool {
+            if let ref = a.place.place.sourceRef, ref == b.place.place.sourceRef { return true }
+            if SamePlace.onePostalArea(a.place.place, b.place.place) { return true }
+            if isOSM(a.place.place) && isOSM(b.place.place) {
+                return SamePlace.shareAnOSMObject(records[a.place.globalID] ?? [], records[b.place.globalID] ?? [])
+            }
+            guard let name = a.name, name == b.name, let reach = SamePlace.maxDistance(a.place.place.kind, b.place.place.kind) else { return false }
+            return a.place.place.coordinate.distance(to: b.place.place.coordinate) <= reach
         }
-        var kept: [(item: T, place: MemberPlace)] = []
-        for (item, found) in zip(items, places) {
-            if let twin = kept.firstIndex(where: { $0.place.member.index != found.member.index && same($0.place, found) }) {
-                let other = kept[twin].place
-                if isOSM(found.place) && !isOSM(other.place)
-                    || (records[found.globalID]?.count ?? 0) > (records[other.globalID]?.count ?? 0) {
+        // Twins have one record or one name: each place is compared with the kept ones that share either, not
+        // with all (a search of hundreds of region files merges thousands of places).
+        var kept: [(item: T, found: Found)] = [], byKey: [String: [Int]] = [:]
+        func keys(_ found: Found) -> [String] {
+            [found.place.place.sourceRef.map { "ref \($0.description)" }, found.name.map { "name \($0)" }].compactMap { $0 }
+        }
+        for (item, place) in zip(items, places) {
+            let found: Found = (place, place.place.name.map(SamePlace.nameKey))
+            let twin = Set(keys(found).flatMap { byKey[$0] ?? [] }).sorted()
+                .first { kept[$0].found.place.member.index != place.member.index && same(kept[$0].found, found) }
+            if let twin {
+                let other = kept[twin].found.place
+                if isOSM(place.place) && !isOSM(other.place) || (records[place.globalID]?.count ?? 0) > (records[other.globalID]?.count ?? 0) {
                     kept[twin] = (item, found)
+                    for key in keys(found) { byKey[key, default: []].append(twin) }
                 }
             } else {
+                for key in keys(found) { byKey[key, default: []].append(kept.count) }
                 kept.append((item, found))
             }
         }
@@ -377,12 +392,13 @@ public struct GeoDatabaseSet: Sendable {
         return kept
     }
 
-    /// The lists merged into one of at most `limit`, each list's order kept: the next item is the first
-    /// of the list heads that no other head comes before (ties go to the earlier list).
-    private static func merge<T>(_ lists: [[T]], limit: Int, _ before: (T, T) -> Bool) -> [T] {
-        if lists.count == 1 { return Array(lists[0].prefix(limit)) }
+    /// The lists merged into one, each list's order kept: the next item is the first of the list heads that no
+    /// other head comes before (ties go to the earlier list). All of them: places several files have are left
+    /// out after (`distinct`), and the page cut from what remains.
+    private static func merge<T>(_ lists: [[T]], _ before: (T, T) -> Bool) -> [T] {
+        if lists.count == 1 { return lists[0] }
         var heads = [Int](repeating: 0, count: lists.count), merged: [T] = []
-        while merged.count < limit {
+        while true {
             var best: Int?
             for (list, head) in heads.enumerated() where head < lists[list].count {
                 if let current = best, !before(lists[list][head], lists[current][heads[current]]) { continue }
