@@ -104,6 +104,11 @@ public enum TestDatabases {
         }
     }
 
+    /// A file of SampleData imported alone (the halves of SampleData/vaduz-schaan.osm.pbf, and it).
+    public static func sample(_ name: String) throws -> String {
+        try database("sample-\(name)") { output in _ = try Importer.run(inputs: [TestPaths.sampleData(name)], output: output) }
+    }
+
     /// A fixture of Tests/Fixtures imported.
     public static func fixture(_ name: String) throws -> String {
         try database(name) { output in _ = try Importer.run(inputs: [TestPaths.fixture(name)], output: output) }

@@ -132,11 +132,11 @@ public struct GeoDatabaseSet: Sendable {
             } while found.count < depth && cursor != nil
             return found.map { MemberPlace(member: member, place: $0) }
         }
-        let merged = Self.distinct(Self.merge(perMember, limit: depth) { ($0.place.score ?? .infinity) > ($1.place.score ?? .infinity) })
+        let merged = try await Self.distinct(Self.readingsOfOneFile(Self.merge(perMember, Self.byScore), options: options))
         return (Array(merged.dropFirst(offset).prefix(limit)), merged.count > offset + limit)
     }
 
-    /// Structured search in every file, merged by score.
+    /// Structured search in every file, merged by score (streets without the number only where no file has it).
     public func structuredSearch(street: String?, housenumber: String?, city: String?, postcode: String?,
                                  options: SearchOptions) async throws -> [MemberPlace] {
         let perMember = try await Self.eachMember(withPlaces) { member in
@@ -144,11 +144,14 @@ public struct GeoDatabaseSet: Sendable {
                 try $0.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode, options: options)
             }.map { MemberPlace(member: member, place: $0) }
         }
-        return Self.distinct(Self.merge(perMember, limit: options.limit) { ($0.place.score ?? 0) > ($1.place.score ?? 0) })
+        return Array(try await Self.distinct(Self.readingsOfOneFile(Self.merge(perMember, Self.byScore), options: options)).prefix(options.limit))
     }
 
     /// Reverse in the files whose places come within the search radius of `point` (every file when none
-    /// does: a database of towns answers the nearest town however far), nearest first.
+    /// does: a database of towns answers the nearest town however far), nearest first. Only the answers of
+    /// the first of reverse's searches that found anything in any file (`ReverseOptions.search(thatFound:)`):
+    /// a file without addresses near the point answers a street, one with nothing near the area around the
+    /// point, where one file with all of them would have answered the address.
     public func reverse(at point: Coordinate, options: ReverseOptions) async throws -> [(member: Member, result: ReverseResult)] {
         let all = withPlaces
         let margin = (options.radius ?? options.level.defaultRadius) / 111_000
@@ -156,7 +159,16 @@ public struct GeoDatabaseSet: Sendable {
         let perMember = try await Self.eachMember(near.isEmpty ? all : near) { member in
             try await member.database.reverse(at: point, options: options).map { (member: member, result: $0) }
         }
-        return Self.merge(perMember, limit: options.limit) { ($0.result.place.distanceM ?? 0) < ($1.result.place.distanceM ?? 0) }
+        let first = perMember.joined().map { options.search(thatFound: $0.result.place) }.min()
+        let found = perMember.map { answers in answers.filter { options.search(thatFound: $0.result.place) == first } }
+        // At one distance (0: areas around the point) the smaller area first, as one file's fallback picks it.
+        func finest(_ place: PlaceResult) -> Int { place.kind.addressLevel.flatMap { AddressLevel.nested.firstIndex(of: $0) } ?? -1 }
+        let merged = Self.merge(found) {
+            ($0.result.place.distanceM ?? 0, finest($0.result.place)) < ($1.result.place.distanceM ?? 0, finest($1.result.place))
+        }
+        // The area around the point is one answer, the smallest: each file gives its own smallest.
+        let areaOnly = merged.first.map { options.search(thatFound: $0.result.place) == 3 && $0.result.place.match == .area } ?? false
+        return Array(try await Self.distinct(merged) { MemberPlace(member: $0.member, place: $0.result.place) }.prefix(areaOnly ? 1 : options.limit))
     }
 
     /// Places of a category near a point or in a box from the files that reach there: the slice
@@ -178,7 +190,7 @@ public struct GeoDatabaseSet: Sendable {
             }
             return page.places.map { MemberPlace(member: member, place: $0) }
         }
-        let merged = Self.distinct(Self.merge(perMember, limit: depth) { ($0.place.distanceM ?? 0) < ($1.place.distanceM ?? 0) })
+        let merged = try await Self.distinct(Self.merge(perMember) { ($0.place.distanceM ?? 0) < ($1.place.distanceM ?? 0) })
         return (Array(merged.dropFirst(offset).prefix(limit)), merged.count > offset + limit)
     }
 
@@ -285,36 +297,108 @@ public struct GeoDatabaseSet: Sendable {
 
     /// `places` with each place that another file gave already left out: files served together overlap (a
     /// world gazetteer and a country extract both have Vaduz; two neighbouring extracts share the border's
-    /// streets). The same place is the same OSM object, or by the importer's rule for two sources
-    /// (`SamePlace`: one name once folded, kinds that can be one place, within the smaller one's reach). Of
-    /// the two, the one from OSM stays, at the place of the one ranked first: it has the address, the
-    /// geometry and the OSM id clients ask for.
-    static func distinct(_ places: [MemberPlace]) -> [MemberPlace] {
-        guard Set(places.map(\.member.index)).count > 1 else { return places }
+    /// streets). The same place is the same record (`n123`, `geonames:3042030`), one postal area
+    /// (`SamePlace.onePostalArea`), for two OSM places ones made of a common object (`SamePlace.shareAnOSMObject`:
+    /// a street cut by the border of two region files), otherwise the importer's rule for two sources (`SamePlace`: one name once folded, kinds that can be one place,
+    /// within the smaller one's reach). Of the two, the one from OSM stays, at the place of the one ranked
+    /// first: it has the address, the geometry and the OSM id clients ask for; of two from OSM the one made of
+    /// more objects (a town's node with its boundary over the boundary alone, more of a street's ways).
+    static func distinct(_ places: [MemberPlace]) async throws -> [MemberPlace] {
+        try await distinct(places) { $0 }
+    }
+
+    /// `items` with each whose place (`place(item)`) another file gave already left out, as `distinct(_:)`.
+    static func distinct<T>(_ items: [T], place: (T) -> MemberPlace) async throws -> [T] {
+        let places = items.map(place)
+        guard Set(places.map(\.member.index)).count > 1 else { return items }
+        let records = try await osmRecords(ofNamesakes: places)
         func isOSM(_ place: PlaceResult) -> Bool { place.sourceRef?.osmObject != nil }
-        func same(_ a: PlaceResult, _ b: PlaceResult) -> Bool {
-            if isOSM(a) && isOSM(b) { return a.sourceRef == b.sourceRef }
-            guard let nameA = a.name, let nameB = b.name, SamePlace.nameKey(nameA) == SamePlace.nameKey(nameB),
-                  let reach = SamePlace.maxDistance(a.kind, b.kind) else { return false }
-            return a.coordinate.distance(to: b.coordinate) <= reach
-        }
-        var kept: [MemberPlace] = []
-        for place in places {
-            if let twin = kept.firstIndex(where: { $0.member.index != place.member.index && same($0.place, place.place) }) {
-                if isOSM(place.place) && !isOSM(kept[twin].place) { kept[twin] = place }
-            } else {
-                kept.append(place)
+        typealias Found = (place: MemberPlace, name: String?)
+        func same(_ a: Found, _ b: Found) -> Bool {
+            if let ref = a.place.place.sourceRef, ref == b.place.place.sourceRef { return true }
+            if SamePlace.onePostalArea(a.place.place, b.place.place) { return true }
+            if isOSM(a.place.place) && isOSM(b.place.place) {
+                return SamePlace.shareAnOSMObject(records[a.place.globalID] ?? [], records[b.place.globalID] ?? [])
             }
+            guard let name = a.name, name == b.name, let reach = SamePlace.maxDistance(a.place.place.kind, b.place.place.kind) else { return false }
+            return a.place.place.coordinate.distance(to: b.place.place.coordinate) <= reach
+        }
+        // Twins have one record or one name: each place is compared with the kept ones that share either, not
+        // with all (a search of hundreds of region files merges thousands of places).
+        var kept: [(item: T, found: Found)] = [], byKey: [String: [Int]] = [:]
+        func keys(_ found: Found) -> [String] {
+            [found.place.place.sourceRef.map { "ref \($0.description)" }, found.name.map { "name \($0)" }].compactMap { $0 }
+        }
+        for (item, place) in zip(items, places) {
+            let found: Found = (place, place.place.name.map(SamePlace.nameKey))
+            let twin = Set(keys(found).flatMap { byKey[$0] ?? [] }).sorted()
+                .first { kept[$0].found.place.member.index != place.member.index && same(kept[$0].found, found) }
+            if let twin {
+                let other = kept[twin].found.place
+                if isOSM(place.place) && !isOSM(other.place) || (records[place.globalID]?.count ?? 0) > (records[other.globalID]?.count ?? 0) {
+                    kept[twin] = (item, found)
+                    for key in keys(found) { byKey[key, default: []].append(twin) }
+                }
+            } else {
+                for key in keys(found) { byKey[key, default: []].append(kept.count) }
+                kept.append((item, found))
+            }
+        }
+        return kept.map(\.item)
+    }
+
+    /// The OSM records (`QuerySession.osmRecords`) of the OSM places that another file has an OSM place of
+    /// the same name beside (of any kind: a town's node in one file is its boundary in the other), by global
+    /// id: one read per file, and none for the many answers that have no such namesake.
+    private static func osmRecords(ofNamesakes places: [MemberPlace]) async throws -> [Int64: Set<String>] {
+        let osm = places.filter { $0.place.sourceRef?.osmObject != nil }
+        let files = Dictionary(grouping: osm) { SamePlace.nameKey($0.place.name ?? "") }
+            .values.filter { Set($0.map(\.member.index)).count > 1 }.joined()
+        let byFile = Dictionary(grouping: files, by: \.member.index)
+        let read = try await eachMember(byFile.values.compactMap(\.first?.member)) { member in
+            let ids = byFile[member.index, default: []].map(\.place.id)
+            return try await member.database.read { try $0.osmRecords(ofPlaces: ids) }
+                .map { (globalID(member: member.index, id: $0.key), $0.value) }
+        }
+        return Dictionary(read.joined().map { $0 }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Places in the order of their scores; equal scores in OSM's order (nodes, ways, relations, each by id),
+    /// the order one file imported from the whole extract gives them, so that region files merge as their
+    /// whole would (others after, each file's order kept).
+    private static func byScore(_ a: MemberPlace, _ b: MemberPlace) -> Bool {
+        let (scoreA, scoreB) = (a.place.score ?? .infinity, b.place.score ?? .infinity)
+        if scoreA != scoreB { return scoreA > scoreB }
+        guard let objectA = a.place.sourceRef?.osmObject, let objectB = b.place.sourceRef?.osmObject else { return false }
+        let order = ["node", "way", "relation"]
+        return (order.firstIndex(of: objectA.type) ?? 3, objectA.id) < (order.firstIndex(of: objectB.type) ?? 3, objectB.id)
+    }
+
+    /// A merged search's places without those no single file would have shown beside the others: one file's
+    /// typo matches where another found the text typed right, one file's streets without the house number
+    /// where another has the number (`ForwardSearch.looksForTypos`, `looksForStreetsWithoutTheNumber`: the
+    /// rules one file follows, applied to what all found).
+    private static func readingsOfOneFile(_ places: [MemberPlace], options: SearchOptions) -> [MemberPlace] {
+        var kept = places
+        if !ForwardSearch.looksForStreetsWithoutTheNumber(kept.map { ($0.place.match, $0.place.kind) }) {
+            kept.removeAll { $0.place.match == .fallback }
+        }
+        let typedRight = kept.filter { $0.place.match != .fuzzy }
+        if typedRight.count < kept.count, !ForwardSearch.looksForTypos(
+            found: typedRight.count, typedRight: typedRight.contains { $0.place.match == .exact || $0.place.match == .fallback },
+            options: options) {
+            kept = typedRight
         }
         return kept
     }
 
-    /// The lists merged into one of at most `limit`, each list's order kept: the next item is the first
-    /// of the list heads that no other head comes before (ties go to the earlier list).
-    private static func merge<T>(_ lists: [[T]], limit: Int, _ before: (T, T) -> Bool) -> [T] {
-        if lists.count == 1 { return Array(lists[0].prefix(limit)) }
+    /// The lists merged into one, each list's order kept: the next item is the first of the list heads that no
+    /// other head comes before (ties go to the earlier list). All of them: places several files have are left
+    /// out after (`distinct`), and the page cut from what remains.
+    private static func merge<T>(_ lists: [[T]], _ before: (T, T) -> Bool) -> [T] {
+        if lists.count == 1 { return lists[0] }
         var heads = [Int](repeating: 0, count: lists.count), merged: [T] = []
-        while merged.count < limit {
+        while true {
             var best: Int?
             for (list, head) in heads.enumerated() where head < lists[list].count {
                 if let current = best, !before(lists[list][head], lists[current][heads[current]]) { continue }

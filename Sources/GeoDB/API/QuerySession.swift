@@ -169,6 +169,12 @@ public final class QuerySession {
         try placeLookup.names(of: ids)
     }
 
+    /// The OSM objects several places are made of, in one read, by id (their own and those merged into them):
+    /// what tells that two files' places are one (`SamePlace.shareAnOSMObject`).
+    func osmRecords(ofPlaces ids: [Int64]) throws -> [Int64: Set<String>] {
+        try placeLookup.osmRecords(of: ids)
+    }
+
     /// The entrances of several places in one read, by id, each place's by node id (places without any are
     /// left out).
     ///

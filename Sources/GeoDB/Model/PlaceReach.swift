@@ -38,7 +38,8 @@ package enum PlaceReach {
     package static let townKinds: [PlaceKind] = [.city, .town, .village, .hamlet, .suburb, .neighbourhood]
 }
 
-/// When two records from different sources (a GeoNames or CSV file and OSM) are one real-world place.
+/// When two records from different sources (a GeoNames or CSV file and OSM), or two files' OSM places, are one
+/// real-world place.
 package enum SamePlace {
     /// Kinds in one group may be one place (a GeoNames "town" is an OSM village); nil: a kind that is
     /// only ever the same place as a place of its own kind.
@@ -59,6 +60,21 @@ package enum SamePlace {
     package static func maxDistance(_ a: PlaceKind, _ b: PlaceKind) -> Double? {
         if let group = group(a), group == self.group(b) { return min(PlaceReach.metres(a) ?? 0, PlaceReach.metres(b) ?? 0) }
         return a == b && group(a) == nil ? 100 : nil
+    }
+
+    /// Whether two OSM places of different files are one: made of a common OSM object (their own records
+    /// and those merged into them). Region files cut from one planet keep an object that crosses their border
+    /// whole in each (Geofabrik's extracts, `osmium extract`): a street cut there is a place in both, each
+    /// under its file's smallest way id but sharing the ways across the cut; a town whose node lies in one
+    /// file is its boundary relation alone in the other. The same record is the same object in any file.
+    package static func shareAnOSMObject(_ a: Set<String>, _ b: Set<String>) -> Bool { !a.isDisjoint(with: b) }
+
+    /// Whether two postcode places are one postal area: one code in one country. Files made from
+    /// neighbouring regions each put the postcode place of their addresses (`postcode:9490`) amid those
+    /// addresses, often farther apart than any reach.
+    package static func onePostalArea(_ a: PlaceResult, _ b: PlaceResult) -> Bool {
+        a.kind == .postcode && b.kind == .postcode && a.address.countryCode == b.address.countryCode
+            && nameKey(a.name ?? "") == nameKey(b.name ?? "")
     }
 
     /// The form in which two sources' names are compared: folded as search folds them (case, diacritics,

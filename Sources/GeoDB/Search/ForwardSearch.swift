@@ -105,19 +105,15 @@ final class ForwardSearch {
         // A house number the street does not have: only when no place (but a street) has the number exactly.
         let streetNumber = StreetNumberReading(context: context)
         var fallback: [PlaceResult] = []
-        if !query.numbers.isEmpty && !ranked.contains(where: { $0.match == .exact && $0.kind != .street }) {
+        if !query.numbers.isEmpty && Self.looksForStreetsWithoutTheNumber(ranked.map { ($0.match, $0.kind) }) {
             fallback = try streetNumber.places(query, options: options)
             tried(.streetNumber, fallback.count)
         }
-        // Typos: when exact and prefix matching find too little. While the user is typing, prefix matches
-        // are enough to show: only none at all suggests a typo. A name holding every word says they were
-        // typed right ("Oriente 1ra. Sección (Santo Domingo)", the "1ra" read as a number, is no exact match:
-        // looking up typos of its four words took 20 ms).
-        let tooFew = options.autocomplete ? ranked.isEmpty : ranked.count < min(options.limit, 3)
-        // Nor is a text naming a category ("restaurant", "tourist information") a typo where the file has no
+        // A text naming a category ("restaurant", "tourist information") is no typo where the file has no
         // such places: cities500 read 6,000 words a typo or two from "Tourist information" (13.8 ms) to
         // find nothing.
-        if tooFew && fallback.isEmpty && !ranked.contains(where: { $0.match == .exact || $0.nameHoldsWords })
+        if Self.looksForTypos(found: ranked.count, typedRight: !fallback.isEmpty || ranked.contains { $0.match == .exact || $0.nameHoldsWords },
+                              options: options)
             && CategoryText(text) == nil, let fuzzy = try FuzzyReading(context: context, query: query, options: options) {
             var typos: [RankedCandidate] = []
             for reading in fuzzy.readings { try run(reading, query, into: &typos) }
@@ -143,6 +139,23 @@ final class ForwardSearch {
             }
         }
         return answer
+    }
+
+    /// Whether a search that found `found` places without typos looks for typos too: when exact and prefix
+    /// matching find too little. While the user is typing, prefix matches are enough to show: only none at
+    /// all suggests a typo. `typedRight`: a place matched exactly, a name holds every word ("Oriente 1ra.
+    /// Sección (Santo Domingo)", the "1ra" read as a number, is no exact match: looking up typos of its four
+    /// words took 20 ms), or a street has the number asked for. Files searched together (`GeoDatabaseSet`)
+    /// keep one file's typos only where this holds of all of them.
+    static func looksForTypos(found: Int, typedRight: Bool, options: SearchOptions) -> Bool {
+        !typedRight && (options.autocomplete ? found == 0 : found < min(options.limit, 3))
+    }
+
+    /// Whether a search for a house number offers the streets of that name without it (`.fallback`): only
+    /// when no place but a street has the number exactly (`found`: what the readings matched). Files searched
+    /// together keep one file's streets without the number only where this holds of all of them.
+    static func looksForStreetsWithoutTheNumber(_ found: [(match: MatchClass?, kind: PlaceKind)]) -> Bool {
+        !found.contains { $0.match == .exact && $0.kind != .street }
     }
 
     /// The best `options.limit` of `ranked` and the `fallback` places as results: read, localized and

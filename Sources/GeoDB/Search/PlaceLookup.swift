@@ -179,6 +179,23 @@ final class PlaceLookup {
         return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
     }
 
+    /// The OSM objects each of the places of `ids` is made of, in one statement, by id: its own record and
+    /// those merged into it (a street's other ways, the boundary its place node labels; `place_link`), as
+    /// `SourceReference.record` writes them (`w45`); records of other sources left out.
+    func osmRecords(of ids: [Int64]) throws -> [Int64: Set<String>] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try db.rows("OSM records of places", """
+            SELECT p.id, p.source_ref, s.format, s.name FROM place p JOIN source s ON s.id = p.source_id
+            WHERE p.id IN (SELECT value FROM json_each(?1))
+            UNION ALL
+            SELECT l.place_id, l.source_ref, s.format, s.name FROM place_link l JOIN source s ON s.id = l.source_id
+            WHERE l.place_id IN (SELECT value FROM json_each(?1))
+            """, [.text(JSONText.array(ids))]) { row in
+            (row.int(0), PlaceReader.sourceReference(record: row.text(1) ?? "", format: row.text(2), file: row.text(3)))
+        }
+        return Dictionary(grouping: rows.filter { $0.1.format == .osm }, by: \.0).mapValues { Set($0.map(\.1.record)) }
+    }
+
     /// Every name of the places of `ids` in one statement, by id, each place's in `place_name` order (its
     /// own names first).
     func names(of ids: [Int64]) throws -> [Int64: [PlaceDetails.Name]] {
