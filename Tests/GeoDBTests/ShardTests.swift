@@ -74,7 +74,18 @@ import TestSupport
                     options.level = level
                     let expected = try await whole.reverse(at: point, options: options).map(\.place)
                     let found = try await halves.reverse(at: point, options: options).map { MemberPlace(member: $0.member, place: $0.result.place) }
-                    #expect(try await Self.samePlaces(expected, in: whole, found), "\(level) at \(point): \(found.map { $0.place.sourceRef?.description ?? "" })")
+                    if try await Self.samePlaces(expected, in: whole, found) { continue }
+                    // The one difference a cut makes (docs/SHARDS.md): the whole answers a house inside grounds
+                    // around the point for them, and the half with the grounds lacks the house: it answers the
+                    // grounds, the whole's next answer.
+                    var two = options
+                    two.limit = 2
+                    let wholeTwo = try await whole.reverse(at: point, options: two).map(\.place)
+                    var standsIn = false
+                    if level == .address, found.first?.place.distanceM == 0, wholeTwo.count == 2, wholeTwo[1].distanceM == 0 {
+                        standsIn = try await Self.samePlaces([wholeTwo[1]], in: whole, Array(found.prefix(1)))
+                    }
+                    #expect(standsIn, "\(level) at \(point): \(found.map { $0.place.sourceRef?.description ?? "" })")
                 }
             }
         }

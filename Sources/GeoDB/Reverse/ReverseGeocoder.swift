@@ -141,20 +141,30 @@ public struct ReverseResult: Codable, Sendable {
 
 extension ReverseOptions {
     /// Which of the searches `ReverseGeocoder.reverse` tries in turn found `place`, one of its answers to these
-    /// options: 0 the level's own (at the address level the addresses within the radius, at an area level the
-    /// area of that level around the point), 1 the streets an address level falls back to, or an area level's
-    /// nearest places of its kinds, 2 the nearest place within 5 km, 3 nothing within reach (the smallest area
-    /// around the point where it is not the area the level asks for, or in a file without areas the nearest
-    /// settlement however far). One file answers from the first search that finds anything; files answering
-    /// together (`GeoDatabaseSet.reverse`) keep the answers of the first search that found anything in any of
-    /// them. With layers the answers of the searches are one list by distance: only 3 stands apart.
+    /// options: 0 the level's own (at the address level an address or a POI within the radius; at an area
+    /// level the area of that level around the point, or a place node inside a coarser one, or the nearest of
+    /// the level's kinds), 1 what stands in for it (the streets an address level falls back to and the POIs
+    /// nearer than them; an area coarser than the level with no place node of it inside), 2 the nearest
+    /// place within 5 km, 3 nothing within reach (an area around the point finer than the level asked, or
+    /// in a file without areas the nearest settlement however far). Files answering together
+    /// (`GeoDatabaseSet.reverse`) keep the answers of the first search that found anything in any of them,
+    /// as one file with all their places would. With layers the answers are one list by distance: only 3
+    /// stands apart.
     func search(thatFound place: PlaceResult) -> Int {
-        if place.match == .nearest || (place.match == .area && place.kind.addressLevel != level.areaLevel) { return 3 }
-        if let areaLevel = level.areaLevel, layers.isEmpty { return place.match == .area && place.kind.addressLevel == areaLevel ? 0 : 1 }
+        if place.match == .nearest { return 3 }
+        if layers.isEmpty, level != .address, let finest = level.kinds.compactMap(\.addressLevel).min(by: { $0.ordinal < $1.ordinal }) {
+            guard place.match == .area, let areaLevel = place.kind.addressLevel else { return 0 }
+            if areaLevel.ordinal < finest.ordinal { return 3 }
+            return level.kinds.contains { $0.addressLevel == areaLevel } ? 0 : 1
+        }
+        if place.match == .area { return 3 }
         guard layers.isEmpty, level == .address, let distance = place.distanceM else { return 0 }
         let radius = self.radius ?? level.defaultRadius
-        if place.kind == .street { return distance <= max(radius, ReverseLevel.street.defaultRadius) ? 1 : 2 }
-        return distance <= radius ? 0 : 2
+        switch place.kind {
+        case .street: return distance <= max(radius, ReverseLevel.street.defaultRadius) ? 1 : 2
+        case .poi: return distance <= radius ? 0 : 1
+        default: return distance <= radius ? 0 : 2
+        }
     }
 }
 
