@@ -63,6 +63,17 @@ import TestSupport
         }
     }
 
+    /// A postcode with its town is the postcode place first, as Nominatim answers ("Postcode search with
+    /// address"), the town after it; not a postcode beyond the town's reach.
+    @Test func aPostcodeWithItsTownIsThePostcode() throws {
+        let db = try Self.liechtenstein.get()
+        let mauren = try Self.search(db, "9486, Mauren")
+        #expect(mauren.first?.kind == .postcode && mauren.first?.name == "9486", "\(mauren.map(\.displayName))")
+        let schaan = try Self.search(db, "9494 Schaan")
+        #expect(schaan.prefix(2).map(\.kind) == [.postcode, .town], "\(schaan.map(\.displayName))")
+        #expect(try !Self.search(db, "9486, Balzers").contains { $0.kind == .postcode })
+    }
+
     /// Towns answer at their place nodes, inside their municipalities (Schaan's boundary relation has its
     /// point 3.2 km away, Triesen's centroid lies in the mountains).
     @Test func townsAreWherePeopleExpectThem() throws {

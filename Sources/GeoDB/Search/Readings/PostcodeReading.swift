@@ -1,5 +1,6 @@
-// A postcode, or its beginning ("949" lists 9490–9498), alone or with its country ("9486, li", "9490
-// Liechtenstein", Nominatim's postalcode with country): the postcode places, before the places there.
+// A postcode, or its beginning ("949" lists 9490–9498), alone, with its country ("9486, li", "9490
+// Liechtenstein", Nominatim's postalcode with country) or with its town ("9486, mauren"): the postcode places,
+// before the places there.
 
 /// The text as a postcode: the postcode places whose code is the query's number or begins with it.
 struct PostcodeReading: CandidateReading {
@@ -8,21 +9,20 @@ struct PostcodeReading: CandidateReading {
     let code: String
     /// The country the other words name, when they name one.
     let countryCode: String?
+    /// The towns the other words name, when they name no country: only the postcode places within a town's
+    /// reach are meant (Mauren's 9486, not another country's).
+    let towns: [PlaceResult]
     var reading: SearchReading { .postcode }
 
-    /// The reading of a query that is one number alone, or one number and words naming a country; nil for
-    /// any other.
+    /// The reading of a query that is one number alone, or one number and words naming a country or a town;
+    /// nil for any other.
     init?(context: ReadingContext, query: ParsedQuery) throws {
         guard query.numbers.count == 1, let code = query.numberText else { return nil }
         self.context = context
         self.code = code
-        if query.words.isEmpty {
-            countryCode = nil
-        } else if let country = try Self.countryNamed(by: query.words, context: context) {
-            countryCode = country
-        } else {
-            return nil
-        }
+        countryCode = query.words.isEmpty ? nil : try Self.countryNamed(by: query.words, context: context)
+        towns = query.words.isEmpty || countryCode != nil ? [] : try Self.townsNamed(by: query.words, context: context)
+        guard query.words.isEmpty || countryCode != nil || !towns.isEmpty else { return nil }
     }
 
     /// Postcode places whose code is `code` or, from three characters, starts with it; in code order after
@@ -33,6 +33,11 @@ struct PostcodeReading: CandidateReading {
         if let countryCode { postcodes.countryCode = countryCode }
         guard let match = FTSQuery.groups([[code.count >= 3 ? code + "*" : code]], column: "name") else { return [] }
         return try context.index.candidates(match: match, options: postcodes, limit: 100)
+            .filter { place in
+                towns.isEmpty || place.postcode.map(TextNormalizer.fold) == code && towns.contains { town in
+                    PlaceReach.metres(town.kind).map { town.coordinate.distance(to: place.coordinate) <= $0 } ?? false
+                }
+            }
             .sorted { ($0.postcode ?? "", $0.id) < ($1.postcode ?? "", $1.id) }
             .enumerated().map { order, place in
                 let exact = place.postcode.map(TextNormalizer.fold) == code
@@ -41,6 +46,13 @@ struct PostcodeReading: CandidateReading {
                 return RankedCandidate(id: place.id, order: place.order, kind: place.kind, score: score, match: exact ? .exact : .prefix,
                                        distanceM: options.near.map { $0.distance(to: place.coordinate) })
             }
+    }
+
+    /// The towns one of whose names is the folded `words` (at most five, the most important), looked up
+    /// among the places area sets name.
+    private static func townsNamed(by words: [String], context: ReadingContext) throws -> [PlaceResult] {
+        let ids = try context.index.areaPlaces(naming: words, kinds: PlaceReach.townKinds, limit: 5)
+        return try context.places.results(ids: ids).filter { TextNormalizer.tokens($0.name ?? "") == words }
     }
 
     /// The country that the folded `words` are the code ("li") or a name ("liechtenstein") of; nil when
