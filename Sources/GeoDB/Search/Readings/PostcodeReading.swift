@@ -21,7 +21,7 @@ struct PostcodeReading: CandidateReading {
         self.context = context
         self.code = code
         countryCode = query.words.isEmpty ? nil : try Self.countryNamed(by: query.words, context: context)
-        towns = query.words.isEmpty || countryCode != nil ? [] : try Self.townsNamed(by: query.words, context: context)
+        towns = query.words.isEmpty || countryCode != nil ? [] : try context.towns(namedExactly: query.words)
         guard query.words.isEmpty || countryCode != nil || !towns.isEmpty else { return nil }
     }
 
@@ -46,13 +46,6 @@ struct PostcodeReading: CandidateReading {
                 return RankedCandidate(id: place.id, order: place.order, kind: place.kind, score: score, match: exact ? .exact : .prefix,
                                        distanceM: options.near.map { $0.distance(to: place.coordinate) })
             }
-    }
-
-    /// The towns one of whose names is the folded `words` (at most five, the most important), looked up
-    /// among the places area sets name.
-    private static func townsNamed(by words: [String], context: ReadingContext) throws -> [PlaceResult] {
-        let ids = try context.index.areaPlaces(naming: words, kinds: PlaceReach.townKinds, limit: 5)
-        return try context.places.results(ids: ids).filter { TextNormalizer.tokens($0.name ?? "") == words }
     }
 
     /// The country that the folded `words` are the code ("li") or a name ("liechtenstein") of; nil when

@@ -38,6 +38,13 @@ final class ReadingContext {
         return sets
     }
 
+    /// The towns whose own name is the folded `words` ("Street, Town", "9486, Mauren"): at most five, the most
+    /// important, looked up among the places area sets name.
+    func towns(namedExactly words: [String]) throws -> [PlaceResult] {
+        try places.results(ids: try index.areaPlaces(naming: words, kinds: PlaceReach.townKinds, limit: 5))
+            .filter { TextNormalizer.tokens($0.name ?? "") == words }
+    }
+
     /// The streets among the `candidateLimit` highest-ranked matches of `match` (streets are lifted in that
     /// order), whatever kinds the options ask for. Filtered by kind in SQL instead, a name no street has
     /// read every place named so ("Helsinki 199": 30 ms on tiled ×400; "Ravintola, Kaisaniemi" 3.5 ms).

@@ -76,8 +76,7 @@ struct WhatWhereReading: CandidateReading {
     private func streetsThrough(town: [String], _ query: ParsedQuery, words: [[String]],
                                 options: SearchOptions) throws -> [RankedCandidate] {
         guard options.kinds.isEmpty || options.kinds.contains(.street), query.numbers.isEmpty else { return [] }
-        let towns = try context.places.results(ids: try context.index.areaPlaces(naming: town, kinds: PlaceReach.townKinds, limit: 5))
-            .filter { TextNormalizer.tokens($0.name ?? "") == town }
+        let towns = try context.towns(namedExactly: town)
         guard !towns.isEmpty else { return [] }
         // All of them (the one in the town may rank below other towns' streets of the name), by their names
         // alone: a street's other names are not what "Street, Town" is typed as, and reading them for the
