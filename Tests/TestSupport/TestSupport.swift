@@ -42,6 +42,24 @@ public final class ScratchDirectory: Sendable {
     public func remove() { try? FileManager.default.removeItem(at: url) }
 
     deinit { remove() }
+
+    /// A directory shared by the whole test process. A `static let` is never deinitialized, so such a
+    /// directory is removed when the process exits instead (each run left ~230 MB in /tmp before).
+    public static func forProcess() throws -> ScratchDirectory {
+        let directory = try ScratchDirectory()
+        processDirectoriesLock.lock()
+        defer { processDirectoriesLock.unlock() }
+        if processDirectories.isEmpty {
+            atexit {
+                for path in ScratchDirectory.processDirectories { try? FileManager.default.removeItem(atPath: path) }
+            }
+        }
+        processDirectories.append(directory.url.path)
+        return directory
+    }
+
+    nonisolated(unsafe) private static var processDirectories: [String] = []
+    private static let processDirectoriesLock = NSLock()
 }
 
 /// The result of running a program.
