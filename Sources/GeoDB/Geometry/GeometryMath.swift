@@ -346,6 +346,71 @@ package enum LineMath {
         return best.flatMap { Point7(rounding: $0.lat, $0.lon) }
     }
 
+    /// Where along `line` (0…1 of its length) the point nearest to `point` lies, in plain degrees as
+    /// PostGIS's `ST_LineLocatePoint` measures EPSG:4326 geometry.
+    package static func planarFraction(of point: Coordinate, on line: [Point7]) -> Double {
+        let x = point.lon * 1e7, y = point.lat * 1e7
+        var best = (distance2: Double.infinity, along: 0.0)
+        var travelled = 0.0
+        for (a, b) in zip(line, line.dropFirst()) {
+            let (ax, ay) = (Double(a.lon), Double(a.lat))
+            let (dx, dy) = (Double(b.lon) - ax, Double(b.lat) - ay)
+            let length2 = dx * dx + dy * dy
+            let t = length2 > 0 ? max(0, min(1, ((x - ax) * dx + (y - ay) * dy) / length2)) : 0
+            let (px, py) = (ax + t * dx - x, ay + t * dy - y)
+            if px * px + py * py < best.distance2 { best = (px * px + py * py, travelled + t * length2.squareRoot()) }
+            travelled += length2.squareRoot()
+        }
+        return travelled > 0 ? best.along / travelled : 0
+    }
+
+    /// The point at `fraction` (0…1) of `line`'s length in plain degrees (PostGIS's `ST_LineInterpolatePoint`
+    /// on EPSG:4326 geometry), rounded to 1e-7° as Nominatim prints it.
+    package static func planarPoint(along line: [Point7], fraction: Double) -> Coordinate {
+        let (lat, lon) = planarPosition(along: line, fraction: fraction)
+        return Point7(rounding: lat, lon)?.coordinate ?? Coordinate(lat: lat / 1e7, lon: lon / 1e7)
+    }
+
+    /// The part of `line` from `start` to `end` (fractions of its length in plain degrees), its cut ends
+    /// rounded to 1e-7°: PostGIS's `ST_LineSubstring` followed by `ST_ReducePrecision`.
+    package static func planarSection(of line: [Point7], from start: Double, to end: Double) -> [Point7] {
+        guard let first = line.first else { return [] }
+        let lengths = zip(line, line.dropFirst()).map { a, b in
+            hypot(Double(b.lon) - Double(a.lon), Double(b.lat) - Double(a.lat))
+        }
+        let total = lengths.reduce(0, +)
+        func cut(_ fraction: Double) -> Point7 {
+            let (lat, lon) = planarPosition(along: line, fraction: fraction)
+            return Point7(rounding: lat, lon) ?? first
+        }
+        var section = [cut(start)]
+        var travelled = 0.0
+        for (index, length) in lengths.enumerated() {
+            travelled += length
+            if travelled > start * total, travelled < end * total { section.append(line[index + 1]) }
+        }
+        section.append(cut(end))
+        return section
+    }
+
+    /// `planarPoint`'s position in 1e-7 degrees.
+    private static func planarPosition(along line: [Point7], fraction: Double) -> (lat: Double, lon: Double) {
+        guard let first = line.first else { return (0, 0) }
+        var remaining = zip(line, line.dropFirst()).reduce(0) { sum, pair in
+            sum + hypot(Double(pair.1.lon) - Double(pair.0.lon), Double(pair.1.lat) - Double(pair.0.lat))
+        } * min(max(fraction, 0), 1)
+        for (a, b) in zip(line, line.dropFirst()) {
+            let (dx, dy) = (Double(b.lon) - Double(a.lon), Double(b.lat) - Double(a.lat))
+            let length = hypot(dx, dy)
+            if remaining <= length, length > 0 {
+                return (Double(a.lat) + dy * remaining / length, Double(a.lon) + dx * remaining / length)
+            }
+            remaining -= length
+        }
+        let last = line.last ?? first
+        return (Double(last.lat), Double(last.lon))
+    }
+
     /// The first point where two sets of lines cross or touch (within about a metre), if any.
     package static func crossingPoint(_ a: [[Point7]], _ b: [[Point7]]) -> Point7? {
         for lineA in a where lineA.count > 1 {

@@ -546,26 +546,20 @@ final class ReverseGeocoder {
         var found: [Found] = []
         for box in BoundingBox.covering(radius: radius, around: point) {
             let rows = try db.rows("addresses near a point", """
-                SELECT p.id, p.lat, p.lon, p.kind, p.housenumber, g.geometry FROM place_rtree r JOIN place p ON p.id = r.id
+                SELECT p.id, p.lat, p.lon, p.kind, p.housenumber, g.geometry, p.category FROM place_rtree r JOIN place p ON p.id = r.id
                 LEFT JOIN place_geometry g ON g.place_id = p.id
                 WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2 AND p.housenumber IS NOT NULL
                 """, box.sqlValues) { row in
                 (row.int(0), try row.coordinate(1, 2, place: row.int(0), in: db.path), try PlaceReader.kind(row.text(3), place: row.int(0), in: db.path),
-                 row.text(4) ?? "", row.blob(5).flatMap(Geometry.init(encoded:)))
+                 row.text(4) ?? "", row.blob(5).flatMap(Geometry.init(encoded:)), row.text(6).map(SourceCategory.init))
             }
-            for (id, at, kind, number, geometry) in rows {
+            for (id, at, kind, number, geometry, category) in rows {
                 if kind == .interpolation, case .lineStrings(let lines)? = geometry, let line = lines.first {
-                    let (distance, fraction) = LineMath.distance(from: point, to: line)
-                    // House numbers, so small: a damaged file's 9223372036854775807 would overflow below.
-                    let range = number.split(separator: "-").compactMap { Int($0) }.filter { (0...1_000_000).contains($0) }
-                    guard distance <= radius, range.count == 2 else { continue }
-                    let step = (range[1] - range[0]) % 2 == 0 ? 2 : 1
-                    let raw = Double(range[0]) + fraction * Double(range[1] - range[0])
-                    let interpolated = range[0] + Int(((raw - Double(range[0])) / Double(step)).rounded()) * step
-                    // The number's own place on the line, as Nominatim puts it (the middle of a one-number line).
-                    let share = range[1] == range[0] ? 0.5 : Double(interpolated - range[0]) / Double(range[1] - range[0])
-                    found.append(Found(id: id, distance: distance, interpolated: String(interpolated),
-                                       at: LineMath.point(along: line, fraction: share)?.coordinate))
+                    let distance = LineMath.distance(from: point, to: line).distance
+                    guard distance <= radius,
+                          let house = InterpolationLine(numbers: number, scheme: category?.osmTag?.value, line: line)?
+                            .number(nearest: point) else { continue }
+                    found.append(Found(id: id, distance: distance, interpolated: String(house.number), at: house.at))
                 } else {
                     let distance = geometry?.distance(from: point) ?? point.distance(to: at)
                     if distance <= radius { found.append(Found(id: id, distance: distance)) }

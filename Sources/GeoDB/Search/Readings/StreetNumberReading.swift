@@ -34,14 +34,14 @@ struct StreetNumberReading {
             let lines = try context.places.results(ids: ids)
                 .filter { $0.kind == .interpolation }
             for var line in lines {
-                let range = (line.address.housenumber ?? "").split(separator: "-").compactMap { Int($0) }
-                guard range.count == 2, (min(range[0], range[1])...max(range[0], range[1])).contains(wanted),
-                      let geometry = try context.places.geometry(of: line.id), case .lineStrings(let parts) = geometry,
+                guard let geometry = try context.places.geometry(of: line.id), case .lineStrings(let parts) = geometry,
                       let points = parts.first,
-                      let point = LineMath.point(along: points, fraction: range[0] == range[1] ? 0
-                                                    : Double(wanted - range[0]) / Double(range[1] - range[0])) else { continue }
-                line.lat = point.coordinate.lat
-                line.lon = point.coordinate.lon
+                      let houses = InterpolationLine(numbers: line.address.housenumber ?? "", scheme: line.category?.osmTag?.value,
+                                                     line: points),
+                      houses.covers(wanted) else { continue }
+                let point = houses.position(of: wanted)
+                line.lat = point.lat
+                line.lon = point.lon
                 line.address.housenumber = number
                 line.match = .interpolated
                 line.score = SearchRanking.interpolatedScore
