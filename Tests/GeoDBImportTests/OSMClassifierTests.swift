@@ -11,9 +11,23 @@ import Testing
         ([("shop", "no"), ("tourism", "hotel")], "tourism=hotel"),             // "no" is no POI
         ([("highway", "residential"), ("building", "no")], nil),               // highway only for some values
         ([("highway", "bus_stop"), ("name", "Rautatientori")], "highway=bus_stop"),
+        // A stop tagged both ways is a bus stop, as Nominatim and Photon answer it.
+        ([("public_transport", "platform"), ("highway", "bus_stop"), ("bus", "yes")], "highway=bus_stop"),
+        ([("public_transport", "platform"), ("railway", "platform")], "public_transport=platform"),
         ([("name", "Esplanadi")], nil),
     ] as [([(String, String)], String?)])
     func poiCategoryFollowsKeyPriority(tags: [(String, String)], category: String?) {
         #expect(OSMClassifier.poiCategory(OSMTags(tags)) == category)
+    }
+
+    /// Which POIs take the nearest named street as their address (`AddressCompleter`): destinations at a
+    /// street, not natural features or land.
+    @Test func aPOIAtAStreet() {
+        for category in ["amenity=cafe", "tourism=information", "highway=bus_stop", "shop=bakery", "historic=monument"] {
+            #expect(AddressCompleter.isAtAStreet(category: category), "\(category)")
+        }
+        for category in ["natural=peak", "waterway=river", "landuse=forest", "aeroway=aerodrome", "place=locality", nil] {
+            #expect(!AddressCompleter.isAtAStreet(category: category), "\(String(describing: category))")
+        }
     }
 }

@@ -72,9 +72,11 @@ public struct OSMTags: Sendable {
 enum OSMKey: UInt8, CaseIterable {
     case other
     // POI keys, in priority order: the first an object has makes its category (`OSMClassifier.poiCategory`).
-    // A named landuse is a place only when nothing else is (Nominatim's "fallback").
-    case amenity, shop, tourism, leisure, office, craft, healthcare, historic, emergency, publicTransport, railway,
-         aeroway, manMade, natural, waterway, sport, club, highway, building, landuse
+    // A named landuse is a place only when nothing else is (Nominatim's "fallback"). `highway` (a POI only for
+    // `OSMClassifier.highwayPOIs`) comes before `public_transport`: a stop tagged both ways is a bus stop
+    // (`highway=bus_stop`), as Nominatim and Photon answer it, not a `public_transport=platform`.
+    case amenity, shop, tourism, leisure, office, craft, healthcare, historic, emergency, highway, publicTransport, railway,
+         aeroway, manMade, natural, waterway, sport, club, building, landuse
     case boundary, adminLevel, place, postalCode, type, area, brand, population, wikidata, wikipedia
     case addrHousenumber, addrHousename, addrStreet, addrPlace, addrPostcode, addrCity, addrCountry, addrInterpolation
     case iso3166Alpha2, iso3166, iso3166Subdivision, water, entrance, routingEntrance
@@ -86,7 +88,7 @@ enum OSMKey: UInt8, CaseIterable {
 
     private static let texts = [
         "", "amenity", "shop", "tourism", "leisure", "office", "craft", "healthcare", "historic", "emergency",
-        "public_transport", "railway", "aeroway", "man_made", "natural", "waterway", "sport", "club", "highway",
+        "highway", "public_transport", "railway", "aeroway", "man_made", "natural", "waterway", "sport", "club",
         "building", "landuse", "boundary", "admin_level", "place", "postal_code", "type", "area", "brand", "population", "wikidata", "wikipedia",
         "addr:housenumber", "addr:housename", "addr:street", "addr:place", "addr:postcode", "addr:city", "addr:country",
         "addr:interpolation", "ISO3166-1:alpha2", "ISO3166-1", "ISO3166-2", "water", "entrance", "routing:entrance",
