@@ -180,11 +180,21 @@ struct NominatimAPI: Sendable {
                                                           postcode: field("postalcode"), options: options)
             return (([street] + areas).joined(separator: ", "), found)
         }
-        // A postcode alone (with its country, or not) asks for the postcode, not the places with it (Nominatim's
-        // structured search looks the postcode up among postcodes only).
-        if field("postalcode") != nil, options.kinds.isEmpty,
-           ["street", "city", "county", "state", "amenity"].allSatisfy({ field($0) == nil }) {
-            options.kinds = [.postcode]
+        // Without a street or an amenity, the most specific area field given is what is asked for, as
+        // Nominatim restricts the rank: `city=Steg` is the village, not a bus stop or a street named so; a
+        // postcode alone is the postcode, not the places with it; a country alone is the country.
+        if options.kinds.isEmpty, field("amenity") == nil {
+            if field("city") != nil {
+                options.kinds = [.city, .town, .village, .hamlet, .suburb, .neighbourhood, .locality, .island, .square]
+            } else if field("county") != nil {
+                options.kinds = [.county]
+            } else if field("state") != nil {
+                options.kinds = [.state]
+            } else if field("postalcode") != nil {
+                options.kinds = [.postcode]
+            } else {
+                options.kinds = [.country]
+            }
         }
         let text = ([field("amenity"), field("street")].compactMap { $0 } + areas).joined(separator: ", ")
         return (text, try await served.files.search(text, options: options, offset: 0, limit: options.limit).places)

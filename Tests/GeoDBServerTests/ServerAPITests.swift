@@ -65,6 +65,11 @@ import TestSupport
         let server = try Self.server()
         let structured = try server.get("/search", [("street", "9 Austrasse"), ("city", "Vaduz"), ("format", "json")]).array()
         #expect(structured.first?["osm_id"] as? Int == 364542906 && structured.first?["class"] is String)
+        // Areas alone ask for what the most specific field names, as Nominatim restricts the rank: `city=Steg`
+        // is Triesenberg's village, not the street or the bus stops named Steg.
+        let city = try server.get("/search", [("city", "Steg"), ("format", "jsonv2")]).array()
+        #expect(city.first?["addresstype"] as? String == "village"
+                && city.allSatisfy { ["place", "boundary"].contains($0["category"] as? String) }, "\(city.map { $0["display_name"] ?? "" })")
         let geojson = try server.get("/search", [("q", "Vaduz"), ("format", "geojson"), ("limit", "1")])
         #expect(geojson.headers["content-type"] == "application/json; charset=utf-8")   // as Nominatim sends it
         let feature = try #require((try geojson.object()["features"] as? [[String: Any]])?.first)
