@@ -30,6 +30,21 @@ import TestSupport
         #expect(tagged.address.derived.isEmpty && !compact(ResultJSON.place(tagged)).contains("address_derived"))
     }
 
+    /// A POI without a house number gets the nearest named street and its postcode too, as Nominatim
+    /// parents it: "Die Burg Gutenberg - 6000 Jahre Geschichte" (n5771479194, tourism=information) stands by
+    /// the footway Burgweg in Balzers. Shown, not indexed: a search for the street does not list it.
+    @Test func aPOIGetsTheNearestNamedStreetButIsNotFoundByIt() throws {
+        let db = try Self.liechtenstein.get()
+        let poi = try db.lookup("n5771479194").place
+        #expect(poi.address.street == "Burgweg" && poi.address.postcode == "9496" && poi.address.derived == [.street, .postcode],
+                "\(poi.address)")
+        let reverse = try #require(try db.reverse(at: poi.coordinate).first)
+        #expect(reverse.place.id == poi.id && reverse.place.address.street == "Burgweg")
+        let street = try db.search("Burgweg, Balzers", options: { var o = SearchOptions(); o.limit = 20; return o }())
+        #expect(street.first?.kind == .street && !street.contains { $0.id == poi.id }, "\(street.map(\.displayName))")
+        #expect(try db.search("6000 Jahre Geschichte").first?.id == poi.id)
+    }
+
     /// In der Egerta 11, Schaan (w128189093) has a street but no postcode; its neighbours on the street
     /// carry 9494.
     @Test func anAddressWithoutAPostcodeGetsItsStreetsPostcode() throws {

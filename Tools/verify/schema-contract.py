@@ -488,7 +488,9 @@ def check_search_columns(db):
         return '"' + words[0] + '"' if words else None
 
     for named, column, other in ((False, "street", "address"), (True, "address", "street")):
+        # A street derived for a POI without a house number is shown, not indexed (docs/SCHEMA.md, place_fts).
         rows = db.execute(f"""SELECT id, street FROM place WHERE street IS NOT NULL AND name IS {'NOT ' if named else ''}NULL
+                              AND NOT (kind = 'poi' AND housenumber IS NULL AND ',' || derived || ',' LIKE '%,street,%')
                               ORDER BY id LIMIT 200""").fetchall()
         for place_id, street in rows:
             word = first_word(street)

@@ -1,6 +1,7 @@
 // Completes the addresses of an import as Nominatim does when it finds a place's parent: a house number
-// tagged without addr:street (or addr:place, which the reader already takes as the street) gets the
-// nearest named street, and an address or street that neither carries a postcode nor lies in a postal area
+// tagged without addr:street (or addr:place, which the reader already takes as the street), and a point of
+// interest with or without one, gets the nearest named street; an address, POI or street that neither
+// carries a postcode nor lies in a postal area
 // gets the postcode of the nearest address on the same street, else of the nearest address around, else
 // its town's postcode when the town's addresses all but agree on one (a hamlet far from any tagged house). What
 // is derived is marked in `place.derived` (docs/SCHEMA.md), and the place's search row is rewritten so
@@ -110,17 +111,28 @@ final class AddressCompleter {
 
     // MARK: Streets
 
-    /// The nearest named street of each house number of this import's OSM sources that has none.
+    /// Whether a POI of `category` is at a street, and so takes the nearest as its address when it has a
+    /// house number or not: a shop, a bus stop, a monument, as Nominatim's rank-30 places are. Natural
+    /// features, waterways, land use and airports are places of their own, parented by a town in
+    /// Nominatim; a peak 150 m from a forest track is not on it.
+    static func isAtAStreet(category: String?) -> Bool {
+        guard let key = category.flatMap({ SourceCategory($0).osmTag?.key }) else { return false }
+        return !["natural", "waterway", "landuse", "aeroway", "boundary", "place"].contains(key)
+    }
+
+    /// The nearest named street of each house number and each POI at a street (`isAtAStreet`) of this
+    /// import's OSM sources that has none.
     private func deriveStreets() throws -> [Int64: String] {
         var orphans: [(id: Int64, point: Point7)] = []
         var cells = Set<Cell>()
         let select = try writer.db.prepare("""
-            SELECT id, source_id, lat, lon FROM place
-            WHERE id >= ?1 AND housenumber IS NOT NULL AND street IS NULL AND kind IN ('address', 'poi', 'interpolation')
+            SELECT id, source_id, lat, lon, housenumber IS NULL, category FROM place
+            WHERE id >= ?1 AND street IS NULL AND (housenumber IS NOT NULL AND kind IN ('address', 'poi', 'interpolation') OR kind = 'poi')
             """)
         try select.bind(1, writer.firstID)
         while try select.step() {
             guard osmSources.contains(select.int(1)) else { continue }
+            if select.int(4) != 0, !Self.isAtAStreet(category: select.text(5)) { continue }
             let at = try select.coordinate(2, 3, place: select.int(0), in: writer.db.path)
             orphans.append((select.int(0), Point7(at)))
             cells.insert(Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees))
@@ -196,21 +208,23 @@ final class AddressCompleter {
         var town: Int64?
     }
 
-    /// The postcode of each address, interpolation line and street of this import's OSM sources that has
-    /// none of its own and lies in no postal area.
+    /// The postcode of each address, interpolation line, POI at a street and street of this import's OSM
+    /// sources that has none of its own and lies in no postal area.
     private func derivePostcodes(streets: [Int64: String]) throws -> [Int64: String] {
         var needy: [Needy] = []
         var cells = Set<Cell>()
         let select = try writer.db.prepare("""
             SELECT p.id, p.source_id, p.lat, p.lon, CASE WHEN p.kind = 'street' THEN p.name ELSE p.street END,
-                   coalesce(s.country_code, p.country_code), s.city_id
+                   coalesce(s.country_code, p.country_code), s.city_id, p.housenumber IS NULL AND p.kind = 'poi', p.category
             FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
             WHERE p.id >= ?1 AND p.postcode IS NULL AND s.postcode IS NULL
-              AND (p.housenumber IS NOT NULL AND p.kind IN ('address', 'poi', 'interpolation') OR p.kind = 'street' AND p.name IS NOT NULL)
+              AND (p.housenumber IS NOT NULL AND p.kind IN ('address', 'interpolation') OR p.kind = 'poi'
+                   OR p.kind = 'street' AND p.name IS NOT NULL)
             """)
         try select.bind(1, writer.firstID)
         while try select.step() {
             guard osmSources.contains(select.int(1)) else { continue }
+            if select.int(7) != 0, !Self.isAtAStreet(category: select.text(8)) { continue }
             let id = select.int(0)
             let at = try select.coordinate(2, 3, place: id, in: writer.db.path)
             needy.append(Needy(id: id, at: at, street: select.text(4) ?? streets[id], country: select.text(5),
@@ -321,6 +335,9 @@ final class AddressCompleter {
             guard !parts.isEmpty else { continue }
             try update.run([.integer(id), new.address.street.map { .text($0) } ?? .null, new.address.postcode.map { .text($0) } ?? .null,
                             .text(parts.map(\.rawValue).joined(separator: ","))])
+            // A POI without a house number shows its street, but is not found by it: searched for, a street's
+            // name would list every shop along it after the street (as those tagged with addr:street are).
+            guard old.kind != .poi || old.address.housenumber != nil else { continue }
             try writer.reindexed(id, from: old, to: new)
         }
     }
