@@ -68,6 +68,15 @@ import TestSupport
         #expect(street.kind == .street && street.address.postcode == "9498" && street.address.derived == [.postcode], "\(street.address)")
     }
 
+    /// A US ZIP+4 is read as its ZIP code (Nominatim's test data: "36067-1111, us" answers the postcode
+    /// 36067); a range of house numbers or a code of other lengths is not one.
+    @Test func aZIPPlus4IsItsZIPCode() {
+        #expect(PostcodeReading.zipCode(ofZipPlus4: "36067-1111") == "36067")
+        for text in ["12-14", "36067", "36067-111", "3606-11111", "36067-11a1", "36067-1111-2"] {
+            #expect(PostcodeReading.zipCode(ofZipPlus4: text) == nil, "\(text)")
+        }
+    }
+
     @Test func aPostcodeWithItsCountryFindsThePostcode() throws {
         let db = try Self.liechtenstein.get()
         for text in ["9486, li", "9486, Liechtenstein", "9486 LI"] {

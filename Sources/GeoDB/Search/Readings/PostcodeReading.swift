@@ -15,11 +15,18 @@ struct PostcodeReading: CandidateReading {
     var reading: SearchReading { .postcode }
 
     /// The reading of a query that is one number alone, or one number and words naming a country or a town;
-    /// nil for any other.
+    /// nil for any other. A US ZIP+4 ("36067-1111") is its ZIP code: the four digits after it name a block
+    /// or a building, which no map has as a postcode place (Nominatim shortens it the same way).
     init?(context: ReadingContext, query: ParsedQuery) throws {
-        guard query.numbers.count == 1, let code = query.numberText else { return nil }
+        guard let text = query.numberText else { return nil }
+        if query.numbers.count == 1 {
+            code = text
+        } else if let zip = Self.zipCode(ofZipPlus4: text) {
+            code = zip
+        } else {
+            return nil
+        }
         self.context = context
-        self.code = code
         countryCode = query.words.isEmpty ? nil : try Self.countryNamed(by: query.words, context: context)
         towns = query.words.isEmpty || countryCode != nil ? [] : try context.towns(namedExactly: query.words)
         guard query.words.isEmpty || countryCode != nil || !towns.isEmpty else { return nil }
@@ -46,6 +53,14 @@ struct PostcodeReading: CandidateReading {
                 return RankedCandidate(id: place.id, order: place.order, kind: place.kind, score: score, match: exact ? .exact : .prefix,
                                        distanceM: options.near.map { $0.distance(to: place.coordinate) })
             }
+    }
+
+    /// The five-digit ZIP code of a ZIP+4 ("36067-1111" → "36067"); nil for any other text.
+    static func zipCode(ofZipPlus4 text: String) -> String? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 5, parts[1].count == 4,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return String(parts[0])
     }
 
     /// The country that the folded `words` are the code ("li") or a name ("liechtenstein") of; nil when
