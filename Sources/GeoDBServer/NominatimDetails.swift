@@ -1,8 +1,8 @@
 // Nominatim's /details (and its old name /details.php): one place by OSM id or place id with what geodb
 // knows of it, in the fields of Nominatim's details page — its names, own address tags, the areas of its
-// address with their ids, the records merged into it, the words search finds it by, its entrances. What geodb
-// keeps no equivalent of (parented places, Wikipedia importance) is listed in docs/SERVER.md's compatibility
-// table.
+// address with their ids, the records merged into it, the words search finds it by, its entrances, the houses
+// and POIs addressed by it. What geodb keeps no equivalent of (Wikipedia importance) is listed in
+// docs/SERVER.md's compatibility table.
 import Foundation
 import GeoDB
 import Hummingbird
@@ -19,8 +19,14 @@ struct NominatimDetails: Sendable {
         var linkedPlaces: Bool
         var fullGeometry: Bool
         var entrances: Bool
+        /// `hierarchy`: the places addressed by it; `group_hierarchy`: grouped by their type.
+        var hierarchy: Bool
+        var groupHierarchy: Bool
         var languages: [String]
     }
+
+    /// At most this many places addressed by a place are listed (a long street has a few hundred).
+    static let hierarchyLimit = 500
 
     func register(on router: Router<BasicRequestContext>) {
         for path in ["/details", "/details.php"] {
@@ -32,12 +38,12 @@ struct NominatimDetails: Sendable {
         if let format = parameters.string("format"), format.lowercased() != "json" {
             throw APIError.badParameter("format", "format '\(format.prefix(40))' is not one /details writes: json")
         }
-        // Flags as Nominatim reads them (anything but 0 is true); hierarchy, group_hierarchy and pretty are
-        // taken and ignored: geodb has nothing to show for them (docs/SERVER.md).
+        // Flags as Nominatim reads them (anything but 0 is true); pretty is taken and ignored.
         let sections = Sections(
             address: parameters.nominatimFlag("addressdetails") ?? false, keywords: parameters.nominatimFlag("keywords") ?? false,
             linkedPlaces: parameters.nominatimFlag("linkedplaces") ?? true, fullGeometry: parameters.nominatimFlag("polygon_geojson") ?? false,
-            entrances: parameters.nominatimFlag("entrances") ?? false,
+            entrances: parameters.nominatimFlag("entrances") ?? false, hierarchy: parameters.nominatimFlag("hierarchy") ?? false,
+            groupHierarchy: parameters.nominatimFlag("group_hierarchy") ?? false,
             languages: LanguagePreference.ordered(parameters.string("accept-language") ?? request.headers[.acceptLanguage]))
         let debug = parameters.nominatimFlag("debug") ?? false
 
@@ -58,7 +64,11 @@ struct NominatimDetails: Sendable {
             ? try await GeoDatabaseSet.details(of: areas.map { GeoDatabaseSet.MemberPlace(member: member, place: $0.place) },
                                                geometries: false, names: true).map { $0.names ?? [] }
             : areas.map { _ in [] }
-        let object = describe(found, in: member, areas: Array(zip(areas, areaNames)), geometry: geometry, sections: sections)
+        let addressed = sections.hierarchy
+            ? try await member.database.read { [place = found.place] in try $0.placesAddressed(by: place, limit: Self.hierarchyLimit) }
+            : nil
+        let object = describe(found, in: member, areas: Array(zip(areas, areaNames)), geometry: geometry, addressed: addressed,
+                              sections: sections)
         return debug ? Self.debugPage(object) : .json(object)
     }
 
@@ -83,7 +93,7 @@ struct NominatimDetails: Sendable {
     // MARK: the answer
 
     private func describe(_ found: PlaceDetails, in member: GeoDatabaseSet.Member, areas: [(PlaceDetails.Area, [PlaceDetails.Name])],
-                          geometry: Geometry?, sections: Sections) -> JSON {
+                          geometry: Geometry?, addressed: [PlaceResult]?, sections: Sections) -> JSON {
         let place = found.place, fields = PlaceFields(place: place), tag = fields.osmTag
         let importance = JSON.number(place.importance ?? place.kind.baseImportance)
         let centroid = JSON.geometry(nil, point: place.coordinate)
@@ -115,7 +125,27 @@ struct NominatimDetails: Sendable {
             ("linked_places", sections.linkedPlaces ? linkedPlaces(found) : nil),
             ("keywords", sections.keywords ? Self.keywords(found) : nil),
             ("entrances", sections.entrances ? NominatimWriter.entrances(found.entrances) : nil),
+            ("hierarchy", addressed.map { hierarchy($0, of: place, in: member, grouped: sections.groupHierarchy) }),
         ])
+    }
+
+    /// `hierarchy`: the places addressed by the place, as lines like `address`'s (distance in degrees from
+    /// its point, as Nominatim measures); with `group_hierarchy`, an object of them by type, each group by name.
+    private func hierarchy(_ addressed: [PlaceResult], of place: PlaceResult, in member: GeoDatabaseSet.Member, grouped: Bool) -> JSON {
+        func line(_ house: PlaceResult) -> JSON {
+            addressLine(name: house.name ?? house.address.housenumber ?? "", place: house, in: member, adminLevel: nil,
+                        distance: hypot(house.lat - place.lat, house.lon - place.lon))
+        }
+        guard grouped else { return .array(addressed.map(line)) }
+        var groups: [(type: String, places: [PlaceResult])] = []
+        for house in addressed {
+            let type = PlaceFields(place: house).osmTag.value
+            if let index = groups.firstIndex(where: { $0.type == type }) { groups[index].places.append(house) } else { groups.append((type, [house])) }
+        }
+        return .object(groups.map { group in
+            (group.type, .array(group.places.sorted { ($0.name ?? $0.address.housenumber ?? "") < ($1.name ?? $1.address.housenumber ?? "") }
+                .map(line)))
+        })
     }
 
     private static func isArea(_ geometry: Geometry?) -> Bool {

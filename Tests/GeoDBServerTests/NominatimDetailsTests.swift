@@ -37,6 +37,23 @@ import TestSupport
         #expect(details.line(ofWay: other, in: .lineStrings(lines)) == nil)
     }
 
+    /// `hierarchy=1`: the houses and POIs on the street, by number, its derived ones too: Triesen's
+    /// Industriestrasse lists house 23 (w272649995, tagged without a street); `group_hierarchy=1` groups them
+    /// by type.
+    @Test func hierarchyListsThePlacesOnTheStreet() throws {
+        let server = try Self.liechtenstein.get()
+        let street = try #require(try server.get("/search", [("q", "Industriestrasse, Triesen"), ("format", "json"), ("limit", "1")])
+            .array().first)
+        let reference: [(String, String)] = [("osmtype", "W"), ("osmid", "\(try #require(street["osm_id"] as? Int))")]
+        let lines = try #require(try Self.details(reference + [("hierarchy", "1")]).object()["hierarchy"] as? [[String: Any]])
+        #expect(lines.contains { $0["osm_id"] as? Int == 272649995 && $0["localname"] as? String == "23" })
+        #expect(lines.count > 5 && lines.allSatisfy { $0["rank_address"] as? Int == 30 && $0["isaddress"] as? Bool == true })
+        let grouped = try #require(try Self.details(reference + [("hierarchy", "1"), ("group_hierarchy", "1")]).object()["hierarchy"]
+            as? [String: [[String: Any]]])
+        #expect(grouped.values.reduce(0) { $0 + $1.count } == lines.count && grouped["house"] != nil, "\(grouped.keys)")
+        #expect(try Self.details(reference).object()["hierarchy"] == nil)
+    }
+
     @Test func aPlaceByOSMIdOrPlaceId() throws {
         let reply = try Self.details([("osmtype", "N"), ("osmid", "1932181216")])
         #expect(reply.status == 200 && reply.headers["content-type"] == "application/json; charset=utf-8")

@@ -150,6 +150,16 @@ public final class QuerySession {
         try placeLookup.lookup(reference)
     }
 
+    /// The houses and POIs whose address names `place` as their street (or hamlet), in house-number order:
+    /// what is on a street, as Nominatim's `/details?hierarchy=1` lists its "parented places".
+    ///
+    /// ```swift
+    /// let houses = try session.placesAddressed(by: street, limit: 500)
+    /// ```
+    public func placesAddressed(by place: PlaceResult, limit: Int = 500) throws -> [PlaceResult] {
+        try placeLookup.placesAddressed(by: place, limit: limit)
+    }
+
     /// The line or polygon geometry of a place (`PlaceResult.id`), nil for a place that is a point.
     ///
     /// ```swift

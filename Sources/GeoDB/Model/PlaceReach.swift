@@ -33,6 +33,15 @@ package enum PlaceReach {
         kind.addressLevel.flatMap { level in metres(kind).map { (level, $0) } }
     }, uniquingKeysWith: max)
 
+    /// How far the nearest named street may be from a house number or POI without a street for it to be
+    /// given that street (`AddressCompleter`), and so how far from a street its houses are looked for
+    /// (`/details?hierarchy=1`). Nominatim takes the nearest road at any distance up to about 9 km
+    /// (`getNearestRoadPlaceId`: a radius doubled from 0.00005° while under 0.1°); a house stands along its
+    /// street, and a farm at the end of an unnamed drive is seldom more than a hundred metres or two from the
+    /// named road it is reached from. Further away the nearest named street is as likely another village's,
+    /// and no street is better than a wrong one.
+    package static let streetOfAHouse = 200.0
+
     /// The kinds that are towns: what "Street, Town" and a town filter look for, each reaching as far as
     /// `metres` says where it has no boundary.
     package static let townKinds: [PlaceKind] = [.city, .town, .village, .hamlet, .suburb, .neighbourhood]

@@ -155,6 +155,33 @@ final class PlaceLookup {
         return details
     }
 
+    /// The houses and POIs whose address names `place` as their street (`addr:street`, or `addr:place` for a
+    /// hamlet, or the street derived at import): Nominatim's "parented places", which `/details?hierarchy=1`
+    /// lists. Looked for within `PlaceReach.streetOfAHouse` of the place's extent, in the same town (a long
+    /// Landstrasse passes several villages, each with houses on its own Landstrasse); at most `limit`, in
+    /// house-number order.
+    func placesAddressed(by place: PlaceResult, limit: Int) throws -> [PlaceResult] {
+        guard let name = place.name, limit > 0 else { return [] }
+        var box = try places.geometry(of: place.id)?.boundingBox ?? BoundingBox(minLat: place.lat, minLon: place.lon,
+                                                                               maxLat: place.lat, maxLon: place.lon)
+        for corner in [Coordinate(lat: box.minLat, lon: box.minLon), Coordinate(lat: box.maxLat, lon: box.maxLon)] {
+            for grown in BoundingBox.covering(radius: PlaceReach.streetOfAHouse, around: corner) { box.extend(grown) }
+        }
+        let ids = try db.rows("places addressed by a street", """
+            SELECT p.id FROM place_rtree r JOIN place p ON p.id = r.id
+            WHERE r.min_lon <= ?3 AND r.max_lon >= ?1 AND r.min_lat <= ?4 AND r.max_lat >= ?2
+              AND p.street = ?5 AND p.kind IN ('address', 'interpolation', 'poi') AND p.id <> ?6
+            LIMIT ?7
+            """, box.sqlValues + [.text(name), .integer(place.id), .integer(Int64(limit) * 4)]) { $0.int(0) }
+        return try places.results(ids: ids)
+            .filter { $0.address.city == place.address.city }
+            .sorted { a, b in
+                let (x, y) = (a.address.housenumber ?? "", b.address.housenumber ?? "")
+                return x != y ? StructuredSearch.numberOrder(x, y) : a.id < b.id
+            }
+            .prefix(limit).map { $0 }
+    }
+
     /// The OSM admin levels of the places of `ids` that have one.
     private func adminLevels(of ids: [Int64]) throws -> [Int64: Int] {
         let rows = try db.rows("admin levels of places", """

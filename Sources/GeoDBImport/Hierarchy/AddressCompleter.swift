@@ -54,12 +54,6 @@ public struct AddressCompleteness: Sendable, Equatable {
 
 /// Derives the streets and postcodes addresses lack; runs after the area sets are written.
 final class AddressCompleter {
-    /// How far the nearest named street may be from a house number without a street. Nominatim takes the
-    /// nearest road at any distance up to about 9 km (`getNearestRoadPlaceId`: a radius doubled from 0.00005°
-    /// while under 0.1°); a house stands along its street, and a farm at the end of an unnamed drive is seldom
-    /// more than a hundred metres or two from the named road it is reached from. Further away the nearest
-    /// named street is as likely another village's, and no street is better than a wrong one.
-    static let streetReach = 200.0
     /// How far the nearest address of the same street with a postcode may be: a street's postcode changes
     /// seldom along it, but same-named streets of two towns are often a kilometre or more apart.
     static let sameStreetReach = 500.0
@@ -154,7 +148,7 @@ final class AddressCompleter {
             for line in lines where line.count > 1 {
                 for i in 1..<line.count {
                     let a = line[i - 1], b = line[i]
-                    Self.forEachCell(around: a, b, reach: Self.streetReach, degrees: Self.cellDegrees) { cell in
+                    Self.forEachCell(around: a, b, reach: PlaceReach.streetOfAHouse, degrees: Self.cellDegrees) { cell in
                         guard cells.contains(cell) else { return }
                         segments[cell, default: []].append((index, a, b))
                         used = true
@@ -171,7 +165,7 @@ final class AddressCompleter {
             for segment in segments[Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)] ?? [] {
                 let d = LineMath.distance(from: at, to: [segment.a, segment.b]).distance
                 // Equal distances (a corner house) go to the street read first, which is the lower id.
-                if d <= Self.streetReach, best.map({ d < $0.distance }) ?? true { best = (d, segment.street) }
+                if d <= PlaceReach.streetOfAHouse, best.map({ d < $0.distance }) ?? true { best = (d, segment.street) }
             }
             if let best { derived[orphan.id] = names[Int(best.street)] }
         }
