@@ -295,13 +295,17 @@ struct NominatimAPI: Sendable {
         }
         guard references.count <= 50 else { throw APIError.badParameter("osm_ids", "Too many object IDs.") }
         var found: [GeoDatabaseSet.MemberPlace] = []
+        // A town asked for by its node's id is the node, as Nominatim keeps it; by its boundary's, the boundary.
+        var asBoundary: [Bool] = []
         for reference in references {
             if let (shard, place) = try? await served.lookup(reference.description) {
                 found.append(GeoDatabaseSet.MemberPlace(member: shard, place: place.place))
+                let own = place.place.sourceRef?.osmObject, asked = reference.osmObject
+                asBoundary.append(!(own?.type == asked?.type && own?.id == asked?.id))
             }
         }
         if parameters.nominatimFlag("debug") == true { return try await debugPage(parameters.string("osm_ids") ?? "", found: found, options: nil) }
-        return try await answer(found, output: output, parameters: parameters, single: false)
+        return try await answer(found, output: output, parameters: parameters, single: false, asBoundary: asBoundary)
     }
 
     // MARK: /status
@@ -348,9 +352,10 @@ struct NominatimAPI: Sendable {
     ///
     /// `closestTo`: /reverse's point. A line found there (a street, a river) is answered at its point
     /// nearest to it, as Nominatim does, not at its middle; a house number interpolated on its line keeps the
-    /// point reverse gave that number.
+    /// point reverse gave that number. `asBoundary`: per place, whether a town whose node labels its
+    /// municipality is answered as that boundary (`NominatimPlace.mergedBoundary`; default: every one).
     private func answer(_ places: [GeoDatabaseSet.MemberPlace], output: NominatimOutput, parameters: QueryParameters,
-                        single: Bool, closestTo point: Coordinate? = nil) async throws -> Answer {
+                        single: Bool, closestTo point: Coordinate? = nil, asBoundary: [Bool]? = nil) async throws -> Answer {
         var callback: String?
         if let name = parameters.string("json_callback"), output.format != .xml {
             guard name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(Self.isIdentifier) else {
@@ -361,16 +366,18 @@ struct NominatimAPI: Sendable {
         // Every place's shape, a building's too: Nominatim's box and polygon outputs are the object's. (One
         // statement for the whole answer; geocodejson without a polygon output needs none.)
         let read = try await GeoDatabaseSet.details(of: places, geometries: output.geometry != nil || output.format != .geocodejson,
-                                                    names: output.names, entrances: output.entrances)
-        let items = zip(places, read).map { place, read in
-            var place = place
+                                                    names: output.names, entrances: output.entrances,
+                                                    boundaries: places.contains { $0.place.kind.rank < PlaceKind.street.rank })
+        let items = zip(places, read).enumerated().map { index, pair in
+            var (place, read) = pair
             if let point, place.place.kind != .interpolation, case .lineStrings(let lines)? = read.geometry,
                let nearest = LineMath.closestPoint(on: lines, to: point)?.coordinate {
                 (place.place.lat, place.place.lon) = (nearest.lat, nearest.lon)
             }
             // A house number interpolated on its line is a point of its own: its box and shape are the point's.
             let geometry = place.place.match == .interpolated ? nil : read.geometry
-            return NominatimPlace(found: place, geometry: geometry, names: read.names, entrances: read.entrances, output: output)
+            return NominatimPlace(found: place, geometry: geometry, names: read.names, entrances: read.entrances,
+                                  mergedBoundary: asBoundary?[index] == false ? nil : read.mergedBoundary, output: output)
         }
         var answer = NominatimWriter.answer(items, output: output, single: single)
         answer.callback = callback

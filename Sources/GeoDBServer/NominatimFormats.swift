@@ -47,9 +47,13 @@ struct NominatimPlace {
     let address: [(String, String)]
     let displayName: String
 
+    /// The administrative boundary merged into the place (its node labels the municipality's relation).
+    let mergedBoundary: MergedBoundary?
+
     init(found: GeoDatabaseSet.MemberPlace, geometry: Geometry?, names: [PlaceDetails.Name]?, entrances: [PlaceEntrance]?,
-         output: NominatimOutput) {
+         mergedBoundary: MergedBoundary?, output: NominatimOutput) {
         (self.found, self.geometry, self.names, self.entrances) = (found, geometry, names, entrances)
+        self.mergedBoundary = mergedBoundary
         outline = output.polygonThreshold > 0 ? geometry?.douglasPeucker(tolerance: output.polygonThreshold) : geometry
         fields = PlaceFields(place: found.place)
         address = fields.nominatimAddress
@@ -57,6 +61,31 @@ struct NominatimPlace {
     }
 
     var place: PlaceResult { found.place }
+
+    // A town whose node labels its municipality's relation is answered as Nominatim answers it: Nominatim
+    // merges the node into the boundary, geodb the boundary into the node. So the relation's type and id,
+    // class boundary and type administrative, the rank of its admin level (8: 16), and among its extra tags
+    // the admin level and the node's place type as `linked_place`. The name, point and address stay the
+    // node's in both.
+
+    /// The OSM object answered: the merged boundary's relation, else the place's own.
+    var osm: (type: String, id: Int64)? { mergedBoundary.map { ("relation", $0.relation) } ?? fields.osm }
+
+    /// Class and type: boundary/administrative for a merged boundary, else the place's own tag.
+    var osmTag: (key: String, value: String) { mergedBoundary == nil ? fields.osmTag : ("boundary", "administrative") }
+
+    /// `place_rank` (and xml's `address_rank`): a merged boundary's by its admin level, as Nominatim's default
+    /// address levels give it (2: 4, 4: 8, 8: 16, …), else the kind's.
+    var rank: Int { mergedBoundary.map { min(max(2 * $0.adminLevel, 4), 25) } ?? place.kind.rank }
+
+    /// `extratags`: the place's tags, and a merged boundary's admin level and the node's place type.
+    var extraTags: [String: String] {
+        guard let mergedBoundary else { return place.tags }
+        var tags = place.tags
+        tags["admin_level"] = String(mergedBoundary.adminLevel)
+        if let placeType = place.category?.osmTag, placeType.key == "place" { tags["linked_place"] = placeType.value }
+        return tags
+    }
 }
 
 /// Writes places in Nominatim's formats. `single` answers are /reverse's: one object, or its error.
@@ -95,18 +124,18 @@ enum NominatimWriter {
 
     /// A place as json / jsonv2 write it.
     private static func object(_ item: NominatimPlace, output: NominatimOutput) -> JSON {
-        let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = fields.osmTag
+        let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = item.osmTag
         return .fields([
             ("place_id", .int(item.found.globalID)), ("licence", .string(licence([place]))),
-            ("osm_type", fields.osm.map { .string($0.type) }), ("osm_id", fields.osm.map { .int($0.id) }),
+            ("osm_type", item.osm.map { .string($0.type) }), ("osm_id", item.osm.map { .int($0.id) }),
             ("lat", .string(DegreesText.decimal(place.lat))), ("lon", .string(DegreesText.decimal(place.lon))),
             (output.format == .jsonv2 ? "category" : "class", .string(tag.key)), ("type", .string(tag.value)),
-            ("place_rank", .int(Int64(place.kind.rank))), ("importance", .number(place.importance ?? place.kind.baseImportance)),
+            ("place_rank", .int(Int64(item.rank))), ("importance", .number(place.importance ?? place.kind.baseImportance)),
             ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
             ("display_name", .string(item.displayName)),
             ("address", output.address ? .object(item.address.map { ($0.0, .string($0.1)) }) : nil),
             ("entrances", item.entrances.map(entrances)),
-            ("extratags", output.extraTags ? .strings(place.tags) : nil),
+            ("extratags", output.extraTags ? .strings(item.extraTags) : nil),
             ("namedetails", item.names.map(nameDetails)),
             ("boundingbox", .array([box.minLat, box.maxLat, box.minLon, box.maxLon].map { .string(DegreesText.decimal($0)) })),
             ("geojson", output.geometry == .geojson ? JSON.geometry(item.outline, point: place.coordinate) : nil),
@@ -118,18 +147,18 @@ enum NominatimWriter {
 
     /// A place as a feature of Nominatim's geojson format.
     private static func feature(_ item: NominatimPlace, output: NominatimOutput) -> JSON {
-        let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = fields.osmTag
+        let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = item.osmTag
         return .object([
             ("type", .string("Feature")),
             ("properties", .fields([
-                ("place_id", .int(item.found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
-                ("osm_id", fields.osm.map { .int($0.id) }), ("place_rank", .int(Int64(place.kind.rank))),
+                ("place_id", .int(item.found.globalID)), ("osm_type", item.osm.map { .string($0.type) }),
+                ("osm_id", item.osm.map { .int($0.id) }), ("place_rank", .int(Int64(item.rank))),
                 ("category", .string(tag.key)), ("type", .string(tag.value)), ("importance", .number(place.importance ?? place.kind.baseImportance)),
                 ("addresstype", .string(fields.addressType)), ("name", .string(place.name ?? "")),
                 ("display_name", .string(item.displayName)),
                 ("address", output.address ? .object(item.address.map { ($0.0, .string($0.1)) }) : nil),
                 ("entrances", item.entrances.map(entrances)),
-                ("extratags", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
+                ("extratags", output.extraTags ? .strings(item.extraTags) : nil), ("namedetails", item.names.map(nameDetails)),
             ])),
             ("bbox", .array([box.minLon, box.minLat, box.maxLon, box.maxLat].map(JSON.number))),
             ("geometry", JSON.geometry(output.geometry == .geojson ? item.outline : nil, point: place.coordinate)),
@@ -139,7 +168,7 @@ enum NominatimWriter {
     /// A place as a feature of GeocodeJSON (the spec Nominatim's geocodejson follows).
     private static func geocodeJSON(_ item: NominatimPlace, output: NominatimOutput) -> JSON {
         // The address parts only with address details (on by default in geocodejson), as Nominatim writes it.
-        let place = item.place, fields = item.fields, tag = fields.osmTag, address = output.address ? place.address : Address()
+        let place = item.place, fields = item.fields, tag = item.osmTag, address = output.address ? place.address : Address()
         // The areas by their usual admin_level in the country (AdminLevels), coarsest first.
         var admin: [(String, JSON)] = []
         for level in AddressLevel.nested.reversed() where level != .postcode {
@@ -150,8 +179,8 @@ enum NominatimWriter {
         return .object([
             ("type", .string("Feature")),
             ("properties", .object([("geocoding", .fields([
-                ("place_id", .int(item.found.globalID)), ("osm_type", fields.osm.map { .string($0.type) }),
-                ("osm_id", fields.osm.map { .int($0.id) }), ("osm_key", .string(tag.key)), ("osm_value", .string(tag.value)),
+                ("place_id", .int(item.found.globalID)), ("osm_type", item.osm.map { .string($0.type) }),
+                ("osm_id", item.osm.map { .int($0.id) }), ("osm_key", .string(tag.key)), ("osm_value", .string(tag.value)),
                 ("type", .string(fields.photonType)), ("label", .string(item.displayName)), ("name", place.name.map(JSON.string)),
                 ("housenumber", address.housenumber.map(JSON.string)), ("street", address.street.map(JSON.string)),
                 ("locality", address.neighbourhood.map(JSON.string)), ("postcode", address.postcode.map(JSON.string)),
@@ -160,7 +189,7 @@ enum NominatimWriter {
                 ("country", address.country.map(JSON.string)),
                 ("country_code", address.countryCode.map { .string($0.lowercased()) }),
                 ("admin", admin.isEmpty ? nil : .object(admin)), ("entrances", item.entrances.map(entrances)),
-                ("extra", output.extraTags ? .strings(place.tags) : nil), ("namedetails", item.names.map(nameDetails)),
+                ("extra", output.extraTags ? .strings(item.extraTags) : nil), ("namedetails", item.names.map(nameDetails)),
             ]))])),
             ("geometry", JSON.geometry(output.geometry == .geojson ? item.outline : nil, point: place.coordinate)),
         ])
@@ -202,13 +231,13 @@ enum NominatimWriter {
                         ("querystring", output.query ?? "")] + output.rootAttributes)
         if single && places.isEmpty { xml.element("error", text: "Unable to geocode") }
         for item in places {
-            let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = fields.osmTag
+            let place = item.place, fields = item.fields, box = fields.boundingBox(geometry: item.geometry), tag = item.osmTag
             var attributes: [(String, String)] = [("place_id", String(item.found.globalID))]
-            if let osm = fields.osm { attributes += [("osm_type", osm.type), ("osm_id", String(osm.id))] }
+            if let osm = item.osm { attributes += [("osm_type", osm.type), ("osm_id", String(osm.id))] }
             if let name = place.name { attributes.append(("ref", name)) }
             attributes += [("lat", fixed(place.lat)), ("lon", fixed(place.lon)),
                            ("boundingbox", [box.minLat, box.maxLat, box.minLon, box.maxLon].map(fixed).joined(separator: ",")),
-                           ("place_rank", String(place.kind.rank)), ("address_rank", String(place.kind.rank))]
+                           ("place_rank", String(item.rank)), ("address_rank", String(item.rank))]
             switch output.geometry {
             case .geojson?: attributes.append(("geojson", String(decoding: JSON.geometry(item.outline, point: place.coordinate).encoded() ?? [], as: UTF8.self)))
             case .text?: attributes.append(("geotext", GeometryText.wkt(item.outline, point: place.coordinate)))
@@ -230,7 +259,7 @@ enum NominatimWriter {
             }
             if output.extraTags {
                 xml.open("extratags")
-                for (key, value) in place.tags.sorted(by: { $0.key < $1.key }) { xml.element("tag", [("key", key), ("value", value)]) }
+                for (key, value) in item.extraTags.sorted(by: { $0.key < $1.key }) { xml.element("tag", [("key", key), ("value", value)]) }
                 xml.close("extratags")
             }
             if let names = item.names {

@@ -73,7 +73,13 @@ import TestSupport
         let geojson = try server.get("/search", [("q", "Vaduz"), ("format", "geojson"), ("limit", "1")])
         #expect(geojson.headers["content-type"] == "application/json; charset=utf-8")   // as Nominatim sends it
         let feature = try #require((try geojson.object()["features"] as? [[String: Any]])?.first)
-        #expect((feature["properties"] as? [String: Any])?["osm_id"] as? Int == 1932181216)
+        // Vaduz's node labels its municipality's relation: answered as Nominatim answers it, the boundary.
+        let vaduz = try #require(feature["properties"] as? [String: Any])
+        #expect(vaduz["osm_type"] as? String == "relation" && vaduz["osm_id"] as? Int == 1155956 && vaduz["place_rank"] as? Int == 16
+                && vaduz["category"] as? String == "boundary" && vaduz["type"] as? String == "administrative", "\(vaduz)")
+        let tags = try #require(try server.get("/search", [("q", "Vaduz"), ("format", "jsonv2"), ("limit", "1"), ("extratags", "1")])
+            .array().first?["extratags"] as? [String: String])
+        #expect(tags["admin_level"] == "8" && tags["linked_place"] == "town" && tags["wikidata"] == "Q1844")
         #expect((feature["bbox"] as? [Double])?.count == 4)
         let geocode = try server.get("/search", [("q", "Vaduz"), ("format", "geocodejson"), ("limit", "1")]).object()
         let properties = try #require(((geocode["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["geocoding"] as? [String: Any])
@@ -104,7 +110,8 @@ import TestSupport
             return (47.16...47.18).contains(lat) && (9.49...9.53).contains(lon)
         })
         let towns = try server.get("/search", [("q", "Vaduz"), ("format", "jsonv2"), ("featureType", "city")]).array()
-        #expect(!towns.isEmpty && towns.allSatisfy { $0["category"] as? String == "place" })
+        // Towns, answered as their boundaries where their node labels one, as Nominatim answers them.
+        #expect(!towns.isEmpty && towns.allSatisfy { ["place", "boundary"].contains($0["category"] as? String) })
     }
 
     @Test func nominatimReverseLookupAndStatus() throws {
@@ -112,12 +119,16 @@ import TestSupport
         let house = try server.get("/reverse", [("lat", "47.13168"), ("lon", "9.52287"), ("format", "jsonv2"), ("addressdetails", "1")]).object()
         #expect((house["address"] as? [String: String])?["road"] == "Austrasse")
         let town = try server.get("/reverse", [("lat", "47.1392"), ("lon", "9.5227"), ("zoom", "10"), ("format", "json")]).object()
-        #expect(town["name"] as? String == "Vaduz" && town["osm_type"] as? String == "node")
+        #expect(town["name"] as? String == "Vaduz" && town["osm_type"] as? String == "relation" && town["class"] as? String == "boundary")
         let sea = try server.get("/reverse", [("lat", "-60"), ("lon", "-150"), ("zoom", "18"), ("format", "json")]).object()
         #expect(sea["error"] as? String == "Unable to geocode")
 
         let looked = try server.get("/lookup", [("osm_ids", "W364542906,N1932181216,N1"), ("format", "json")]).array()
         #expect(looked.map { $0["osm_id"] as? Int } == [364542906, 1932181216])   // unknown ids left out, order kept
+        // Vaduz asked for by its node is the node (class place); by its boundary, the boundary.
+        #expect(looked.last?["class"] as? String == "place")
+        let boundary = try server.get("/lookup", [("osm_ids", "R1155956"), ("format", "json")]).array()
+        #expect(boundary.first?["osm_type"] as? String == "relation" && boundary.first?["class"] as? String == "boundary")
 
         #expect(try server.get("/status").text == "OK")
         let status = try server.get("/status", [("format", "json")]).object()

@@ -70,8 +70,11 @@ import TestSupport
         let set = try Self.liechtensteinAndCities()
         let found = try await set.search("Vaduz", options: SearchOptions(), offset: 0, limit: 10).places
             + (try await set.search("Zürich", options: SearchOptions(), offset: 0, limit: 3).places)
-        let details = try await GeoDatabaseSet.details(of: found, geometries: true, names: true)
+        let details = try await GeoDatabaseSet.details(of: found, geometries: true, names: true, boundaries: true)
         #expect(details.count == found.count && details.contains { $0.geometry != nil })
+        // Vaduz's node labels its municipality's relation; a place of GeoNames has none.
+        #expect(details.first?.mergedBoundary == MergedBoundary(relation: 1155956, adminLevel: 8), "\(found[0].place.displayName)")
+        #expect(zip(found, details).allSatisfy { $0.place.sourceRef?.osmObject != nil || $1.mergedBoundary == nil })
         for (place, read) in zip(found, details) {
             let id = place.place.id
             let geometry = try await place.member.database.read { try $0.geometry(ofPlace: id) }

@@ -241,26 +241,38 @@ public struct GeoDatabaseSet: Sendable {
         return nil
     }
 
-    /// The line or polygon geometry (with `geometries`), every name (with `names`) and the entrances (with
-    /// `entrances`) of each of `places`, in their order: one read per file, not a call per place and kind of
-    /// detail (an answer of ten places with their names borrowed 21 sessions). The places may come from an
-    /// earlier set of the same files. What was not asked for is nil; a place without entrances has none.
-    public static func details(of places: [MemberPlace], geometries: Bool, names: Bool, entrances: Bool = false) async throws
-        -> [(geometry: Geometry?, names: [PlaceDetails.Name]?, entrances: [PlaceEntrance]?)] {
-        guard geometries || names || entrances else { return places.map { _ in (nil, nil, nil) } }
+    /// What `details(of:…)` read for one place; what was not asked for is nil.
+    public struct PlaceExtras: Sendable {
+        public var geometry: Geometry?
+        public var names: [PlaceDetails.Name]?
+        public var entrances: [PlaceEntrance]?
+        /// The administrative boundary merged into it (asked with `boundaries`).
+        public var mergedBoundary: MergedBoundary?
+    }
+
+    /// The line or polygon geometry (with `geometries`), every name (with `names`), the entrances (with
+    /// `entrances`) and the merged administrative boundary (with `boundaries`) of each of `places`, in their
+    /// order: one read per file, not a call per place and kind of detail (an answer of ten places with their
+    /// names borrowed 21 sessions). The places may come from an earlier set of the same files. A place
+    /// without entrances has none.
+    public static func details(of places: [MemberPlace], geometries: Bool, names: Bool, entrances: Bool = false,
+                               boundaries: Bool = false) async throws -> [PlaceExtras] {
+        guard geometries || names || entrances || boundaries else { return places.map { _ in PlaceExtras() } }
         let files = Dictionary(grouping: places, by: \.member.index)
         let read = try await Self.eachMember(files.values.compactMap(\.first?.member)) { member in
             let ids = files[member.index, default: []].map(\.place.id)
             return try await member.database.read { session in
-                (member.index, geometries ? try session.geometries(ofPlaces: ids) : [:], names ? try session.names(ofPlaces: ids) : [:],
-                 entrances ? try session.entrances(ofPlaces: ids) : [:])
+                (member.index, (geometries: geometries ? try session.geometries(ofPlaces: ids) : [:],
+                                names: names ? try session.names(ofPlaces: ids) : [:],
+                                entrances: entrances ? try session.entrances(ofPlaces: ids) : [:],
+                                boundaries: boundaries ? try session.mergedBoundaries(ofPlaces: ids) : [:]))
             }
         }
-        let byFile = Dictionary(read.map { ($0.0, (geometries: $0.1, names: $0.2, entrances: $0.3)) }, uniquingKeysWith: { a, _ in a })
+        let byFile = Dictionary(read.map { ($0.0, $0.1) }, uniquingKeysWith: { a, _ in a })
         return places.map { found in
-            let file = byFile[found.member.index]
-            return (file?.geometries[found.place.id], names ? file?.names[found.place.id] ?? [] : nil,
-                    entrances ? file?.entrances[found.place.id] ?? [] : nil)
+            let file = byFile[found.member.index], id = found.place.id
+            return PlaceExtras(geometry: file?.geometries[id], names: names ? file?.names[id] ?? [] : nil,
+                               entrances: entrances ? file?.entrances[id] ?? [] : nil, mergedBoundary: file?.boundaries[id])
         }
     }
 

@@ -160,6 +160,12 @@ public final class QuerySession {
         try placeLookup.placesAddressed(by: place, limit: limit)
     }
 
+    /// The administrative boundaries merged into several places in one read, by id (places without one are
+    /// left out): Vaduz's node labels the relation r1155956 of admin level 8.
+    public func mergedBoundaries(ofPlaces ids: [Int64]) throws -> [Int64: MergedBoundary] {
+        try placeLookup.mergedBoundaries(of: ids)
+    }
+
     /// The line or polygon geometry of a place (`PlaceResult.id`), nil for a place that is a point.
     ///
     /// ```swift

@@ -1,6 +1,13 @@
 // Everything about one place, found by its id or the source id results carry (`geodb lookup`).
 import GeoDBSQLite
 
+/// The administrative boundary merged into a place: the OSM relation its place node labels, and the
+/// boundary's `admin_level`. What Nominatim answers in the node's stead (`class` boundary).
+public struct MergedBoundary: Sendable, Equatable {
+    public var relation: Int64
+    public var adminLevel: Int
+}
+
 /// Everything about one place (`geodb lookup`).
 ///
 /// ```swift
@@ -180,6 +187,21 @@ final class PlaceLookup {
                 return x != y ? StructuredSearch.numberOrder(x, y) : a.id < b.id
             }
             .prefix(limit).map { $0 }
+    }
+
+    /// The administrative boundaries merged into the places of `ids` (a town's node labels its municipality's
+    /// relation), by place id: the relation and its admin level. Places without one are left out.
+    func mergedBoundaries(of ids: [Int64]) throws -> [Int64: MergedBoundary] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try db.rows("administrative boundaries merged into places", """
+            SELECT l.place_id, l.source_ref, p.admin_level FROM place_link l JOIN place p ON p.id = l.place_id
+            WHERE l.place_id IN (SELECT value FROM json_each(?1)) AND l.source_id = p.source_id AND l.source_ref LIKE 'r%'
+              AND p.admin_level IS NOT NULL AND p.source_ref NOT LIKE 'r%'
+            """, [.text(JSONText.array(ids))]) { (row: Statement) -> (Int64, MergedBoundary)? in
+            guard let relation = (row.text(1)?.dropFirst()).flatMap({ Int64($0) }), relation > 0 else { return nil }
+            return (row.int(0), MergedBoundary(relation: relation, adminLevel: Int(row.int(2))))
+        }
+        return Dictionary(rows.compactMap { $0 }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The OSM admin levels of the places of `ids` that have one.
