@@ -22,7 +22,7 @@ struct GeoDBAPI: Sendable {
         endpoints.get("/v1/place", name: "place", on: router) { parameters, _ in try await place(parameters) }
         endpoints.get("/v1/map", name: "map", on: router) { parameters, _ in try await map(parameters) }
         endpoints.get("/v1/status", name: "v1_status", on: router) { _, _ in
-            .json(.object([("databases", .array(served.current.map(Self.describe)))]))
+            .json(.object([("databases", .array(try served.files.members.map(Self.describe)))]))
         }
         endpoints.get("/openapi.json", name: "openapi", on: router) { _, _ in
             .text(WebResources.openAPI, contentType: "application/json; charset=utf-8")
@@ -51,7 +51,7 @@ struct GeoDBAPI: Sendable {
         options.autocomplete = autocomplete
         let limit = try parameters.int("limit", in: 1...SearchOptions.maxLimit) ?? 10
         let page = try MergedPageCursor(parameters, maxDepth: 500)
-        let files = served.files
+        let files = try served.files
         let found = try await files.search(q, options: options, offset: page.offset, limit: limit)
         var explain: [JSON]?
         if try parameters.bool("explain") == true {

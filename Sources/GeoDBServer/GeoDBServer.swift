@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     public static let defaultMaxResponseBytes = 64 << 20
     /// `Access-Control-Allow-Origin`: "*" for any page, nil for none, or the origins allowed.
     public var corsOrigins: [String]? = ["*"]
+    /// Whether to start while a file is missing or does not open, answering 503 until all open (at the
+    /// watch or on SIGHUP); otherwise such a file stops the start.
+    public var waitForDatabases = false
     /// How often the files are checked for a replacement; nil for SIGHUP only.
     public var watchInterval: Duration? = .seconds(2)
     /// Longest request target (path and query) accepted.
@@ -50,7 +53,7 @@ public enum GeoDBServer {
     /// ```
     public static func run(_ configuration: ServerConfiguration, logger: Logger,
                            onListening: @escaping @Sendable (_ port: Int) -> Void = { _ in }) async throws {
-        let served = try ServedDatabases(paths: configuration.databases, logger: logger)
+        let served = try ServedDatabases(paths: configuration.databases, waiting: configuration.waitForDatabases, logger: logger)
         let endpoints = Endpoints(served: served, configuration: configuration, logger: logger)
         let router = Router(options: .autoGenerateHeadEndpoints)   // HEAD answers as GET, without the body
         router.add(middleware: JSONErrors(endpoints: endpoints))
@@ -82,6 +85,7 @@ public enum GeoDBServer {
         let hangups = DispatchSource.makeSignalSource(signal: SIGHUP)
         hangups.setEventHandler {
             logger.info("SIGHUP: checking the databases for replacements")
+            served.openWaitingFiles()
             metrics.recordReloads(served.reloadReplacedFiles())
         }
         hangups.resume()
@@ -94,7 +98,10 @@ public enum GeoDBServer {
                 } catch {
                     return
                 }
-                if interval != nil { metrics.recordReloads(served.reloadReplacedFiles()) }
+                if interval != nil {
+                    served.openWaitingFiles()
+                    metrics.recordReloads(served.reloadReplacedFiles())
+                }
             }
         }
     }

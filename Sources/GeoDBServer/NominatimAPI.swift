@@ -312,8 +312,19 @@ struct NominatimAPI: Sendable {
 
     func status(_ parameters: QueryParameters) throws -> Answer {
         let shards = served.current
-        guard let format = parameters.string("format"), format != "text" else { return .text("OK") }
-        guard format == "json" else { throw APIError.badParameter("format", "format '\(format.prefix(40))' is not one /status writes (text, json)") }
+        let format = parameters.string("format") ?? "text"
+        guard format == "text" || format == "json" else {
+            throw APIError.badParameter("format", "format '\(format.prefix(40))' is not one /status writes (text, json)")
+        }
+        // Without its files (`--wait`), as Nominatim answers without its database: text is a 500, json a 200
+        // with status 700.
+        guard served.isReady else {
+            if format == "json" { return .json(.fields([("status", .int(700)), ("message", .string(ServedDatabases.unavailable))])) }
+            var failed = Answer.text("ERROR: " + ServedDatabases.unavailable)
+            failed.status = .internalServerError
+            return failed
+        }
+        guard format == "json" else { return .text("OK") }
         let updated = shards.flatMap { $0.info.sources.compactMap(\.dataTimestamp) }.max()
         return .json(.fields([
             // Nominatim writes the offset, not "Z": "2021-07-01T20:06:02+00:00".
@@ -401,7 +412,7 @@ struct NominatimAPI: Sendable {
         page.open("body")
         page.element("h1", text: query)
         if let options {
-            for member in served.files.withPlaces {
+            for member in try served.files.withPlaces {
                 let why = try await member.database.read { try $0.explainSearch(query, options: options) }.explanation
                 page.element("h2", text: member.name)
                 page.element("p", text: "Readings tried: " + why.attempts.map { "\($0.reading.rawValue) (\($0.candidates) candidates)" }.joined(separator: ", "))

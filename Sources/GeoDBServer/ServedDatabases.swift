@@ -6,25 +6,66 @@ import GeoDB
 import Logging
 import Synchronization
 
-/// The files a server answers from.
+/// The files a server answers from; none yet while it waits for them to open (`geodb serve --wait`).
 final class ServedDatabases: Sendable {
-    private let served: Mutex<GeoDatabaseSet>
+    private let served: Mutex<GeoDatabaseSet?>
+    private let paths: [String]
+    /// Why the files do not open yet, while waiting; logged when it changes.
+    private let waitingFor = Mutex<String?>(nil)
     /// By file index, the replacement that did not open: it is logged once, not at every look of the watch,
     /// and tried again when it changes.
     private let failedReplacements = Mutex<[Int: FileIdentity?]>([:])
     private let logger: Logger
 
-    /// Opens every file; throws the first error (a server must not start with a file missing).
-    init(paths: [String], logger: Logger) throws {
-        served = Mutex(try GeoDatabaseSet(paths: paths))
+    /// Opens every file; throws the first error (a server must not start with a file missing), unless
+    /// `waiting`: then it starts without them and `openWaitingFiles` tries again.
+    init(paths: [String], waiting: Bool, logger: Logger) throws {
+        self.paths = paths
         self.logger = logger
+        do {
+            served = Mutex(try GeoDatabaseSet(paths: paths))
+        } catch where waiting {
+            served = Mutex(nil)
+            waitingFor.withLock { $0 = "\(error)" }
+            logger.warning("waiting for the databases to open", metadata: ["error": "\(error)"])
+        }
     }
 
-    /// The files now, as one: a request takes them once and uses them to its end.
-    var files: GeoDatabaseSet { served.withLock { $0 } }
+    /// The files now, as one: a request takes them once and uses them to its end. While the server waits
+    /// for them, a 503, as Nominatim answers without its database.
+    var files: GeoDatabaseSet {
+        get throws(APIError) {
+            guard let files = served.withLock({ $0 }) else { throw APIError(status: .serviceUnavailable, message: Self.unavailable) }
+            return files
+        }
+    }
 
-    /// The files now.
-    var current: [GeoDatabaseSet.Member] { files.members }
+    /// Nominatim's words for a server without its database.
+    static let unavailable = "Database connection failed"
+
+    /// Whether the files are open (false while the server waits for them).
+    var isReady: Bool { served.withLock { $0 != nil } }
+
+    /// The files now; none while the server waits for them.
+    var current: [GeoDatabaseSet.Member] { served.withLock { $0?.members ?? [] } }
+
+    /// While waiting, opens the files if they all open now; returns whether they did.
+    @discardableResult
+    func openWaitingFiles() -> Bool {
+        guard !isReady else { return false }
+        do {
+            let files = try GeoDatabaseSet(paths: paths)
+            served.withLock { $0 = $0 ?? files }
+            logger.info("the databases opened", metadata: ["files": "\(files.members.count)"])
+            return true
+        } catch {
+            let reason = "\(error)"
+            if waitingFor.withLock({ state in defer { state = reason }; return state != reason }) {
+                logger.warning("still waiting for the databases to open", metadata: ["error": "\(reason)"])
+            }
+            return false
+        }
+    }
 
     // MARK: reloading
 
@@ -40,7 +81,7 @@ final class ServedDatabases: Sendable {
             guard failed != .some(identity) else { continue }
             do {
                 let fresh = try GeoDatabaseSet.Member.open(index: shard.index, path: shard.path)
-                served.withLock { $0 = $0.replacing(fresh) }
+                served.withLock { $0 = $0?.replacing(fresh) }
                 failedReplacements.withLock { _ = $0.removeValue(forKey: shard.index) }
                 replaced += 1
                 logger.info("reloaded a replaced database", metadata: ["path": "\(shard.path)", "places": "\(fresh.info.placeCount)"])

@@ -263,6 +263,33 @@ import TestSupport
         return (scratch, scratch.path("served.sqlite"))
     }
 
+    /// `--wait`: started before its file exists, the server answers 503 and Nominatim's /status says the
+    /// database is missing, as Nominatim does; once an import renames the file into place, it answers.
+    @Test func waitingForADatabaseThatIsNotThereYet() throws {
+        let scratch = try ScratchDirectory()
+        let served = scratch.path("served.sqlite")
+        let server = try ServerProcess([served], options: ["--wait", "--watch", "0.05"])
+        defer { server.stop() }
+        let text = try server.get("/status")
+        #expect(text.status == 500 && text.text == "ERROR: Database connection failed")
+        let json = try server.get("/status", [("format", "json")]).object()
+        #expect(json["status"] as? Int == 700 && json["message"] as? String == "Database connection failed" && json["data_updated"] == nil)
+        for path in ["/v1/status", "/v1/search?q=Vaduz", "/search?q=Vaduz", "/api?q=Vaduz"] {
+            let reply = try server.get(path)
+            #expect(reply.status == 503 && reply.text.contains("Database connection failed"), "\(path): \(reply.status) \(reply.text.prefix(200))")
+        }
+        try FileManager.default.copyItem(atPath: try TestDatabases.liechtenstein(), toPath: scratch.path("served.sqlite.new"))
+        #expect(rename(scratch.path("served.sqlite.new"), served) == 0)
+        var ready = false
+        for _ in 0..<100 where !ready {
+            Thread.sleep(forTimeInterval: 0.05)
+            ready = try server.get("/status").text == "OK"
+        }
+        #expect(ready)
+        let vaduz = try #require(try server.get("/v1/search", [("q", "Vaduz"), ("limit", "1")]).object()["results"] as? [[String: Any]])
+        #expect(vaduz.first?["name"] as? String == "Vaduz")
+    }
+
     /// A file that is missing or not a database stops the server before it listens, with one line.
     @Test func aBadDatabaseIsAOneLineError() throws {
         let run = try runGeodb(["serve", "/nonexistent/x.sqlite", "--port", "0"])

@@ -29,7 +29,8 @@ Content-Type Nominatim sends and parses the body as Nominatim's tests do; field 
 same key paths (a+b), value markers (!fm, !in_box, !wkt, !:d, !i, !dict, !ints, !set) and string
 conversion. A scenario passes only when every step does. A step no definition matches makes the
 scenario "unsupported" (listed at the end); `Given an unknown database` starts a second server on a
-database file that does not exist.
+database file that does not exist (with `geodb serve --wait`, which starts without its file as Nominatim's
+server starts without its database).
 
 Prints per feature file: scenarios, passed, failed, unsupported; the total pass rate; the most common
 failure categories (first failing step of each scenario), which say which server change would win the
@@ -202,12 +203,12 @@ def build_db(geodb, inputs, cache, rebuild):
 
 
 class Server:
-    def __init__(self, geodb, db, log_path):
+    def __init__(self, geodb, db, log_path, extra_args=()):
         self.proc = None
         self.error = None
         self.base = None
         self.log = open(log_path, 'w')
-        self.proc = subprocess.Popen([str(geodb), 'serve', str(db), '--port', '0', '--quiet'],
+        self.proc = subprocess.Popen([str(geodb), 'serve', str(db), '--port', '0', '--quiet', *extra_args],
                                      stdout=subprocess.PIPE, stderr=self.log, text=True)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -891,7 +892,9 @@ def given_header(ctx, st, m):
 @step('given', r'an unknown database')
 def given_unknown_db(ctx, st, m):
     missing = ctx.runner.cache / 'no-such-database.sqlite'
-    srv = Server(ctx.runner.geodb, missing, ctx.runner.cache / 'serve-unknown-db.log')
+    # Nominatim's server runs without its database; geodb's does so with --wait (otherwise a missing file
+    # stops it at once).
+    srv = Server(ctx.runner.geodb, missing, ctx.runner.cache / 'serve-unknown-db.log', extra_args=('--wait',))
     if srv.error:
         raise StepFail('unknown database: geodb serve does not start (Nominatim answers /status)',
                        srv.error)

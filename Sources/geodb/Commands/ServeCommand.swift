@@ -48,6 +48,11 @@ extension GeoDBCommand {
         @Option(name: .customLong("tiles-attribution"), help: "The credit the tiles' licence asks for, shown on the map under them.")
         var tilesAttribution = DataAttribution.openStreetMap.text
 
+        @Flag(help: ArgumentHelp(
+            "Start even when a database file is missing or does not open yet: answer 503 (Nominatim's /status: its failure) until every file opens, which is tried at each --watch.",
+            discussion: "For a server started before its data, as a container beside an import job: /status is the readiness check."))
+        var wait = false
+
         @Flag(help: "Log only errors, not every request.")
         var quiet = false
 
@@ -80,6 +85,7 @@ extension GeoDBCommand {
             configuration.maxResponseBytes = maxResponseBytes
             configuration.corsOrigins = cors == "none" ? nil : cors.split(separator: ",").map(String.init)
             configuration.watchInterval = watch > 0 ? .milliseconds(Int64(watch * 1000)) : nil
+            configuration.waitForDatabases = wait
             configuration.tiles = tiles
             configuration.tilesAttribution = tilesAttribution
             let databases = databases, host = host
