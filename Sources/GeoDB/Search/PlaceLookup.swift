@@ -52,7 +52,7 @@ public struct PlaceDetails: Codable, Sendable {
     /// OSM `admin_level` of an administrative area (2 for a country).
     public var adminLevel: Int?
     /// The place's own address (its `addr:*` tags, a gazetteer's columns): `place.address` without the
-    /// parts the areas around it filled in.
+    /// parts the areas around it filled in or the import derived (`Address.derived`).
     public var ownAddress: Address
     /// The areas it lies in, from the smallest level to the country (a settlement among them may be the
     /// place itself).
@@ -144,11 +144,15 @@ final class PlaceLookup {
             return PlaceDetails.Area(level: level, place: area, adminLevel: adminLevels[area.id],
                                      isNearestPlace: entry?.fromNodes.contains(level) == true)
         }
+        // Its own parts only: a street or postcode derived at import (`place.derived`) is in the same columns.
         let (ownAddress, importance) = try db.first("own address and importance of a place", """
-            SELECT housenumber, street, postcode, city, country_code, state, country, importance FROM place WHERE id = ?1
+            SELECT housenumber, street, postcode, city, country_code, state, country, importance, ',' || coalesce(derived, '') || ','
+            FROM place WHERE id = ?1
             """, [.integer(id)]) { row in
-            (Address(housenumber: row.text(0), street: row.text(1), postcode: row.text(2), city: row.text(3), countryCode: row.text(4),
-                     state: row.text(5), country: row.text(6)), row.double(7))
+            let derived = row.text(8) ?? ""
+            return (Address(housenumber: row.text(0), street: derived.contains(",street,") ? nil : row.text(1),
+                            postcode: derived.contains(",postcode,") ? nil : row.text(2), city: row.text(3), countryCode: row.text(4),
+                            state: row.text(5), country: row.text(6)), row.double(7))
         } ?? (Address(), 0)
         let links = try db.rows("records merged into a place", """
             SELECT l.source_ref, s.format, s.name, l.source_id = p.source_id AND p.kind IN ('street', 'water') AND p.source_ref LIKE 'w%'
