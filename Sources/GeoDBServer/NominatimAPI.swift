@@ -107,10 +107,14 @@ struct NominatimAPI: Sendable {
         }
         let answered = Array(found.prefix(limit))
         output.query = query
-        if !excluded.isEmpty { output.rootAttributes.append(("exclude_place_ids", excluded.text)) }
-        if let box = parameters.string("viewbox") ?? parameters.string("viewboxlbrt") { output.rootAttributes.append(("viewbox", box)) }
-        output.rootAttributes.append(("more_url", moreURL(parameters, request: request, countries: countries,
-                                                          excluding: excluded.text + answered.map { ",\($0.globalID)" }.joined())))
+        // Only xml writes these (its root element's attributes): the next page's URL, percent-encoded through
+        // Foundation, cost 1.5 % of the server's CPU on every JSON search.
+        if output.format == .xml {
+            if !excluded.isEmpty { output.rootAttributes.append(("exclude_place_ids", excluded.text)) }
+            if let box = parameters.string("viewbox") ?? parameters.string("viewboxlbrt") { output.rootAttributes.append(("viewbox", box)) }
+            output.rootAttributes.append(("more_url", moreURL(parameters, request: request, countries: countries,
+                                                              excluding: excluded.text + answered.map { ",\($0.globalID)" }.joined())))
+        }
         if parameters.nominatimFlag("debug") == true { return try await debugPage(query, found: answered, options: options) }
         return try await answer(answered, output: output, parameters: parameters, single: false)
     }

@@ -63,8 +63,18 @@ struct QueryParameters {
 
     /// The value, nil when absent or empty (clients send `viewbox=` for none).
     func string(_ name: String) -> String? {
-        guard let value = values[name]?.first?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        guard let value = values[name]?.first.map(Self.trimmed), !value.isEmpty else { return nil }
         return value
+    }
+
+    /// `text` without the white space and line breaks around it. Most values have none, which their first
+    /// and last bytes show (a visible ASCII character is neither); only the others go through Foundation's
+    /// trimming, which bridges to NSString (0.8 % of the server's CPU on the popular mix, where every request
+    /// reads a few parameters).
+    static func trimmed(_ text: String) -> String {
+        let visible = UInt8(ascii: "!")...UInt8(ascii: "~")
+        if let first = text.utf8.first, let last = text.utf8.last, visible.contains(first), visible.contains(last) { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func required(_ name: String) throws(APIError) -> String {
@@ -80,12 +90,12 @@ struct QueryParameters {
     /// Every value of a parameter given more than once, trimmed, not split (Photon's `include=a,b&include=c`
     /// is two conditions).
     func repeated(_ name: String) -> [String] {
-        (values[name] ?? []).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        (values[name] ?? []).map(Self.trimmed)
     }
 
     /// Every value of a parameter given more than once (`osm_tag=a&osm_tag=b`), and each split at commas.
     func all(_ name: String) -> [String] {
-        (values[name] ?? []).flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) } }.filter { !$0.isEmpty }
+        (values[name] ?? []).flatMap { $0.split(separator: ",").map { Self.trimmed(String($0)) } }.filter { !$0.isEmpty }
     }
 
     /// The parameters other than `except`, sorted: what a page cursor must belong to.
@@ -136,7 +146,7 @@ struct QueryParameters {
 
     /// A comma-separated list, its items trimmed, empty ones left out.
     func list(_ name: String) -> [String] {
-        (string(name) ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        (string(name) ?? "").split(separator: ",").map { Self.trimmed(String($0)) }.filter { !$0.isEmpty }
     }
 
     /// A point from two parameters, nil when both are absent; one without the other is an error.
