@@ -25,11 +25,10 @@ final class ServerMetrics: Sendable {
     func record(endpoint: String, status: Int, seconds: Double) {
         state.withLock { state in
             state.requests[endpoint, default: [:]][status, default: 0] += 1
-            var latency = state.latency[endpoint] ?? Latency()
-            if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { latency.counts[bucket] += 1 }
-            latency.sum += seconds
-            latency.count += 1
-            state.latency[endpoint] = latency
+            // Changed where it is stored: a copy taken out would copy its counts on the first change, every request.
+            if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { state.latency[endpoint, default: Latency()].counts[bucket] += 1 }
+            state.latency[endpoint, default: Latency()].sum += seconds
+            state.latency[endpoint, default: Latency()].count += 1
         }
     }
 
