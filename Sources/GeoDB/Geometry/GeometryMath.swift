@@ -294,13 +294,8 @@ package enum LineMath {
     /// equirectangular projection, exact to well under a metre at street scale.
     package static func distance(from point: Coordinate, to line: [Point7]) -> (distance: Double, fraction: Double) {
         guard let first = line.first else { return (.infinity, 0) }
-        let metresPerDegree = Coordinate.earthRadius * .pi / 180
         let scale = cos(point.lat * .pi / 180)
-        func xy(_ p: Point7) -> (Double, Double) {
-            var dLon = Double(p.lon) / 1e7 - point.lon
-            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-            return (dLon * scale * metresPerDegree, (Double(p.lat) / 1e7 - point.lat) * metresPerDegree)
-        }
+        func xy(_ p: Point7) -> (Double, Double) { localMetres(p, from: point, scale: scale) }
         guard line.count > 1 else {
             let (x, y) = xy(first)
             return ((x * x + y * y).squareRoot(), 0)
@@ -319,6 +314,27 @@ package enum LineMath {
             travelled += length
         }
         return (best.distance, travelled > 0 ? best.along / travelled : 0)
+    }
+
+    /// Metres from a point to the segment a–b, as `distance(from:to:)` measures them (the same arithmetic, so
+    /// the same value), with `scale` = cos(latitude of the point) worked out once by a caller that measures
+    /// one point against many segments (the import's nearest street of every house).
+    package static func distance(from point: Coordinate, scale: Double, toSegment a: Point7, _ b: Point7) -> Double {
+        let (ax, ay) = localMetres(a, from: point, scale: scale), (bx, by) = localMetres(b, from: point, scale: scale)
+        let dx = bx - ax, dy = by - ay
+        let length2 = dx * dx + dy * dy
+        let t = length2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / length2)) : 0
+        let px = ax + t * dx, py = ay + t * dy
+        return (px * px + py * py).squareRoot()
+    }
+
+    /// `p` in metres east and north of `point` on the local plane (`scale`: cos of the point's latitude).
+    @inline(__always)
+    private static func localMetres(_ p: Point7, from point: Coordinate, scale: Double) -> (Double, Double) {
+        let metresPerDegree = Coordinate.earthRadius * .pi / 180
+        var dLon = Double(p.lon) / 1e7 - point.lon
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        return (dLon * scale * metresPerDegree, (Double(p.lat) / 1e7 - point.lat) * metresPerDegree)
     }
 
     /// The point of `lines` nearest to `point`, in plain degrees (longitude unscaled), as PostGIS's

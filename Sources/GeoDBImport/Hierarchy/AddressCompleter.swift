@@ -160,10 +160,10 @@ final class AddressCompleter {
 
         var derived: [Int64: String] = [:]
         for orphan in orphans {
-            let at = orphan.point.coordinate
+            let at = orphan.point.coordinate, scale = cos(at.lat * .pi / 180)
             var best: (distance: Double, street: Int32)?
             for segment in segments[Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)] ?? [] {
-                let d = LineMath.distance(from: at, to: [segment.a, segment.b]).distance
+                let d = LineMath.distance(from: at, scale: scale, toSegment: segment.a, segment.b)
                 // Equal distances (a corner house) go to the street read first, which is the lower id.
                 if d <= PlaceReach.streetOfAHouse, best.map({ d < $0.distance }) ?? true { best = (d, segment.street) }
             }
