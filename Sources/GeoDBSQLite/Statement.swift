@@ -186,6 +186,13 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: cString, count: count), as: UTF8.self)
     }
 
+    /// The column's text as its UTF-8 bytes, valid until the statement steps or resets; nil when it is NULL:
+    /// to look at a value before (or instead of) making a String of it.
+    public func textBytes(_ index: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard let cString = sqlite3_column_text(handle, index) else { return nil }
+        return UnsafeBufferPointer(start: cString, count: Int(sqlite3_column_bytes(handle, index)))
+    }
+
     /// The column as bytes, or nil when it is NULL.
     public func blob(_ index: Int32) -> [UInt8]? {
         let count = Int(sqlite3_column_bytes(handle, index))

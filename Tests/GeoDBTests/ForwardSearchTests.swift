@@ -326,4 +326,44 @@ import TestSupport
             }
         }
     }
+
+    /// The names of candidates are read in one statement and taken a tier at a time: each tier is what its
+    /// definition in SQL gives (own names in the language asked for or none, and an unnamed address's street;
+    /// own names in other languages; alternates), in the same order, for places of many names and few.
+    @Test func namesReadAtOnceAreTheTiers() throws {
+        let reader = try DatabaseReader(path: try TestDatabases.cities(), immutable: false)
+        let index = SearchIndex(reader, areaSets: AreaSets(reader))
+        let ids = try reader.rows("places", """
+            SELECT place_id FROM place_name GROUP BY place_id ORDER BY count(*) DESC, place_id LIMIT 40
+            """) { $0.int(0) } + (try reader.rows("places", "SELECT id FROM place ORDER BY id LIMIT 40") { $0.int(0) })
+        let alternate = "type IN (SELECT value FROM json_each(?2))"
+        let asked = "(lang IS NULL OR lower(lang) IN (SELECT value FROM json_each(?3)))"
+        let street = "UNION ALL SELECT id, street FROM place WHERE id IN (SELECT value FROM json_each(?1)) AND name IS NULL AND street IS NOT NULL"
+        let tiers: [(SearchIndex.NameRows, String)] = [
+            (.own, "NOT \(alternate) AND \(asked) \(street)"), (.otherLanguages, "NOT \(alternate) AND NOT \(asked)"),
+            (.ownInAnyLanguage, "NOT \(alternate) \(street)"), (.alternates, alternate),
+        ]
+        // Every word of Latin, Greek or Cyrillic letters begins with one of these.
+        let words = "abcdefghijklmnopqrstuvwxyz0123456789".map { String($0) }
+        for language in [nil, "de", "fr,en"] as [String?] {
+            for (tier, condition) in tiers {
+                var expected: [Int64: [String]] = [:]
+                for (id, name) in try reader.rows("tier", """
+                    SELECT place_id, name FROM place_name WHERE place_id IN (SELECT value FROM json_each(?1)) AND \(condition)
+                    """, [.text(JSONText.array(ids)), .text(JSONText.array(PlaceName.alternateTypes))]
+                        + (condition.contains("?3") ? [.text(JSONText.array(LanguagePreference.ordered(language)))] : []),
+                    { ($0.int(0), $0.text(1) ?? "") }) {
+                    // Less the names that cannot hold a word (of other scripts), as `names` leaves them out.
+                    let firsts = Array(words.joined().utf8)
+                    if tier == .alternates ? TextNormalizer.mayFold(name, toWordStartingWithOneOf: firsts)
+                                           : TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts) {
+                        expected[id, default: []].append(name)
+                    }
+                }
+                let read = try index.names(of: ids, tier, words: words, fuzzy: false, language: language).mapValues { $0.map(\.name) }
+                #expect(read.filter { !$0.value.isEmpty } == expected.filter { !$0.value.isEmpty }, "\(tier), \(language ?? "none")")
+                #expect(!expected.isEmpty || tier == .otherLanguages, "\(tier): nothing to compare")
+            }
+        }
+    }
 }

@@ -71,6 +71,26 @@ import TestSupport
         #expect(TextNormalizer.mayHoldWord("Ville de Québec", startingWithOneOf: Array("q".utf8)))
     }
 
+    /// A word beginning with a letter of Latin-1 to Cyrillic begins as the letter's fold does: the word
+    /// prefilter passes a name for that first letter, at its start or after a space, and for no other when
+    /// the fold is ASCII ("Хельсинки" holds no word of s).
+    @Test func wordPrefilterKnowsEachLettersFold() {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        for value in TextNormalizer.letterRange {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            for name in ["\(scalar)x", "ab \(scalar)", "x-\(scalar)y z"] {
+                let firsts = Set(TextNormalizer.tokens(name).compactMap(\.utf8.first))
+                for letter in letters where firsts.contains(letter) {
+                    #expect(TextNormalizer.mayHoldWord(name, startingWithOneOf: [letter]), "\(name) holds a word of \(letter)")
+                }
+            }
+        }
+        #expect(!TextNormalizer.mayHoldWord("Хельсинки", startingWithOneOf: Array("s".utf8)))
+        #expect(TextNormalizer.mayHoldWord("Хельсинки", startingWithOneOf: Array("k".utf8)))
+        #expect(TextNormalizer.mayHoldWord("Улица Сибирская", startingWithOneOf: Array("s".utf8)))
+        #expect(!TextNormalizer.mayHoldWord("Ärø Öst", startingWithOneOf: Array("s".utf8)))
+    }
+
     /// Every letter of Latin-1, Latin Extended-A and -B, Greek and Cyrillic folds to lower-case ASCII
     /// letters, and its upper and lower case alike.
     @Test func everyLetterFoldsToASCII() {

@@ -7,6 +7,9 @@ extension CandidateRanker {
     fileprivate struct Scoring {
         var place: SearchIndex.Candidate
         var bound: Double
+        /// `place.order`, kept: candidates are sorted by it again and again, and the computed property copied
+        /// the whole candidate (its strings retained and released) for every comparison.
+        let order: Int64
         /// Which of its names are read (`names`), in the order of their tiers.
         var read = NamesRead.none
         var names: [SearchRanking.CandidateName] = []
@@ -49,7 +52,7 @@ extension CandidateRanker {
     /// source's bound for the rank of the last one it gave, and the source whose unread rows can score most is
     /// read next. It stops when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
     func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, entry: SearchRanking.Entry, keep: Int,
-                                from sources: [CandidateSource]) throws -> [RankedCandidate] {
+                        from sources: [CandidateSource]) throws -> [RankedCandidate] {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
             SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry)
@@ -58,10 +61,24 @@ extension CandidateRanker {
             rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier, exact: exact,
                                         leading: leading))
         }
+        // Whether a name may hold the query words, as `SearchIndex.names` tests the names it reads.
+        let firsts = query.words.compactMap(\.utf8.first)
+        let checkFirsts = forced != .fuzzy && !firsts.isEmpty && firsts.allSatisfy { $0 < 0x80 }
+        func mayHoldQueryWords(_ name: String) -> Bool {
+            !checkFirsts || TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts)
+        }
         var open: [Scoring] = []
         var scored: [RankedCandidate] = []
+        /// The `keep`-th best score and its order, when that many are scored. Of the scores and orders alone:
+        /// sorting the scored candidates themselves moved their strings.
+        func kth() -> (score: Double, order: Int64)? {
+            guard scored.count >= keep else { return nil }
+            return scored.map { (score: $0.score, order: $0.order) }.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
+        }
         // Each place read, and whether through its own names' row (false: its alternates' row alone so far).
         var seen: [Int64: Bool] = [:]
+        // The names of each place whose names were read (all tiers, unfolded; `SearchIndex.names`).
+        var namesRead: [Int64: SearchIndex.PlaceNames] = [:]
         var batch = 16
         var sources = sources
         while true {
@@ -76,12 +93,11 @@ extension CandidateRanker {
                     (unreadBound, next) = (bound, i)
                 }
             }
-            open.sort { ($0.bound, -$0.place.order) > ($1.bound, -$1.place.order) }
+            open.sort { ($0.bound, -$0.order) > ($1.bound, -$1.order) }
             // The candidates read that may still rank among the best `keep`: a prefix of `open`.
             var mayRankAbove = open.count
-            if scored.count >= keep {
-                let kth = scored.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
-                mayRankAbove = open.prefix { $0.bound > kth.score || ($0.bound == kth.score && $0.place.order < kth.order) }.count
+            if let kth = kth() {
+                mayRankAbove = open.prefix { $0.bound > kth.score || ($0.bound == kth.score && $0.order < kth.order) }.count
                 // A source's unread rows follow its last row read, but may precede the k-th's row (it came from
                 // another source): one of them that equals its score ranks before it.
                 let unreadMayRankAbove = sources.contains { source in
@@ -121,7 +137,7 @@ extension CandidateRanker {
                     }
                 }
                 open += try fresh.map { place in
-                    var candidate = Scoring(place: place, bound: 0)
+                    var candidate = Scoring(place: place, bound: 0, order: place.order)
                     if place.throughAlternates && !source.ownMayScoreMore {
                         candidate.read = .ownInAnyLanguage
                         candidate.alternateMayBeExact = source.namesMayBeExact
@@ -147,8 +163,8 @@ extension CandidateRanker {
             let round = open.prefix(min(batch, mayRankAbove))
             open.removeFirst(round.count)
             batch *= 2
-            // Each candidate's next tier of names, a statement per tier: it is scored once its names reach the
-            // most the next tier could give, else put back with that bound.
+            // Each candidate's next tier of names: it is scored once its names reach the most the next tier could
+            // give, else put back with that bound.
             var needOwn: [Scoring] = [], needAllOwn: [Scoring] = [], needOtherLanguages: [Scoring] = [], needAlternates: [Scoring] = []
             for candidate in round {
                 switch candidate.read {
@@ -157,8 +173,13 @@ extension CandidateRanker {
                 case .none:
                     // The name it is shown by is its own, even where the names read have it only in a language
                     // (a street tagged name:da and name:nn alone).
+                    // Not when it has no word that can begin like a query word (the test `SearchIndex.names` makes
+                    // of the others): it could only score as no name holding the words, below its bound, and folding
+                    // it was a fifth of "bike" on tiled ×20 (200 "… kaupunkipyöräasema" found by their English names).
                     var candidate = candidate
-                    candidate.names = candidate.place.mainName.map { [SearchRanking.CandidateName($0, own: true)] } ?? []
+                    candidate.names = candidate.place.mainName.flatMap { name in
+                        mayHoldQueryWords(name) ? [SearchRanking.CandidateName(name, own: true)] : nil
+                    } ?? []
                     if !candidate.names.isEmpty {
                         let byMain = rank(candidate.place, candidate.names)
                         if byMain.score >= candidate.bound { scored.append(byMain); continue }
@@ -170,14 +191,18 @@ extension CandidateRanker {
                     if ownOnly.unreadBound(bound) < candidate.bound { needOwn.append(candidate) } else { needAllOwn.append(candidate) }
                 }
             }
+            // Every tier of the names of the candidates of this round not read before, in one statement: the
+            // tiers are taken from them one at a time.
+            let unread = (needOwn + needAllOwn + needOtherLanguages + needAlternates).map(\.place.id).filter { namesRead[$0] == nil }
+            if !unread.isEmpty {
+                namesRead.merge(try index.names(of: unread, words: query.words, fuzzy: forced == .fuzzy, language: options.language)) { a, _ in a }
+            }
             // Own names in the asked language leave those in other languages to read; any other read leaves
             // the alternates.
-            func readNext(_ candidates: [Scoring], _ rows: SearchIndex.NameRows) throws {
+            func readNext(_ candidates: [Scoring], _ rows: SearchIndex.NameRows) {
                 let read: Scoring.NamesRead = rows == .own ? .own : .ownInAnyLanguage
-                let more = try index.names(of: candidates.map(\.place.id), rows, words: query.words, fuzzy: forced == .fuzzy,
-                                           language: options.language)
                 for var candidate in candidates {
-                    candidate.names += more[candidate.place.id] ?? []
+                    candidate.names += namesRead[candidate.place.id]?.names(rows) ?? []
                     candidate.read = read
                     let nextBound = candidate.unreadBound(bound)
                     let ranked = rank(candidate.place, candidate.names)
@@ -189,12 +214,10 @@ extension CandidateRanker {
                     }
                 }
             }
-            try readNext(needOwn, .own)
-            try readNext(needAllOwn, .ownInAnyLanguage)
-            try readNext(needOtherLanguages, .otherLanguages)
-            let alternates = try index.names(of: needAlternates.map(\.place.id), .alternates, words: query.words, fuzzy: forced == .fuzzy,
-                                             language: options.language)
-            scored += needAlternates.map { rank($0.place, $0.names + (alternates[$0.place.id] ?? [])) }
+            readNext(needOwn, .own)
+            readNext(needAllOwn, .ownInAnyLanguage)
+            readNext(needOtherLanguages, .otherLanguages)
+            scored += needAlternates.map { rank($0.place, $0.names + (namesRead[$0.place.id]?.names(.alternates) ?? [])) }
         }
         return scored
     }

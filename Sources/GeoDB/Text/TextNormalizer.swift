@@ -81,7 +81,12 @@ package enum TextNormalizer {
     /// bytes from 0xD4 up, except 0xE1 (Latin Extended Additional), 0xE2 (punctuation) and 0xEF (fullwidth
     /// forms)). Latin, Greek and Cyrillic (lead bytes up to 0xD3) fold to ASCII.
     package static func mayFold(_ text: String, toWordStartingWithOneOf firsts: [UInt8]) -> Bool {
-        for byte in text.utf8 {
+        mayFold(bytes: text.utf8, toWordStartingWithOneOf: firsts)
+    }
+
+    /// `mayFold` of text given as its UTF-8 bytes (as SQLite hands a column over, before a String is made).
+    static func mayFold<Bytes: Sequence<UInt8>>(bytes: Bytes, toWordStartingWithOneOf firsts: [UInt8]) -> Bool {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return firsts.contains(byte)
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): return firsts.contains(byte | 0x20)
@@ -97,8 +102,30 @@ package enum TextNormalizer {
     /// `firsts` (`mayFold`'s test, for every word, not only the first): false only when none can, so that
     /// callers skip folding a name that holds no query word ("Casino Helsinki" holds "helsinki").
     static func mayHoldWord(_ text: String, startingWithOneOf firsts: [UInt8]) -> Bool {
+        mayHoldWord(bytes: text.utf8, startingWithOneOf: firsts)
+    }
+
+    /// `mayHoldWord` of text given as its UTF-8 bytes. A word beginning with a letter of `letterRange` (two
+    /// bytes, lead 0xC3…0xD3) begins as that letter's fold does: "Хельсинки" (kh…) holds no word of s, which
+    /// spared folding most of a capital's 40 Cyrillic names for a query of another letter.
+    static func mayHoldWord<Bytes: Sequence<UInt8>>(bytes: Bytes, startingWithOneOf firsts: [UInt8]) -> Bool {
         var inWord = false
-        for byte in text.utf8 {
+        // The lead byte of a letter of `letterRange` that begins a word, until its second byte.
+        var lead: UInt8 = 0
+        for byte in bytes {
+            if lead != 0 {
+                let scalar = UInt32(lead & 0x1F) << 6 | UInt32(byte & 0x3F)
+                lead = 0
+                // A letter folded to ASCII letters or digits: the word begins with the first of them. Any other
+                // (a sign, a letter that folds to nothing, a mark): may fold to any word.
+                guard byte & 0xC0 == 0x80, letterRange.contains(scalar), let fold = letterTable[Int(scalar - letterRange.lowerBound)],
+                      let first = fold.utf8.first,
+                      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+                else { return true }
+                if firsts.contains(first) { return true }
+                inWord = true
+                continue
+            }
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if !inWord && firsts.contains(byte) { return true }
@@ -109,9 +136,8 @@ package enum TextNormalizer {
             case UInt8(ascii: "'"), UInt8(ascii: "`"), 0x80...0xBF:
                 continue   // inside a word, as `tokens` reads them; the rest of a character begun before
             case 0xC3...0xD3:
-                // Latin-1 letters to Cyrillic: may fold to any ASCII letter.
-                if !inWord { return true }
-                inWord = true
+                // Latin-1 letters to Cyrillic: a word beginning with one begins as its fold.
+                if !inWord { lead = byte }
             case 0xE1, 0xE2, 0xEF:
                 // Latin Extended Additional, fullwidth forms, and punctuation ("Qal‘a"): may begin such a word.
                 return true
@@ -121,7 +147,7 @@ package enum TextNormalizer {
                 inWord = false
             }
         }
-        return false
+        return lead != 0
     }
 
     /// `foldedAlternatives` of a name with an umlaut and nothing to fold beyond Latin-1 letters (most names
