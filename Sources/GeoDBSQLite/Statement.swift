@@ -177,13 +177,27 @@ public final class Statement {
     /// The column as text, or nil when it is NULL; cut at the connection's `maxTextBytes` (at a character
     /// boundary) when longer.
     public func text(_ index: Int32) -> String? {
+        guard let bytes = cutText(index) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The column's text as `text` reads it, appended to `bytes` as UTF-8 (to make a String of later, or
+    /// never); false when it is NULL.
+    public func appendText(_ index: Int32, to bytes: inout [UInt8]) -> Bool {
+        guard let text = cutText(index) else { return false }
+        bytes.append(contentsOf: text)
+        return true
+    }
+
+    /// The column's text bytes, cut at the connection's `maxTextBytes` (at a character boundary).
+    private func cutText(_ index: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let cString = sqlite3_column_text(handle, index) else { return nil }
         var count = Int(sqlite3_column_bytes(handle, index))
         if count > connection.maxTextBytes {
             count = connection.maxTextBytes
             while count > 0 && cString[count] & 0xc0 == 0x80 { count -= 1 }   // not inside a character
         }
-        return String(decoding: UnsafeBufferPointer(start: cString, count: count), as: UTF8.self)
+        return UnsafeBufferPointer(start: cString, count: count)
     }
 
     /// The column's text as its UTF-8 bytes, valid until the statement steps or resets; nil when it is NULL:
