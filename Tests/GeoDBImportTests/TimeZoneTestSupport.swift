@@ -12,7 +12,7 @@ enum TimeZoneTestData {
     static let worldFile = TestPaths.root.appendingPathComponent("SampleData/timezones.geojson").path
     static var hasWorldFile: Bool { FileManager.default.fileExists(atPath: worldFile) }
 
-    private static let directory = Result { try ScratchDirectory.forProcess() }
+    private static let directory = Result { try ScratchDirectory() }
     nonisolated(unsafe) private static var built: [String: String] = [:]
     private static let lock = NSLock()
 

@@ -4,7 +4,7 @@ import GeoDB
 import GeoDBImport
 
 public enum TestDatabases {
-    private static let directory = Result { try ScratchDirectory.forProcess() }
+    private static let directory = Result { try ScratchDirectory() }
     nonisolated(unsafe) private static var built: [String: String] = [:]
     private static let lock = NSLock()
 

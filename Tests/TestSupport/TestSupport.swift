@@ -23,13 +23,15 @@ public enum TestPaths {
     }
 }
 
-/// A fresh directory under the system's temporary directory, removed on `remove()`.
+/// A fresh directory under the system's temporary directory, removed on `remove()`, when released, and at the
+/// latest when the test process exits.
 public final class ScratchDirectory: Sendable {
     public let url: URL
 
     public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("geodb-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        Self.removeAtExit(url.path)
     }
 
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
@@ -43,10 +45,9 @@ public final class ScratchDirectory: Sendable {
 
     deinit { remove() }
 
-    /// A directory shared by the whole test process. A `static let` is never deinitialized, so such a
-    /// directory is removed when the process exits instead (each run left ~230 MB in /tmp before).
-    public static func forProcess() throws -> ScratchDirectory {
-        let directory = try ScratchDirectory()
+    /// Every directory is also removed when the test process exits: one held by a `static let` (the databases
+    /// a suite shares) is never deinitialized, and each run left ~230 MB in /tmp before.
+    private static func removeAtExit(_ path: String) {
         processDirectoriesLock.lock()
         defer { processDirectoriesLock.unlock() }
         if processDirectories.isEmpty {
@@ -54,8 +55,7 @@ public final class ScratchDirectory: Sendable {
                 for path in ScratchDirectory.processDirectories { try? FileManager.default.removeItem(atPath: path) }
             }
         }
-        processDirectories.append(directory.url.path)
-        return directory
+        processDirectories.append(path)
     }
 
     nonisolated(unsafe) private static var processDirectories: [String] = []
