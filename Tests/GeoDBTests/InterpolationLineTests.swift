@@ -1,4 +1,5 @@
 // Where an interpolation line puts its house numbers: Nominatim's positions to the last digit.
+import Foundation
 @testable import GeoDB
 import Testing
 
@@ -33,5 +34,19 @@ import Testing
         #expect(try #require(InterpolationLine(numbers: "1-3", scheme: "odd", line: grosssteg)).number(nearest: grosssteg[0].coordinate) == nil)
         #expect(InterpolationLine(numbers: "12", scheme: "even", line: grosssteg) == nil)
         #expect(InterpolationLine(numbers: "1-9223372036854775807", scheme: "odd", line: grosssteg) == nil)
+    }
+
+    /// The import's segment distance with the cosine given is `LineMath.distance(from:to:)`'s to the last bit:
+    /// the derived streets must not move with it. Every segment of the Grosssteg line and of a grid around it.
+    @Test func segmentDistanceEqualsTheLineDistance() {
+        let points = stride(from: -20, through: 20, by: 3).flatMap { dy in
+            stride(from: -20, through: 20, by: 7).map { dx in Point7(lat: 471_185_500 + Int32(dy) * 997, lon: 95_697_463 + Int32(dx) * 1_013) }
+        }
+        for point in [Coordinate(lat: 47.118533, lon: 9.57056562), Coordinate(lat: 47.1, lon: 9.55), Coordinate(lat: 47.13, lon: 9.6)] {
+            let scale = cos(point.lat * .pi / 180)
+            for (a, b) in zip(points, points.dropFirst()) + [(grosssteg[0], grosssteg[1]), (grosssteg[0], grosssteg[0])] {
+                #expect(LineMath.distance(from: point, scale: scale, toSegment: a, b) == LineMath.distance(from: point, to: [a, b]).distance)
+            }
+        }
     }
 }

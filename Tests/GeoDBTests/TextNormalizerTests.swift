@@ -136,15 +136,19 @@ import TestSupport
     /// Highlights of ASCII text (read byte by byte) are those of the same text read as Characters, on every
     /// ASCII name of cities15000 and a few with "\r\n" and punctuation.
     @Test func asciiHighlightsEqualTheCharacterPath() throws {
-        let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
-        var names = ["Main St.\r\nSuite 5", "A\r\nB", "12-14 O'Brien Rd", "(Old) Town", "x", ""]
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            if fields.count > 2 { names.append(String(fields[2])) }   // asciiname
-        }
+        let names = ["Main St.\r\nSuite 5", "A\r\nB", "12-14 O'Brien Rd", "(Old) Town", "x", ""] + (try Self.cities15000(column: 2))   // asciiname
         #expect(names.count > 20_000)
         let differing = Self.highlightsDifferingOnTheCharacterPath(names.filter { $0.utf8.allSatisfy { $0 < 0x80 } })
         #expect(differing.isEmpty, "\(differing.prefix(10))")
+    }
+
+    /// One column of every line of SampleData/cities15000.txt (1: name, 2: asciiname).
+    private static func cities15000(column: Int) throws -> [String] {
+        let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return fields.count > column ? String(fields[column]) : nil
+        }
     }
 
     /// The names whose highlights differ from those of the same name read as Characters (forced by a dash
@@ -161,12 +165,7 @@ import TestSupport
     /// Highlights of Latin text (scalars below the combining marks, read scalar by scalar) are those of the same
     /// text read as Characters, on every name of cities15000 in such letters and a few more.
     @Test func latinHighlightsEqualTheCharacterPath() throws {
-        let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
-        var names = ["Töölönkatu 5", "Ærø Ö\r\nB", "Łódź ½ ²", "Ĳssel ŉ ǅ", "São Tomé", "ʻOhana ˈx"]
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            if fields.count > 1 { names.append(String(fields[1])) }   // name
-        }
+        let names = ["Töölönkatu 5", "Ærø Ö\r\nB", "Łódź ½ ²", "Ĳssel ŉ ǅ", "São Tomé", "ʻOhana ˈx"] + (try Self.cities15000(column: 1))   // name
         let latin = names.filter { name in
             !name.utf8.allSatisfy { $0 < 0x80 } && name.unicodeScalars.allSatisfy { $0.value < 0x300 }
         }
