@@ -11,7 +11,7 @@ import TestSupport
         let db = scratch.path("helsinki.sqlite")
         let imported = try runGeodb(["import", TestPaths.sampleData("helsinki.osm.pbf"), "--output", db])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("2,524 places"))
+        #expect(imported.stdout.contains("2,529 places"))
         #expect(imported.stderr.isEmpty)   // no progress when standard error is not a terminal
 
         let text = try runGeodb(["inspect", db])
@@ -22,12 +22,12 @@ import TestSupport
         let json = try runGeodb(["inspect", db, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         // /v1/status's object for a file (`ResultJSON.database`), the file named by the path given.
-        #expect(object["file"] as? String == db && object["places"] as? Int == 2524)
+        #expect(object["file"] as? String == db && object["places"] as? Int == 2529)
         #expect(object["schema_version"] as? Int == Int(Schema.version))
         #expect((object["sources"] as? [[String: Any]])?.first?["name"] as? String == "helsinki.osm.pbf")
         #expect((object["kinds"] as? [[String: Any]])?.contains { $0["kind"] as? String == "street" && $0["places"] as? Int == 99 } == true)
 
-        #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "2524\n")
+        #expect(try runGeodb(["inspect", db, "--get", "place_count"]).stdout == "2529\n")
         #expect(try runGeodb(["inspect", db, "--get", "kind.street"]).stdout == "99\n")
         let unknown = try runGeodb(["inspect", db, "--get", "nonsense"])
         #expect(unknown.status != 0 && unknown.stderr.contains("unknown key 'nonsense'"))

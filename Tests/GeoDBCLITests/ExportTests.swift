@@ -34,7 +34,7 @@ import TestSupport
         let reimport = try runGeodb(["import", csv, "--output", copy, "--keep-unnamed"])
         #expect(reimport.status == 0 && reimport.stderr.isEmpty, "\(reimport.stderr)")
         let original = try Self.places(try Self.database.get())
-        #expect(original.count == 2524)
+        #expect(original.count == 2529)
         #expect(try Self.places(copy) == original)
         // Without --keep-unnamed, rows with neither a name nor a house number (unnamed ATMs, …) are skipped.
         let named = try Self.places(try Self.database.get()) { $0.name != nil || $0.address.housenumber != nil }
@@ -48,7 +48,7 @@ import TestSupport
         #expect(result.status == 0)
         let collection = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let features = try #require(collection["features"] as? [[String: Any]])
-        #expect(features.count == 2524)
+        #expect(features.count == 2529)
         let engel = try #require(features.first { ($0["properties"] as? [String: Any])?["name"] as? String == "Cafe Engel" })
         let properties = try #require(engel["properties"] as? [String: Any])
         #expect(properties["category_id"] as? String == "cafe" && properties["street"] as? String == "Aleksanterinkatu")
@@ -99,7 +99,7 @@ import TestSupport
         #expect(cafes.count == nearby.places.count && cafes.count > 50)
         let box = try runGeodb(["export", db, "--format", "csv", "--bbox", "24.94,60.165,24.945,60.17"]).stdout
         let rows = box.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rows.count > 20 && rows.count < 2524)
+        #expect(rows.count > 20 && rows.count < 2529)
         for row in rows where !box.contains("\"") {
             let lat = Double(row[4]) ?? 0, lon = Double(row[5]) ?? 0
             #expect(lat >= 60.165 && lat <= 60.17 && lon >= 24.94 && lon <= 24.945)
@@ -158,7 +158,7 @@ struct OgrinfoExportTests {
         #expect(export.status == 0, "\(export.stderr)")
         let info = try Ogrinfo.run(["-so", "-al", output])
         #expect(info.status == 0 && !info.stderr.contains("ERROR"), "\(info.stderr)")
-        #expect(info.stdout.contains("Feature Count: 2524"), "\(info.stdout)")
+        #expect(info.stdout.contains("Feature Count: 2529"), "\(info.stdout)")
         #expect(info.stdout.contains(geometry), "\(info.stdout)")
         if file.hasSuffix(".gpkg") {
             #expect(info.stdout.contains("EPSG\",4326") || info.stdout.contains("WGS 84"))
@@ -188,8 +188,8 @@ struct OgrinfoExportTests {
             let index = try Ogrinfo.run(["-q", output, "-sql", "SELECT HasSpatialIndex('\(layer)', 'geom')"])
             #expect(index.stdout.contains("HasSpatialIndex (Integer) = 1"), "\(layer): \(index.stdout)")
         }
-        // Every place once: 419 with a line or polygon (docs/CLI.md's export line), the rest as points.
-        #expect(counts["points"] == 2524 - 419 && (counts["lines"] ?? 0) + (counts["polygons"] ?? 0) == 419, "\(counts)")
+        // Every place once: 424 with a line or polygon (docs/CLI.md's export line), the rest as points.
+        #expect(counts["points"] == 2529 - 424 && (counts["lines"] ?? 0) + (counts["polygons"] ?? 0) == 424, "\(counts)")
         let street = try Ogrinfo.run(["-q", output, "lines", "-where", "name = 'Mannerheimintie'"])
         #expect(street.stdout.contains("kind (String) = street") && street.stdout.contains("MULTILINESTRING"), "\(street.stdout.prefix(2000))")
         // The index answers a box: the places around the railway station, as a scan of every row finds them.

@@ -79,7 +79,7 @@ import TestSupport
         let layers = try Ogrinfo.run(["-ro", "-q", path])
         #expect(layers.stdout.contains("place_wkb_named"), "\(layers.stdout)\(layers.stderr)")
         let summary = try Ogrinfo.run(["-ro", "-so", path, "place_wkb_named"])
-        #expect(summary.stdout.contains("Feature Count: 2524") && summary.stdout.contains("Geometry Column = geom")
+        #expect(summary.stdout.contains("Feature Count: 2529") && summary.stdout.contains("Geometry Column = geom")
                 && summary.stdout.contains("ID[\"EPSG\",4326]"), "\(summary.stdout)\(summary.stderr)")
         let stockmann = try Ogrinfo.run(["-ro", path, "place_wkb_named", "-where", "name = 'Stockmann'"])
         #expect(stockmann.stdout.contains("POLYGON ((24.94"), "\(stockmann.stdout)")

@@ -38,7 +38,7 @@ final class HelsinkiDatabases: @unchecked Sendable {
         let sql = "SELECT id, source_ref, kind, category, name, lat, lon, housenumber, street, tags FROM place ORDER BY id"
         let fromPBF = try rows(dbs.pbf, sql)
         let fromXML = try rows(dbs.xml, sql)
-        #expect(fromPBF.count == 2524)
+        #expect(fromPBF.count == 2529)
         #expect(fromPBF == fromXML)
         let names = "SELECT place_id, name, type, lang FROM place_name ORDER BY rowid"
         #expect(try rows(dbs.pbf, names) == rows(dbs.xml, names))
@@ -126,7 +126,7 @@ final class HelsinkiDatabases: @unchecked Sendable {
         let db = try Connection(path: path, mode: .readOnly())
         let all = try db.prepare("SELECT id, min_lon, max_lon, min_lat, max_lat FROM place_rtree")
             .rows { ($0.int(0), $0.double(1), $0.double(2), $0.double(3), $0.double(4)) }
-        #expect(all.count == 2524)
+        #expect(all.count == 2529)
         let query = try db.prepare("""
             SELECT id FROM place_rtree WHERE min_lon <= ?3 AND max_lon >= ?1 AND min_lat <= ?4 AND max_lat >= ?2 ORDER BY id
             """)
@@ -153,7 +153,7 @@ final class HelsinkiDatabases: @unchecked Sendable {
         let info = try GeoDatabase(path: dbs.pbf).info()
         #expect(info.sources.count == 1)
         #expect(info.sources[0].name == "helsinki.osm.pbf" && info.sources[0].format == "osm.pbf")
-        #expect(info.sources[0].sizeBytes == 685_110 && info.sources[0].placeCount == 2524)
+        #expect(info.sources[0].sizeBytes == 685_110 && info.sources[0].placeCount == 2529)
         #expect(info.sources[0].dataTimestamp == "2019-04-21T09:50:14Z")   // newest object, as osmium fileinfo says
         #expect(info.boundingBox.map { $0.minLon > 24.93 && $0.maxLat < 60.18 } == true)
         #expect(info.kinds.first?.name == "poi")

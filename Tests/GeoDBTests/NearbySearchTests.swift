@@ -154,6 +154,19 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         #expect(engel.places.map(\.name) == ["Cafe Engel"])
     }
 
+    /// Fire pits and pitches are looked for by category, named or not (as Nominatim keeps them): the two
+    /// unnamed fire pits at the Wildschloss ruin in Vaduz, with the street they were given.
+    @Test func unnamedFirePitsAreFoundByCategory() throws {
+        let db = try GeoDatabase(path: try TestDatabases.liechtenstein())
+        let point = Coordinate(lat: 47.150, lon: 9.534)
+        let pits = try db.places(near: point, radius: 150, filter: try .resolve(["fire pit"]), limit: 10).places
+        #expect(pits.count == 2 && pits.allSatisfy { $0.categoryID == "firepit" })
+        #expect(pits.allSatisfy { $0.address.street == "Wildschlossweg" })
+        #expect(try db.places(near: point, radius: 150, filter: try .resolve(["bbq"]), limit: 10).places.map(\.id) == pits.map(\.id))
+        let pitches = try db.places(near: point, radius: 3000, filter: try .resolve(["leisure=pitch"]), limit: 100).places
+        #expect(pitches.contains { $0.name == nil })
+    }
+
     @Test func planStartsFromTheCategoryWhenItIsRare() throws {
         let db = try QuerySession(path: try Self.helsinki.get())
         let wide = BoundingBox.covering(radius: 1000, around: Coordinate(lat: 60.1699, lon: 24.9384))[0]

@@ -28,7 +28,7 @@ public struct Category: Sendable, Codable, Equatable {
 /// ```
 public struct Taxonomy: Sendable {
     /// Bumped whenever Schema/categories.tsv changes; stored in `meta` as `taxonomy_version`.
-    public static let version = 1
+    public static let version = 2
 
     /// The taxonomy of `Schema/categories.tsv`, compiled in.
     ///

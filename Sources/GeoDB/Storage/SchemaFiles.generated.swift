@@ -468,6 +468,7 @@ arts_centre	leisure	Arts centre	arts center,cultural centre	amenity=arts_centre,
 casino	leisure	Casino	gambling	amenity=casino
 marina	leisure	Marina	boat harbour,yacht harbour	leisure=marina
 beach	leisure	Beach	beaches,swimming beach,uimaranta	natural=beach,leisure=beach_resort,geonames=T.BCH
+firepit	leisure	Fire pit	fire pit,campfire,barbecue,bbq,grillplatz	leisure=firepit,amenity=bbq
 sport		Sport	sports,fitness,exercise	sport=*
 fitness_centre	sport	Gym	fitness centre,fitness center,fitness,workout,kuntosali	leisure=fitness_centre
 sports_centre	sport	Sports centre	sports center,sports hall,arena	leisure=sports_centre,leisure=stadium

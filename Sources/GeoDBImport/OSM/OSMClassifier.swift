@@ -51,8 +51,9 @@ enum OSMClassifier {
         "amenity=post_office", "amenity=defibrillator", "emergency=defibrillator", "amenity=taxi",
         "amenity=car_wash", "amenity=library", "amenity=police", "amenity=hospital", "amenity=clinic",
         "amenity=doctors", "amenity=dentist", "shop=supermarket", "shop=convenience", "shop=bakery",
-        "tourism=information", "tourism=viewpoint", "leisure=playground", "highway=bus_stop",
-        "railway=tram_stop", "railway=station", "railway=subway_entrance", "public_transport=platform",
+        "tourism=information", "tourism=viewpoint", "leisure=playground", "leisure=pitch", "leisure=firepit",
+        "amenity=bbq", "highway=bus_stop", "railway=tram_stop", "railway=station", "railway=subway_entrance",
+        "public_transport=platform",
     ]
 
     /// Highway types that make streets when named.
