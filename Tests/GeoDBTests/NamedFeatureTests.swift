@@ -39,6 +39,23 @@ import TestSupport
         #expect(samina.kind == .water && samina.category?.text == "waterway=river" && samina.sourceRef?.description == "w29453885")
     }
 
+    /// A natural feature is named by the areas that hold most of it, not by the one its point lies in: the
+    /// Esche flows through five municipalities and is in its county and country only; the Sass-Seelein lies
+    /// across the boundary of Triesenberg and Schaan; the Dorfbach runs within Triesen and keeps it.
+    @Test func aFeatureAcrossTownsIsInNoneOfThem() throws {
+        let db = try Self.liechtenstein.get()
+        func feature(_ name: String) throws -> PlaceResult {
+            var options = SearchOptions()
+            options.kinds = [.water]
+            return try #require(try db.search(name, options: options).first { $0.name == name })
+        }
+        let esche = try feature("Esche").address
+        #expect(esche.city == nil && esche.suburb == nil && esche.county == "Unterland" && esche.countryCode == "LI")
+        let lake = try feature("Sass-Seelein").address
+        #expect(lake.city == nil && lake.county == "Oberland")
+        #expect(try feature("Dorfbach").address.city == "Triesen")
+    }
+
     /// Below the Kuhgrat: the peak is the nearest natural feature; with Nominatim's zoom 12 (rank 18) only
     /// peaks and coarser answer.
     @Test func aPeakAnswersTheNaturalLayer() throws {

@@ -116,7 +116,12 @@ public enum TestDatabases {
 
     /// Imports one file into `output`.
     public static func importFile(_ input: String, to output: String) throws -> ImportSummary {
-        try Importer.run(inputs: [input], output: output)
+        try importFiles([input], to: output)
+    }
+
+    /// Imports files into `output` in one import.
+    public static func importFiles(_ inputs: [String], to output: String) throws -> ImportSummary {
+        try Importer.run(inputs: inputs, output: output)
     }
 
     private static func database(_ name: String, build: (String) throws -> Void) throws -> String {

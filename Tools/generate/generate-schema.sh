@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles Schema/*.sql, the category taxonomy Schema/categories.tsv, the address abbreviations
-# Schema/abbreviations.tsv and the admin level mapping Schema/admin_levels.tsv into
+# Schema/abbreviations.tsv, the admin level mapping Schema/admin_levels.tsv and the time zones' countries
+# Schema/zone_countries.tsv into
 # Sources/GeoDB/Storage/SchemaFiles.generated.swift, so the geodb binary carries them with it.
 # Run after editing Schema/; a test fails while the two differ.
 set -euo pipefail
@@ -31,6 +32,11 @@ out=Sources/GeoDB/Storage/SchemaFiles.generated.swift
   echo "    /// Schema/admin_levels.tsv: which OSM admin_level is which address level, per country."
   echo "    static let adminLevelsTSV = #\"\"\""
   cat Schema/admin_levels.tsv
+  echo "\"\"\"#"
+  echo ""
+  echo "    /// Schema/zone_countries.tsv: the country of each time zone (tzdata's zone.tab)."
+  echo "    static let zoneCountriesTSV = #\"\"\""
+  cat Schema/zone_countries.tsv
   echo "\"\"\"#"
   echo "}"
 } > "$out"

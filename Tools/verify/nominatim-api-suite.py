@@ -16,6 +16,9 @@ nominatim-apidb-test-data.osm.pbf and nominatim-additional-api-test.osm, as in t
 folder), else from the checkout's test/testdb when it holds them, else from ../shared/data beside the
 repository. Imported with `geodb import` into .build/nominatim-suite/ (rebuilt when the inputs or the
 binary change), then served with `geodb serve DB --port 0` for the run and stopped at the end.
+The world's time zones (SampleData/timezones.geojson) are imported with it: they are what names the
+country of a place no boundary of the extract holds, as Nominatim's country grid, which every Nominatim
+database loads, does for it (docs/SCHEMA.md, "Address hierarchy").
 Nominatim also loads TIGER data (test/testdb/tiger) and special phrases into its test database; geodb
 does not read those, so scenarios that need them fail as data differences.
 
@@ -1227,6 +1230,7 @@ def main():
     cache = REPO / '.build' / 'nominatim-suite'
     cache.mkdir(parents=True, exist_ok=True)
     inputs, source = find_inputs(args, checkout, cache)
+    inputs.append(REPO / 'SampleData' / 'timezones.geojson')
     t0 = time.time()
     db, built = build_db(geodb, inputs, cache, args.rebuild)
     print(f"Nominatim: {checkout.describe()}")

@@ -46,6 +46,13 @@ final class DatabaseReader {
         connection.setInterruptCheck { [deadline] in deadline.hasPassed || deadline.cancelled.load(ordering: .relaxed) }
     }
 
+    /// Reads through a connection its owner opened and keeps open: an import's own file, which its writer
+    /// holds locked (the time zones its hierarchy phase looks up).
+    init(connection: Connection) {
+        path = connection.path
+        self.connection = connection
+    }
+
     /// Stops the query running on this reader, from any thread: its statement fails at once
     /// (`sqlite3_interrupt`), and every reading call after it throws `.interrupted` until `resume()`, so a
     /// query whose statement had just finished stops at its next one.

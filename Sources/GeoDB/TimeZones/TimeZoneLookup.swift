@@ -128,6 +128,12 @@ public final class TimeZoneLookup {
         try self.init(reader: DatabaseReader(path: path, immutable: false), loading: loading)
     }
 
+    /// A lookup through an open connection (an import's, on the file it is writing); throws when the
+    /// database holds no timezones.
+    package convenience init(connection: Connection) throws {
+        try self.init(reader: DatabaseReader(connection: connection))
+    }
+
     /// Throws when the database holds no timezones.
     init(reader: DatabaseReader, loading: Loading = .lazy) throws {
         self.reader = reader

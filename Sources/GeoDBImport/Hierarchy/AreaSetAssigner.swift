@@ -27,12 +27,17 @@ final class AreaSetAssigner {
     /// The country of a file no area of which names one (`HierarchyBuilder.taggedCountry`), for places
     /// without their own.
     private let fileCountry: String?
+    /// The country of the time zone at a point (`TimeZoneCountry`), when the import has time zones: for
+    /// places that no area names a country for and that have none of their own.
+    private let zoneCountry: ((Coordinate) throws -> String?)?
 
-    init(areas: AreaIndex, nodes: LevelNodes?, sets: AreaSetWriter, fileCountry: String?) {
+    init(areas: AreaIndex, nodes: LevelNodes?, sets: AreaSetWriter, fileCountry: String?,
+         zoneCountry: ((Coordinate) throws -> String?)?) {
         self.areas = areas
         self.nodes = nodes
         self.sets = sets
         self.fileCountry = fileCountry
+        self.zoneCountry = zoneCountry
         areas.whenCellsForgotten = { [unowned self] in
             self.ordinarySets.removeAll(keepingCapacity: true)
             self.nodes?.forgetCells()
@@ -49,8 +54,8 @@ final class AreaSetAssigner {
         let cellAreas = try areas.cellAreas(cell)
         // Most places (addresses, POIs, streets) are ordinary: they share the set of their part of the cell.
         guard ownLevels.isEmpty, kind.addressLevel == nil, cellAreas.crossing.count <= UInt64.bitWidth else {
-            return assign(computeAreaSet(of: place, kind: kind, at: point, ownCountry: ownCountry, ownLevels: ownLevels,
-                                         levels: try areas.containingAreas(point)))
+            return assign(try computeAreaSet(of: place, kind: kind, at: point, ownCountry: ownCountry, ownLevels: ownLevels,
+                                             levels: try areas.containingAreas(point)))
         }
         let p = Point7(point)
         var inside: UInt64 = 0
@@ -59,15 +64,50 @@ final class AreaSetAssigner {
         if let known = ordinarySets[position] { return known }
         let levels = cellAreas.whole
             ?? areas.smallest(cellAreas.around + cellAreas.crossing.indices.filter { inside & (1 << $0) != 0 }.map { cellAreas.crossing[$0].owner })
-        let set = assign(computeAreaSet(of: place, kind: kind, at: point, ownCountry: ownCountry, ownLevels: ownLevels, levels: levels))
+        let set = assign(try computeAreaSet(of: place, kind: kind, at: point, ownCountry: ownCountry, ownLevels: ownLevels, levels: levels))
         ordinarySets[position] = .some(set)
         return set
     }
 
+    /// Vertices of an extent looked at, at most: enough to see a river leave a town, bounded for the Rhine.
+    private static let extentSamples = 256
+    /// The share of those vertices an area must hold to name the feature: a lake whose shore is a municipal
+    /// boundary has a vertex or two on the far side, a river through three villages most of them.
+    private static let heldShare = 0.75
+
+    /// The area set of a natural feature with an extent (a river, a lake, a wood, a valley: the places of the
+    /// natural layer, `ReverseLayer.feature`), which may lie in several towns and belongs to none of them:
+    /// of the areas around its point, those that also hold `heldShare` of the vertices looked at (up to
+    /// `extentSamples`, evenly spread); the country is the one around its point. Stand-in place nodes are
+    /// given only when no area was left out: a river through three villages has none of their nodes.
+    /// Nominatim, too, addresses natural features by their whole geometry ("Samina, Austria" for a river of
+    /// Liechtenstein and Austria, not the town its point happens to lie in).
+    func areaSet(of place: Int64, kind: PlaceKind, at point: Coordinate, extent: [Point7], ownCountry: String?) throws -> AssignedSet? {
+        let aroundPoint = try areas.containingAreas(point)
+        var held = [Int](repeating: 0, count: aroundPoint.count)
+        let samples = Array(stride(from: 0, to: extent.count, by: max(1, (extent.count + Self.extentSamples - 1) / Self.extentSamples)))
+        for i in samples {
+            let there = try areas.containingAreas(extent[i].coordinate)
+            for (level, area) in aroundPoint.enumerated() where area != nil && there[level]?.id == area?.id { held[level] += 1 }
+        }
+        var levels = aroundPoint
+        var leftOut = false
+        for (level, area) in aroundPoint.enumerated()
+        where area != nil && level != AddressLevel.country.ordinal && Double(held[level]) < Self.heldShare * Double(samples.count) {
+            levels[level] = nil
+            leftOut = true
+        }
+        return try computeAreaSet(of: place, kind: kind, at: point, ownCountry: ownCountry, ownLevels: areas.levels(ofPlace: place),
+                                  levels: levels, countryFrom: aroundPoint, standIns: !leftOut)
+            .map { AssignedSet(id: sets.setID($0), countryCode: $0.countryCode) }
+    }
+
     /// The areas around a place from the areas containing its point (`levels`) and, for levels they lack,
-    /// stand-in place nodes.
+    /// stand-in place nodes (unless `standIns` is false). Its country is that of the areas `countryFrom`,
+    /// when they are not `levels` (a municipality names its country where an extract has no country boundary).
     private func computeAreaSet(of place: Int64, kind: PlaceKind, at point: Coordinate, ownCountry: String?,
-                                ownLevels: [AddressLevel], levels: AreaIndex.Levels) -> AreaSetWriter.AreaSetKey? {
+                                ownLevels: [AddressLevel], levels: AreaIndex.Levels, countryFrom: AreaIndex.Levels? = nil,
+                                standIns: Bool = true) throws -> AreaSetWriter.AreaSetKey? {
         var levels = levels
         func area(_ level: AddressLevel) -> AreaIndex.Area? { levels[level.ordinal] }
         // An area lies in the areas above it, not in itself or its neighbours of the same level.
@@ -80,12 +120,16 @@ final class AreaSetAssigner {
         var ids = AddressLevel.nested.map { area($0)?.placeID }
         var fromNodes: [AddressLevel] = []
         // The country around it over its own addr:country, which is wrong more often than a boundary (CH in Vaduz).
-        let countryCode = area(.country)?.countryCode ?? AddressLevel.nested.lazy.compactMap({ area($0)?.countryCode }).first ?? ownCountry
-            ?? fileCountry
+        // Where no area names one and it has none, the country of its time zone, over the file's guess.
+        let countryAreas = countryFrom ?? levels
+        let named = countryAreas[AddressLevel.country.ordinal]?.countryCode
+            ?? AddressLevel.nested.lazy.compactMap({ countryAreas[$0.ordinal]?.countryCode }).first ?? ownCountry
+        let zoned = named == nil ? try zoneCountry?(point) : nil
+        let countryCode = named ?? zoned ?? fileCountry
         // An area's level is its most local own one: Helsinki's extract has Kluuvi's boundary but not the city's,
         // so the district gets the city node as a suburb node does (a postcode area gets no stand-ins).
         let ownRank = AddressLevel.nested.firstIndex(where: ownLevels.contains)
-        if let nodes, ownLevels.isEmpty || ownRank != nil {
+        if let nodes, standIns, ownLevels.isEmpty || ownRank != nil {
             // A place node stands in only for levels above its own: a suburb gets a city, a town none.
             let rank = ownRank ?? kind.addressLevel.flatMap { AddressLevel.nested.firstIndex(of: $0) } ?? -1
             func wanted(_ level: AddressLevel) -> Bool {
@@ -109,8 +153,9 @@ final class AreaSetAssigner {
                 set(.neighbourhood, node)
             }
         }
-        // No area around it: its country code, if any, is its own (a gazetteer's place), no set needed.
-        guard ids.contains(where: { $0 != nil }) || area(.postcode) != nil else { return nil }
+        // No area around it: its country code, if any, is its own (a gazetteer's place) and needs no set, unless
+        // its time zone's country is the one it gets.
+        guard ids.contains(where: { $0 != nil }) || area(.postcode) != nil || zoned != nil else { return nil }
         return AreaSetWriter.AreaSetKey(ids: ids, postcode: area(.postcode)?.postcode, countryCode: countryCode,
                                         fromNodes: fromNodes.isEmpty ? nil : fromNodes.map(\.rawValue).joined(separator: ","))
     }

@@ -15,6 +15,7 @@ final class HierarchyBuilder {
         var id: Int64
         var sourceID: Int64
         var kind: PlaceKind
+        var category: String?
         var point: Coordinate
         /// Its own addr:* parts.
         var postcode: String?, city: String?, countryCode: String?
@@ -42,12 +43,20 @@ final class HierarchyBuilder {
         guard !areas.isEmpty || usesPlaceNodes else { return }
         let sets = try AreaSetWriter(db: writer.db)
         let fileCountry = areas.knowsCountries ? nil : try taggedCountry()
-        let assigner = AreaSetAssigner(areas: areas, nodes: nodes, sets: sets, fileCountry: fileCountry)
+        let zones = try writer.db.scalarInt("SELECT count(*) FROM timezone") ?? 0 > 0 ? try TimeZoneLookup(connection: writer.db) : nil
+        let assigner = AreaSetAssigner(areas: areas, nodes: nodes, sets: sets, fileCountry: fileCountry,
+                                       zoneCountry: zones.map { lookup in { TimeZoneCountry.code(ofZone: try lookup.tzid(at: $0)) } })
         let postcodes = PostcodeCollector()
         // One pass over the places, in id order, writing as it goes: memory holds the areas and caches, not
         // the places.
+        let extents = try writer.db.prepare("SELECT geometry FROM place_geometry WHERE place_id = ?1")
         try forEachNewPlace { place in
-            let set = try assigner.areaSet(of: place.id, kind: place.kind, at: place.point, ownCountry: place.countryCode)
+            // A natural feature lies where all of it lies, not where its point does.
+            let extent = ReverseLayer.feature(kind: place.kind, category: place.category) == .natural
+                ? try vertices(of: place.id, from: extents) : []
+            let set = extent.isEmpty
+                ? try assigner.areaSet(of: place.id, kind: place.kind, at: place.point, ownCountry: place.countryCode)
+                : try assigner.areaSet(of: place.id, kind: place.kind, at: place.point, extent: extent, ownCountry: place.countryCode)
             if let code = place.postcode, osmSources.contains(place.sourceID) {
                 postcodes.collect(code, at: place.point, city: place.city, country: set?.countryCode ?? place.countryCode)
             }
@@ -79,15 +88,27 @@ final class HierarchyBuilder {
         return CountryCode.parse(top.code)
     }
 
+    /// The vertices of a place's lines, or of its polygons' outer rings; none for a point.
+    private func vertices(of place: Int64, from select: Statement) throws -> [Point7] {
+        try select.bind([.integer(place)])
+        defer { select.reset() }
+        guard try select.step(), let geometry = select.blob(0).flatMap(Geometry.init(encoded:)) else { return [] }
+        switch geometry {
+        case .lineStrings(let lines): return lines.flatMap { $0 }
+        case .polygons(let parts): return parts.flatMap { $0.first ?? [] }
+        }
+    }
+
     /// Calls `body` with each place of this import, in id order.
     private func forEachNewPlace(_ body: (NewPlace) throws -> Void) throws {
         let rows = try writer.db.prepare("""
-            SELECT id, source_id, kind, lat, lon, postcode, city, country_code FROM place WHERE id >= ?1 ORDER BY id
+            SELECT id, source_id, kind, lat, lon, postcode, city, country_code, category FROM place WHERE id >= ?1 ORDER BY id
             """)
         try rows.bind([.integer(writer.firstID)])
         while try rows.step() {
             guard let kind = PlaceKind(rawValue: rows.text(2) ?? "") else { continue }
-            try body(NewPlace(id: rows.int(0), sourceID: rows.int(1), kind: kind, point: try rows.coordinate(3, 4, place: rows.int(0), in: writer.db.path),
+            try body(NewPlace(id: rows.int(0), sourceID: rows.int(1), kind: kind, category: rows.text(8),
+                              point: try rows.coordinate(3, 4, place: rows.int(0), in: writer.db.path),
                               postcode: rows.text(5), city: rows.text(6), countryCode: rows.text(7)))
         }
     }
