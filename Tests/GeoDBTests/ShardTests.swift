@@ -93,6 +93,25 @@ import TestSupport
 
     typealias MemberPlace = GeoDatabaseSet.MemberPlace
 
+    /// Town → street → number and a street's crossings over both halves answer as the whole does: towns
+    /// listed once, Vaduz's streets and numbers from both halves (both have the town, as one place), the
+    /// Zollstrasse's crossings.
+    @Test func hierarchicalSearchAndCrossingsAnswerAsTheWhole() async throws {
+        let (whole, halves) = (try Self.whole(), try Self.halves())
+        func names(_ places: [PlaceResult]) -> [String] { places.map { "\($0.name ?? "") \($0.address.housenumber ?? "")" } }
+        let steps: [(town: String, street: String?, number: String?, count: Int)] = [
+            ("Va", nil, nil, 1), ("Sch", nil, nil, 1), ("Vaduz", "St", nil, 10), ("Vaduz", "Städtle", "3", 10), ("Schaan", "Zollstrasse", "1", 8),
+        ]
+        for step in steps {
+            let expected = try whole.withSession { try $0.hierarchical(town: step.town, street: step.street, housenumber: step.number, options: Self.limit(30)) }
+            let found = try await halves.hierarchical(town: step.town, street: step.street, housenumber: step.number, options: Self.limit(30))
+            #expect(expected.count >= step.count && names(found.map(\.place)) == names(expected), "\(step)")
+        }
+        let crossing = try whole.withSession { try $0.crossings(of: "Zollstrasse", options: Self.limit(30)) }
+        let crossingHalves = try await halves.crossings(of: "Zollstrasse", town: nil, options: Self.limit(30))
+        #expect(crossing.count >= 10 && names(crossingHalves.map(\.place)) == names(crossing))
+    }
+
     static func limit(_ limit: Int) -> SearchOptions {
         var options = SearchOptions()
         options.limit = limit

@@ -9,8 +9,8 @@ part1.sqlite part2.sqlite …`).
                                    [--work DIR] [--jobs J] [--show K] [--tolerance F]
 
 The queries are compare-answers.py's (drawn from the whole file by seed: names, typos, autocomplete,
-addresses, points for reverse and nearby, source ids for lookup), run with --json; not its town and
-crossing searches (`--town`, `--crossing` search one file) nor lookups by place id (a file's own).
+addresses, towns and streets for hierarchical search, points for reverse and nearby, source ids for
+lookup), run with --json; not lookups by place id (a file's own).
 Two answers are identical when they have the same exit status and list the same places (source id,
 name, kind, address line, position to 1e-5°) in the same order. A difference is put down to the first
 of these that holds:
@@ -48,8 +48,8 @@ compare_answers = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(compare_answers)
 
 # The kinds of compare-answers.py whose answers depend on which files hold the data (timezones, the
-# category list and malformed input do not). Not "hierarchical": `--town` and `--crossing` search one file.
-KINDS = ["search", "autocomplete", "typo", "address", "reverse", "nearby", "lookup"]
+# category list and malformed input do not).
+KINDS = ["search", "autocomplete", "typo", "address", "hierarchical", "reverse", "nearby", "lookup"]
 # Geofabrik's cut: ways crossing a cut whole, and multipolygons and boundaries whole, in every strip
 # that they reach (the towns' boundaries stay areas in both halves).
 OSMIUM_STRATEGY = ["--strategy", "smart", "-S", "types=multipolygon,boundary"]

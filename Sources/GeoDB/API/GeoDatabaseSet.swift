@@ -154,6 +154,58 @@ public struct GeoDatabaseSet: Sendable {
         return Array(try await Self.distinct(Self.readingsOfOneFile(Self.merge(perMember, Self.byScore), options: options)).prefix(options.limit))
     }
 
+    /// Town → street → house number in every file (`QuerySession.hierarchical`): the towns of all files in one
+    /// list (a town two files share once); with `street`, the streets or numbers in the first of those towns,
+    /// from every file whose own first town it is (a town on the border of two region files has streets in
+    /// both), in the order one file lists them (`StructuredSearch.listedBefore`).
+    public func hierarchical(town: String, street: String?, housenumber: String?, options: SearchOptions) async throws -> [MemberPlace] {
+        let towns = try await Self.eachMember(withPlaces) { member in
+            try await member.database.read { try $0.hierarchical(town: town, options: options) }.map { MemberPlace(member: member, place: $0) }
+        }
+        let allTowns = try await Self.distinct(Self.merge(towns, Self.listed(street: nil, housenumber: nil, near: options.near)))
+        guard let street else { return Array(allTowns.prefix(options.limit)) }
+        guard let first = allTowns.first else { return [] }
+        let found = try await Self.eachMember(try await Self.heads(of: towns, sameAs: first).map(\.member)) { member in
+            try await member.database.read { try $0.hierarchical(town: town, street: street, housenumber: housenumber, options: options) }
+                .map { MemberPlace(member: member, place: $0) }
+        }
+        return Array(try await Self.distinct(Self.merge(found, Self.listed(street: street, housenumber: housenumber))).prefix(options.limit))
+    }
+
+    /// The streets crossing `street` (in `town` when given) in every file: the first street so named of all
+    /// files (by score), and its crossings in every file whose own first street it is (a street cut by the
+    /// border of two region files is in both), by name.
+    public func crossings(of street: String, town: String?, options: SearchOptions) async throws -> [MemberPlace] {
+        let streets = try await Self.eachMember(withPlaces) { member in
+            try await member.database.read { try $0.crossedStreet(street, town: town, options: options) }
+                .map { [MemberPlace(member: member, place: $0)] } ?? []
+        }
+        guard let first = try await Self.distinct(Self.merge(streets, Self.byScore)).first else { return [] }
+        let heads = try await Self.heads(of: streets, sameAs: first)
+        let own = Dictionary(heads.map { ($0.member.index, $0.place) }, uniquingKeysWith: { a, _ in a })
+        let found = try await Self.eachMember(heads.map(\.member)) { member in
+            try await member.database.read { session in try own[member.index].map { try session.crossings(ofStreet: $0, options: options) } ?? [] }
+                .map { MemberPlace(member: member, place: $0) }
+        }
+        return Array(try await Self.distinct(Self.merge(found, Self.listed(street: street, housenumber: nil))).prefix(options.limit))
+    }
+
+    /// The first place of each file's list that is `place` or the same place in another file (`distinct`).
+    private static func heads(of lists: [[MemberPlace]], sameAs place: MemberPlace) async throws -> [MemberPlace] {
+        var heads: [MemberPlace] = []
+        for head in lists.compactMap(\.first) {
+            let same = head.member.index == place.member.index ? head.place.id == place.place.id : try await distinct([place, head]).count == 1
+            if same { heads.append(head) }
+        }
+        return heads
+    }
+
+    /// `StructuredSearch.listedBefore` for places of several files.
+    private static func listed(street: String?, housenumber: String?, near: Coordinate? = nil) -> (MemberPlace, MemberPlace) -> Bool {
+        let before = StructuredSearch.listedBefore(street: street, housenumber: housenumber, near: near)
+        return { before($0.place, $1.place) }
+    }
+
     /// Reverse in the files whose places come within the search radius of `point` (every file when none
     /// does: a database of towns answers the nearest town however far), nearest first. Only the answers of
     /// the first of reverse's searches that found anything in any file (`ReverseOptions.search(thatFound:)`):

@@ -141,6 +141,25 @@ public final class QuerySession {
         try structured.crossings(of: street, town: town, options: options)
     }
 
+    /// The street `crossings(of:town:)` looks at: the first street named `street` (in `town` when given).
+    ///
+    /// ```swift
+    /// let street = try session.crossedStreet("Mannerheimintie")
+    /// ```
+    public func crossedStreet(_ street: String, town: String? = nil, options: SearchOptions = SearchOptions()) throws -> PlaceResult? {
+        try structured.crossedStreet(street, town: town, options: options)
+    }
+
+    /// The streets crossing `street`, a street of this session's file (`crossedStreet`), each at its crossing point.
+    ///
+    /// ```swift
+    /// let corners = try session.crossings(ofStreet: street)
+    /// ```
+    public func crossings(ofStreet street: PlaceResult, options: SearchOptions = SearchOptions()) throws -> [PlaceResult] {
+        try options.validate()
+        return try structured.crossings(of: street, options: options)
+    }
+
     /// Everything about one place, by id (`1234`) or the source id results carry (`n123`, `geonames:658225`).
     ///
     /// ```swift

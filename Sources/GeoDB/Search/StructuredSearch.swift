@@ -87,14 +87,10 @@ final class StructuredSearch {
         var prefixWords = TextNormalizer.tokens(street).map { [$0] }
         if let last = prefixWords.indices.last { prefixWords[last] = [prefixWords[last][0] + "*"] }
         guard let streetMatch = FTSQuery.groups(prefixWords, column: "name") else { return [] }
-        var streets = try scope.filter(try places.results(ids: try index.candidates(match: streetMatch, options: streetOptions,
+        let streets = try scope.filter(try places.results(ids: try index.candidates(match: streetMatch, options: streetOptions,
                                                                                   limit: 1000).map(\.id)))
-            .sorted { ($0.name ?? "", $0.id) < ($1.name ?? "", $1.id) }
-        if let near = options.near {
-            // Nearest first; the order by name stays for streets as near.
-            streets = streets.map { var s = $0; s.distanceM = near.distance(to: s.coordinate); return s }
-            streets = streets.enumerated().sorted { ($0.element.distanceM ?? 0, $0.offset) < ($1.element.distanceM ?? 0, $1.offset) }.map(\.element)
-        }
+            .map { var s = $0; s.distanceM = options.near?.distance(to: s.coordinate); return s }
+            .sorted(by: Self.listedBefore(street: street, housenumber: nil))
         guard let housenumber else { return Array(streets.map { Self.marked($0, .prefix) }.prefix(options.limit)) }
         let wanted = TextNormalizer.tokens(street).joined(separator: " ")
         guard let exactStreet = streets.first(where: { TextNormalizer.tokens($0.name ?? "").joined(separator: " ") == wanted })
@@ -112,14 +108,19 @@ final class StructuredSearch {
                         == TextNormalizer.tokens(streetName).joined(separator: " ") else { return false }
                 return Self.foldNumber(number).hasPrefix(fragment)
             }
-        let numbers = try scope.filter(onStreet)
-            .sorted { Self.numberOrder($0.address.housenumber ?? "", $1.address.housenumber ?? "") }
+        let numbers = try scope.filter(onStreet).sorted(by: Self.listedBefore(street: street, housenumber: housenumber))
         return Array(numbers.map { Self.marked($0, Self.foldNumber($0.address.housenumber ?? "") == fragment ? .exact : .prefix) }
             .prefix(options.limit))
     }
 
     /// Streets crossing `street` (in `town` when given), each at its crossing point.
     func crossings(of street: String, town: String?, options: SearchOptions) throws -> [PlaceResult] {
+        guard let target = try crossedStreet(street, town: town, options: options) else { return [] }
+        return try crossings(of: target, options: options)
+    }
+
+    /// The street `crossings(of:town:)` looks at: the first street named `street` (in `town` when given).
+    func crossedStreet(_ street: String, town: String?, options: SearchOptions) throws -> PlaceResult? {
         try options.validate()
         var streetOptions = options
         streetOptions.kinds = [.street]
@@ -127,7 +128,12 @@ final class StructuredSearch {
         if let town, let place = try towns(town, options: options).first {
             candidates = try TownScope(place, places: places, db: db).filter(candidates)
         }
-        guard let target = candidates.first, case .lineStrings(let lines)? = try places.geometry(of: target.id),
+        return candidates.first
+    }
+
+    /// The streets crossing the street `target`, each at its crossing point, by name.
+    func crossings(of target: PlaceResult, options: SearchOptions) throws -> [PlaceResult] {
+        guard case .lineStrings(let lines)? = try places.geometry(of: target.id),
               let box = Geometry.lineStrings(lines).boundingBox else { return [] }
         let margin = 0.0002
         let others = try db.rows("streets near a street", """
@@ -149,8 +155,23 @@ final class StructuredSearch {
                 if let at = points[place.id] { p.lat = at.coordinate.lat; p.lon = at.coordinate.lon }
                 return p
             }
-            .sorted { ($0.name ?? "", $0.id) < ($1.name ?? "", $1.id) }
+            .sorted(by: Self.listedBefore(street: target.name, housenumber: nil))
             .prefix(options.limit).map { $0 }
+    }
+
+    /// The order hierarchical search and crossings list their answers in, which a search of several files
+    /// merges them by: towns biggest first (near `near`: a town nearby counts as much as ten times the
+    /// people), streets by name (with a point: nearest first, then by name), house numbers in natural order.
+    /// `street` and `housenumber` say which step is answered.
+    static func listedBefore(street: String?, housenumber: String?, near: Coordinate? = nil) -> (PlaceResult, PlaceResult) -> Bool {
+        if housenumber != nil { return { numberOrder($0.address.housenumber ?? "", $1.address.housenumber ?? "") } }
+        if street != nil { return { ($0.distanceM ?? 0, $0.name ?? "", $0.id) < ($1.distanceM ?? 0, $1.name ?? "", $1.id) } }
+        // Near the point counts as much as ten times the people (a 10,000-people town next door before a
+        // 100,000-people city 50 km away).
+        func weight(_ town: PlaceResult) -> Double {
+            log10(Double(size(town)) + 1) + (town.distanceM.map { 1.5 * exp(-$0 / 10_000) } ?? 0)
+        }
+        return near == nil ? { (size($0), $0.id) > (size($1), $1.id) } : { (weight($0), -$0.id) > (weight($1), -$1.id) }
     }
 
     // MARK: helpers
@@ -173,13 +194,7 @@ final class StructuredSearch {
         let candidates = settlements + larger.filter { municipal.contains($0.id) }
         let byAlternate = Set(candidates.filter(\.throughAlternates).map(\.id))
         let found = try places.results(ids: candidates.map(\.id)).map { Self.marked($0, .prefix) }
-        // Near the point counts as much as ten times the people (a 10,000-people town next door before a
-        // 100,000-people city 50 km away).
-        func weight(_ town: PlaceResult) -> Double {
-            log10(Double(Self.size(town)) + 1) + (town.distanceM.map { 1.5 * exp(-$0 / 10_000) } ?? 0)
-        }
-        let before: (PlaceResult, PlaceResult) -> Bool = options.near == nil
-            ? { (Self.size($0), $0.id) > (Self.size($1), $1.id) } : { (weight($0), -$0.id) > (weight($1), -$1.id) }
+        let before = Self.listedBefore(street: nil, housenumber: nil, near: options.near)
         return found.map { var town = $0; town.distanceM = options.near?.distance(to: town.coordinate); return town }
             .sorted { a, b in
                 let (aOwn, bOwn) = (!byAlternate.contains(a.id), !byAlternate.contains(b.id))

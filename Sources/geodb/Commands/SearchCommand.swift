@@ -104,7 +104,6 @@ extension GeoDBCommand {
                 throw ValidationError("--explain explains a free-text search of one database (with --json or a table)")
             }
             if !more.isEmpty {
-                if town != nil || crossing { throw ValidationError("--town and --crossing search one database") }
                 if after != nil { throw ValidationError("--after pages a search of one database; with several, raise --limit") }
             }
         }
@@ -138,6 +137,10 @@ extension GeoDBCommand {
                 let files = try database.open(with: more)
                 let found = if let text {
                     try await files.search(text, options: options, offset: 0, limit: limit).places
+                } else if crossing, let street {
+                    try await files.crossings(of: street, town: town, options: options)
+                } else if let town {
+                    try await files.hierarchical(town: town, street: street, housenumber: housenumber, options: options)
                 } else {
                     try await files.structuredSearch(street: street, housenumber: housenumber, city: city, postcode: postcode,
                                                      options: options)
