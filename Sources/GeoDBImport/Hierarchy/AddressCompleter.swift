@@ -117,8 +117,8 @@ final class AddressCompleter {
     /// The nearest named street of each house number and each POI at a street (`isAtAStreet`) of this
     /// import's OSM sources that has none.
     private func deriveStreets() throws -> [Int64: String] {
-        var orphans: [(id: Int64, point: Point7)] = []
-        var cells = Set<Cell>()
+        var orphans: [(id: Int64, point: Point7, cell: Int32)] = []
+        var cells = CellNumbering()
         let select = try writer.db.prepare("""
             SELECT id, source_id, lat, lon, housenumber IS NULL, category FROM place
             WHERE id >= ?1 AND street IS NULL AND (housenumber IS NOT NULL AND kind IN ('address', 'poi', 'interpolation') OR kind = 'poi')
@@ -128,14 +128,15 @@ final class AddressCompleter {
             guard osmSources.contains(select.int(1)) else { continue }
             if select.int(4) != 0, !Self.isAtAStreet(category: select.text(5)) { continue }
             let at = try select.coordinate(2, 3, place: select.int(0), in: writer.db.path)
-            orphans.append((select.int(0), Point7(at)))
-            cells.insert(Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees))
+            let cell = Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)
+            orphans.append((select.int(0), Point7(at), cells.insert(row: cell.row, column: cell.column)))
         }
         guard !orphans.isEmpty else { return [:] }
 
-        // The segments of named streets near them, by cell, each with its street's index in `names`.
+        // The segments of named streets near them, by cell number, each with its street's index in `names`.
+        let reach = PlaceReach.streetOfAHouse
         var names: [String] = []
-        var segments: [Cell: [(street: Int32, a: Point7, b: Point7)]] = [:]
+        var segments = [[(street: Int32, a: Point7, b: Point7)]](repeating: [], count: cells.count)
         let streets = try writer.db.prepare("""
             SELECT p.name, g.geometry FROM place p JOIN place_geometry g ON g.place_id = p.id
             WHERE p.kind = 'street' AND p.name IS NOT NULL ORDER BY p.id
@@ -148,9 +149,9 @@ final class AddressCompleter {
             for line in lines where line.count > 1 {
                 for i in 1..<line.count {
                     let a = line[i - 1], b = line[i]
-                    Self.forEachCell(around: a, b, reach: PlaceReach.streetOfAHouse, degrees: Self.cellDegrees) { cell in
-                        guard cells.contains(cell) else { return }
-                        segments[cell, default: []].append((index, a, b))
+                    Self.forEachCell(around: a, b, reach: reach, degrees: Self.cellDegrees) { cell in
+                        guard let number = cells.number(row: cell.row, column: cell.column) else { return }
+                        segments[Int(number)].append((index, a, b))
                         used = true
                     }
                 }
@@ -159,13 +160,24 @@ final class AddressCompleter {
         }
 
         var derived: [Int64: String] = [:]
+        let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
         for orphan in orphans {
-            let at = orphan.point.coordinate, scale = cos(at.lat * .pi / 180)
+            let p = orphan.point, at = p.coordinate, scale = cos(at.lat * .pi / 180)
+            let xUnit = scale * metresPerUnit
             var best: (distance: Double, street: Int32)?
-            for segment in segments[Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)] ?? [] {
-                let d = LineMath.distance(from: at, scale: scale, toSegment: segment.a, segment.b)
+            for segment in segments[Int(orphan.cell)] {
+                // The distance to the segment's box first, a bound below the distance to the segment that needs
+                // no division: most segments of a cell are farther than the reach or the best so far (1 mm of
+                // slack for rounding).
+                let (a, b) = (segment.a, segment.b)
+                let gapLon = max(0, Int64(min(a.lon, b.lon)) - Int64(p.lon), Int64(p.lon) - Int64(max(a.lon, b.lon)))
+                let gapLat = max(0, Int64(min(a.lat, b.lat)) - Int64(p.lat), Int64(p.lat) - Int64(max(a.lat, b.lat)))
+                let gx = Double(gapLon) * xUnit, gy = Double(gapLat) * metresPerUnit
+                let limit = (best?.distance ?? reach) + 0.001
+                guard gx * gx + gy * gy <= limit * limit else { continue }
+                let d = LineMath.distance(from: at, scale: scale, toSegment: a, b)
                 // Equal distances (a corner house) go to the street read first, which is the lower id.
-                if d <= PlaceReach.streetOfAHouse, best.map({ d < $0.distance }) ?? true { best = (d, segment.street) }
+                if d <= reach, best.map({ d < $0.distance }) ?? true { best = (d, segment.street) }
             }
             if let best { derived[orphan.id] = names[Int(best.street)] }
         }
@@ -206,7 +218,7 @@ final class AddressCompleter {
     /// sources that has none of its own and lies in no postal area.
     private func derivePostcodes(streets: [Int64: String]) throws -> [Int64: String] {
         var needy: [Needy] = []
-        var cells = Set<Cell>()
+        var cells = CellNumbering()
         let select = try writer.db.prepare("""
             SELECT p.id, p.source_id, p.lat, p.lon, CASE WHEN p.kind = 'street' THEN p.name ELSE p.street END,
                    coalesce(s.country_code, p.country_code), s.city_id, p.housenumber IS NULL AND p.kind = 'poi', p.category
@@ -223,11 +235,11 @@ final class AddressCompleter {
             let at = try select.coordinate(2, 3, place: id, in: writer.db.path)
             needy.append(Needy(id: id, at: at, street: select.text(4) ?? streets[id], country: select.text(5),
                                town: select.isNull(6) ? nil : select.int(6)))
-            Self.forEachCell(around: at, reach: Self.sameStreetReach) { cells.insert($0) }
+            Self.forEachCell(around: at, reach: Self.sameStreetReach) { cells.insert(row: $0.row, column: $0.column) }
         }
         guard !needy.isEmpty else { return [:] }
 
-        // The addresses with a postcode in those cells; streets, codes and countries kept once each.
+        // The addresses with a postcode in those cells, by cell number; streets, codes and countries kept once each.
         var texts: [String] = [], textIndex: [String: Int32] = [:]
         func intern(_ text: String?) -> Int32 {
             guard let text else { return -1 }
@@ -236,7 +248,7 @@ final class AddressCompleter {
             textIndex[text] = Int32(texts.count - 1)
             return Int32(texts.count - 1)
         }
-        var known: [Cell: [(at: Point7, street: Int32, postcode: Int32, country: Int32)]] = [:]
+        var known = [[(at: Point7, street: Int32, postcode: Int32, country: Int32)]](repeating: [], count: cells.count)
         var codesOfTown: [Int64: [String: Int]] = [:]
         let addresses = try writer.db.prepare("""
             SELECT p.id, p.lat, p.lon, p.street, p.postcode, coalesce(s.country_code, p.country_code), s.city_id
@@ -247,9 +259,9 @@ final class AddressCompleter {
             if !addresses.isNull(6), let code = addresses.text(4) { codesOfTown[addresses.int(6), default: [:]][code, default: 0] += 1 }
             let at = try addresses.coordinate(1, 2, place: addresses.int(0), in: writer.db.path)
             let cell = Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)
-            guard cells.contains(cell), let code = addresses.text(4) else { continue }
-            known[cell, default: []].append((Point7(at), intern(addresses.text(3) ?? streets[addresses.int(0)]), intern(code),
-                                             intern(addresses.text(5))))
+            guard let number = cells.number(row: cell.row, column: cell.column), let code = addresses.text(4) else { continue }
+            known[Int(number)].append((Point7(at), intern(addresses.text(3) ?? streets[addresses.int(0)]), intern(code),
+                                       intern(addresses.text(5))))
         }
 
         // Each town's one postcode, where its addresses all but agree (the lower code of two equally common).
@@ -261,6 +273,8 @@ final class AddressCompleter {
         }
         var derived: [Int64: String] = [:]
         let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
+        let sameStreetReach2 = Self.sameStreetReach * Self.sameStreetReach, nearbyReach2 = Self.nearbyReach * Self.nearbyReach
+        var around: [(gap2: Double, number: Int32)] = []
         for place in needy {
             let street = place.street.flatMap { textIndex[$0] } ?? -2
             let country = place.country.flatMap { textIndex[$0] } ?? -1
@@ -273,18 +287,28 @@ final class AddressCompleter {
                 // Equally near (two codes at one point): the lower code, so that imports agree.
                 return d2 < best.d2 || (d2 == best.d2 && texts[Int(code)] < texts[Int(best.code)])
             }
+            // The cells around, nearest first, each with the squared distance to its nearest point (a bound below
+            // that of any address in it): once an address of the same street is found, which decides, only the
+            // cells that may hold a nearer one are read. Which one wins does not depend on the order read.
+            around.removeAll(keepingCapacity: true)
             Self.forEachCell(around: place.at, reach: Self.sameStreetReach) { cell in
-                for address in known[cell] ?? [] {
+                guard let number = cells.number(row: cell.row, column: cell.column), !known[Int(number)].isEmpty else { return }
+                let gap2 = Self.gap2(from: p, to: cell, xScale: xScale, yScale: metresPerUnit)
+                if gap2 <= sameStreetReach2 { around.append((gap2, number)) }
+            }
+            around.sort { $0.gap2 < $1.gap2 }
+            for (gap2, number) in around {
+                if let sameStreet, gap2 > sameStreet.d2 { break }
+                for address in known[Int(number)] {
                     // Another country's codes are another numbering (9490 Vaduz; 9490 in Austria is none).
                     if country >= 0, address.country >= 0, address.country != country { continue }
                     let dx = Double(Int64(address.at.lon) - Int64(p.lon)) * xScale
                     let dy = Double(Int64(address.at.lat) - Int64(p.lat)) * metresPerUnit
                     let d2 = dx * dx + dy * dy
-                    if address.street == street, d2 <= Self.sameStreetReach * Self.sameStreetReach,
-                       closer(d2, address.postcode, than: sameStreet) {
+                    if address.street == street, d2 <= sameStreetReach2, closer(d2, address.postcode, than: sameStreet) {
                         sameStreet = (d2, address.postcode)
                     }
-                    if d2 <= Self.nearbyReach * Self.nearbyReach, closer(d2, address.postcode, than: nearby) {
+                    if d2 <= nearbyReach2, closer(d2, address.postcode, than: nearby) {
                         nearby = (d2, address.postcode)
                     }
                 }
@@ -302,6 +326,19 @@ final class AddressCompleter {
     private static func forEachCell(around point: Coordinate, reach: Double, _ body: (Cell) -> Void) {
         let p = Point7(point)
         forEachCell(around: p, p, reach: reach, degrees: cellDegrees, body)
+    }
+
+    /// The squared distance from `p` to the nearest point of `cell` as `derivePostcodes` measures an address's
+    /// (1e-7 degrees times `xScale` east, `yScale` north), never more than any address of the cell has: the cell's
+    /// edges are widened by a unit of 1e-7 degree for the rounding of its addresses' positions.
+    private static func gap2(from p: Point7, to cell: Cell, xScale: Double, yScale: Double) -> Double {
+        func gap(_ value: Int32, _ index: Int32, offset: Double) -> Int64 {
+            let low = Int64(((Double(index) * cellDegrees - offset) * 1e7).rounded(.down)) - 1
+            let high = Int64(((Double(index + 1) * cellDegrees - offset) * 1e7).rounded(.up)) + 1
+            return max(0, low - Int64(value), Int64(value) - high)
+        }
+        let dx = Double(gap(p.lon, cell.column, offset: 180)) * xScale, dy = Double(gap(p.lat, cell.row, offset: 90)) * yScale
+        return dx * dx + dy * dy
     }
 
     // MARK: Writing
