@@ -11,13 +11,7 @@ import Foundation
 package enum NameKey {
     /// The key of a name given as its folded words; nil for a name without words.
     package static func of(words: [String]) -> String? {
-        guard !words.isEmpty else { return nil }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for (i, word) in words.enumerated() {
-            if i > 0 { hash = (hash ^ 0x20) &* 0x0000_0100_0000_01B3 }
-            for byte in word.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
-        return String(hash & 0xFF_FFFF_FFFF, radix: 36)
+        hashes(of: words).map { key(of: $0.whole) }
     }
 
     /// The token of an index row one of whose names begins with the folded `word`: "w" and the key of the word
@@ -30,15 +24,74 @@ package enum NameKey {
     /// The `key` text of an index row holding `names`: their distinct keys and, with `firstWords`, the
     /// distinct `firstWord` tokens of their first words, joined by spaces.
     package static func text<C: Collection<String>>(of names: C, firstWords: Bool) -> String {
-        var seen = Set<String>()
-        var keys: [String] = []
+        var tokens: [String] = []
+        tokens.reserveCapacity(firstWords ? 2 * names.count : names.count)
         for name in names {
-            let words = TextNormalizer.tokens(name)
-            guard let key = of(words: words) else { continue }
-            if seen.insert(key).inserted { keys.append(key) }
-            if firstWords, case let first = firstWord(words[0]), seen.insert(first).inserted { keys.append(first) }
+            guard let hash = hashes(of: name) else { continue }
+            tokens.append(key(of: hash.whole))
+            if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
         }
-        return keys.joined(separator: " ")
+        var text = ""
+        for (i, token) in PlaceRecord.distinctNames(tokens).enumerated() {
+            if i > 0 { text += " " }
+            text += token
+        }
+        return text
+    }
+
+    /// The hashes of a name's folded words (`TextNormalizer.tokens`), all and the first alone; nil for a name
+    /// without words. An ASCII name (most) is hashed as its words' bytes are read, without making the words:
+    /// this runs for every name an import indexes, on the writer's thread.
+    private static func hashes(of name: String) -> (whole: UInt64, firstWord: UInt64)? {
+        var hash = offsetBasis, firstWord = offsetBasis, words = 0
+        let ascii = TextNormalizer.forEachASCIIWordByte(of: name) { byte, beginsWord in
+            if beginsWord {
+                if words == 1 { firstWord = hash }
+                if words > 0 { hash = mix(hash, 0x20) }
+                words += 1
+            }
+            hash = mix(hash, byte)
+        }
+        guard ascii else { return hashes(of: TextNormalizer.tokens(name)) }
+        return words == 0 ? nil : (hash, words == 1 ? hash : firstWord)
+    }
+
+    /// The hashes of folded words: FNV-1a over the words joined by spaces, and over the first alone.
+    private static func hashes(of words: [String]) -> (whole: UInt64, firstWord: UInt64)? {
+        guard !words.isEmpty else { return nil }
+        var hash = offsetBasis, firstWord = offsetBasis
+        for (i, word) in words.enumerated() {
+            if i > 0 { hash = mix(hash, 0x20) }
+            for byte in word.utf8 { hash = mix(hash, byte) }
+            if i == 0 { firstWord = hash }
+        }
+        return (hash, firstWord)
+    }
+
+    private static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    @inline(__always)
+    private static func mix(_ hash: UInt64, _ byte: UInt8) -> UInt64 { (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+
+    /// The low 40 bits of `hash` in base 36, lower case, after `prefix` when given: `String(_:radix:)`'s
+    /// digits, written into the string's own storage (a key fits a small string, so nothing is allocated).
+    private static func key(of hash: UInt64, prefix: UInt8? = nil) -> String {
+        var value = hash & 0xFF_FFFF_FFFF
+        var digits: (UInt64, UInt64) = (0, 0)   // 16 bytes: a prefix and the 8 digits of 40 bits
+        return withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                let digit = UInt8(value % 36)
+                start -= 1
+                buffer[start] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                value /= 36
+            } while value > 0
+            if let prefix {
+                start -= 1
+                buffer[start] = prefix
+            }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
     }
 
     /// The `meta` key of a file whose `place_name_key` rows hold `firstWord` tokens (files written before do not).

@@ -58,20 +58,38 @@ package enum TextNormalizer {
     static func asciiTokens(_ text: String) -> [String] {
         var words: [String] = []
         var word: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte | 0x20)
-            case UInt8(ascii: "'"), UInt8(ascii: "`"): continue
-            default:
-                if !word.isEmpty {
-                    words.append(String(decoding: word, as: UTF8.self))
-                    word.removeAll(keepingCapacity: true)
-                }
+        _ = forEachASCIIWordByte(of: text) { byte, beginsWord in
+            if beginsWord, !word.isEmpty {
+                words.append(String(decoding: word, as: UTF8.self))
+                word.removeAll(keepingCapacity: true)
             }
+            word.append(byte)
         }
         if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
         return words
+    }
+
+    /// The bytes of the words `asciiTokens` makes of `text`, in order, each with whether it begins a word: ASCII
+    /// letters lower-cased and digits; apostrophes dropped within a word, any other byte ends one. Stops and returns
+    /// false at a byte that is not ASCII (`tokens` then folds the text first). For callers that need what the words
+    /// make, not the words (`NameKey` hashes them).
+    @inline(__always)
+    static func forEachASCIIWordByte(of text: String, _ body: (_ byte: UInt8, _ beginsWord: Bool) -> Void) -> Bool {
+        var inWord = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                body(byte, !inWord)
+                inWord = true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                body(byte | 0x20, !inWord)
+                inWord = true
+            case UInt8(ascii: "'"), UInt8(ascii: "`"): continue
+            case 0x80...: return false
+            default: inWord = false
+            }
+        }
+        return true
     }
 
     /// Whether the first word of `text` could fold to one starting with one of the ASCII letters or digits
