@@ -131,10 +131,13 @@ enum RingAssembler {
     /// Ends are found through a tree of their positions, searched nearest first and only as far as a gap
     /// could still be closed, so a search costs about O(log n) for ends spread along boundaries.
     static func closeGaps(_ chains: [[Int64]], locate: (Int64) -> Point7?, work: inout Int) -> [[Int64]]? {
-        func length(_ chain: [Int64]) -> Double {
-            LineMath.relativeLength(chain.compactMap(locate))
-        }
         let pending = chains.filter { $0.count >= 2 }
+        // Each chain's length both ways, its nodes located once: a lookup decodes a group of node locations,
+        // and measuring a chain anew for every use located the members of x20's cut boundaries four times over.
+        let lengths = pending.map { chain -> (forward: Double, reversed: Double) in
+            let points = chain.compactMap(locate)
+            return (LineMath.relativeLength(points), LineMath.relativeLength(Array(points.reversed())))
+        }
         var alive = [Bool](repeating: true, count: pending.count)
         // End e is the first (e even) or last (e odd) node of chain e / 2; the tree holds those located.
         var ends: [Int] = [], positions: [Point7] = []
@@ -145,13 +148,13 @@ enum RingAssembler {
         }
         let tree = BoxTree(positions.map { Box7(minX: $0.lon, minY: $0.lat, maxX: $0.lon, maxY: $0.lat) })
         // Lengths differ a little by direction (the scale is taken at the first point): the longer bounds both.
-        let longest = pending.map { max(length($0), length($0.reversed())) }.max() ?? 0
+        let longest = lengths.map { max($0.forward, $0.reversed) }.max() ?? 0
         let budget = Self.gapWorkPerEnd * max(positions.count, 1)
         var rings: [[Int64]] = []
         for start in pending.indices.reversed() where alive[start] {
             alive[start] = false
             var chain = pending[start]
-            var chainLength = length(chain)
+            var chainLength = lengths[start].forward
             while let from = locate(chain.last!) {
                 guard work <= budget else { return nil }
                 // (chain, reversed) or nil for this chain's own start; the key orders ties as a scan would.
@@ -173,7 +176,7 @@ enum RingAssembler {
                 guard let choice = best else { break }
                 if let index = choice.index {
                     let piece = choice.reversed ? Array(pending[index].reversed()) : pending[index]
-                    let pieceLength = length(piece)
+                    let pieceLength = choice.reversed ? lengths[index].reversed : lengths[index].forward
                     guard choice.distance <= maxGapShare * (chainLength + pieceLength) else { break }
                     alive[index] = false
                     chain += piece
