@@ -32,9 +32,16 @@ package enum NameKey {
             if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
         }
         var text = ""
-        for (i, token) in PlaceRecord.distinctNames(tokens).enumerated() {
-            if i > 0 { text += " " }
+        func add(_ token: String) {
+            if !text.isEmpty { text += " " }
             text += token
+        }
+        // A row's few tokens (most: a name's key and its first word's) are compared directly, without the arrays
+        // `distinctNames` makes; a country's hundreds of names go through its set.
+        if tokens.count > 16 {
+            for token in PlaceRecord.distinctNames(tokens) { add(token) }
+        } else {
+            for i in tokens.indices where !tokens[..<i].contains(tokens[i]) { add(tokens[i]) }
         }
         return text
     }
