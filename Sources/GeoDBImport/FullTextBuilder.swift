@@ -17,10 +17,12 @@ import GeoDBSQLite
 /// `install(into:)` has replaced them.
 final class FullTextBuilder {
     fileprivate enum Change {
-        /// `rowid`: `SearchRowID.of(place:importance:kind:alternate:)`.
-        case insert(rowid: Int64, text: RowText)
-        /// Contentless FTS5 forgets a row only when told the exact rowid and text it indexed.
-        case delete(rowid: Int64, text: RowText)
+        /// Place `id`'s rows (`rows(id:…)`), made on the worker's thread: their texts (the names' extra forms and
+        /// keys, the address columns) were a fifth of the writer thread's work, the thread every place waits for.
+        case insert(id: Int64, place: IndexedPlace)
+        /// Contentless FTS5 forgets a row only when told the exact rowid and text it indexed: the rows `insert`
+        /// made of these values.
+        case delete(id: Int64, place: IndexedPlace)
         /// Optimize place_fts and derive the vocabulary from it.
         case complete
         /// Write these packed trees (once packed) into the scratch database's tables of their names.
@@ -61,7 +63,7 @@ final class FullTextBuilder {
             keysHoldFirstWords = try output.scalarInt(
                 "SELECT EXISTS (SELECT 1 FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)' AND value = '1')") == 1
         }
-        let index = try ScratchIndex(path: scratchPath, cacheMiB: cacheMiB)
+        let index = try ScratchIndex(path: scratchPath, cacheMiB: cacheMiB, firstWords: keysHoldFirstWords)
         worker = BackgroundWorker(name: "geodb-fulltext", batchSize: 512) { try index.apply($0) }
     }
 
@@ -77,25 +79,22 @@ final class FullTextBuilder {
     }
 
     /// Indexes place `id`: a row of its own names and address, and one of its alternate names and address
-    /// when it has any (`SearchNames.texts`; the address columns `Address.searchColumns`, `named` when
-    /// `place.name` is set; the names' keys, `NameKey`; all made by the caller's thread); their places in
-    /// the index's order follow `importance` (as `place.importance` has it) and `kind` (`SearchRowID`).
+    /// when it has any (`rows(id:…)`, made by the worker's thread; `named` when `place.name` is set); their
+    /// places in the index's order follow `importance` (as `place.importance` has it) and `kind` (`SearchRowID`).
     func insert(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool, address: Address) throws {
-        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address,
-                                       firstWords: keysHoldFirstWords) {
-            try worker?.send(.insert(rowid: rowid, text: text))
-        }
+        try worker?.send(.insert(id: id, place: IndexedPlace(kind: kind, importance: importance, names: names, named: named,
+                                                             address: address)))
     }
 
     /// Forgets the rows `insert` made with these values.
     func delete(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool, address: Address) throws {
-        for (rowid, text) in Self.rows(id: id, importance: importance, kind: kind, names: names, named: named, address: address,
-                                       firstWords: keysHoldFirstWords) {
-            try worker?.send(.delete(rowid: rowid, text: text))
-        }
+        try worker?.send(.delete(id: id, place: IndexedPlace(kind: kind, importance: importance, names: names, named: named,
+                                                             address: address)))
     }
 
-    /// The rowids and texts of a place's rows.
+    /// The rowids and texts of a place's rows: a row of its own names and address, and one of its alternate
+    /// names and address when it has any (`SearchNames.texts`; the address columns `Address.searchColumns`; the
+    /// names' keys, `NameKey`).
     static func rows(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool,
                      address: Address, firstWords: Bool) -> [(rowid: Int64, text: RowText)] {
         let columns = address.searchColumns(named: named)
@@ -180,6 +179,8 @@ private final class ScratchIndex {
     private let delete: Statement
     private let insertKeys: Statement
     private let deleteKeys: Statement
+    /// Whether place_name_key rows hold their names' first words (`FullTextBuilder.keysHoldFirstWords`).
+    private let firstWords: Bool
     /// Rows not yet indexed, indexed rows not yet deleted, and the bytes of their text.
     private var held: [Int64: FullTextBuilder.RowText] = [:]
     private var heldDeletions: [Int64: FullTextBuilder.RowText] = [:]
@@ -188,7 +189,8 @@ private final class ScratchIndex {
     /// (1 MiB), so that indexing keeps pace with the import instead of waiting for its end.
     private static let batchBytes = 1 << 20
 
-    init(path: String, cacheMiB: Int) throws {
+    init(path: String, cacheMiB: Int, firstWords: Bool) throws {
+        self.firstWords = firstWords
         // `.create`: the file is this import's own, made a moment ago, not one to be defensive about (the
         // R*Trees are written straight into its shadow tables).
         db = try Connection(path: path, mode: .create)
@@ -204,11 +206,13 @@ private final class ScratchIndex {
 
     func apply(_ change: FullTextBuilder.Change) throws {
         switch change {
-        case .insert(let rowid, let text):
-            held[rowid] = text
-            try hold(text)
-        case .delete(let rowid, let text):
-            if held.removeValue(forKey: rowid) == nil {
+        case .insert(let id, let place):
+            for (rowid, text) in rows(id: id, place) {
+                held[rowid] = text
+                try hold(text)
+            }
+        case .delete(let id, let place):
+            for (rowid, text) in rows(id: id, place) where held.removeValue(forKey: rowid) == nil {
                 heldDeletions[rowid] = text
                 try hold(text)
             }
@@ -218,6 +222,11 @@ private final class ScratchIndex {
             for (table, tree) in trees.value() { try RTreeBulkLoader.write(tree, into: table, db: db) }
             try db.execute("COMMIT")
         }
+    }
+
+    private func rows(id: Int64, _ place: IndexedPlace) -> [(rowid: Int64, text: FullTextBuilder.RowText)] {
+        FullTextBuilder.rows(id: id, importance: place.importance, kind: place.kind, names: place.names, named: place.named,
+                             address: place.address, firstWords: firstWords)
     }
 
     /// Counts `text` as held; a batch's worth is indexed.
