@@ -13,9 +13,7 @@ package enum ValueLimits {
     package static let maxReadTextBytes = 4 << 20
 
     /// Whether `text` is short enough to keep: bytes are counted first (a UTF-8 character is 1–4 bytes),
-    /// characters only for the rare text of more than `maxValueCharacters` bytes. Inlinable: the importer asks it
-    /// of every OSM tag's key and value, and a call through the generic witness cost more than the check.
-    @inlinable
+    /// characters only for the rare text of more than `maxValueCharacters` bytes.
     package static func fits(_ text: some StringProtocol) -> Bool {
         text.utf8.count <= maxValueCharacters || text.unicodeScalars.count <= maxValueCharacters
     }

@@ -27,7 +27,10 @@ public struct OSMTags: Sendable {
     /// (`ValueLimits`), or a tag past the most an object keeps, is left out: OSM's API refuses them, so
     /// only a made-up file has one, and its size would reach every answer naming the object.
     mutating func append(_ key: String, _ value: String, info: OSMKeyInfo) {
-        guard tags.count < ValueLimits.maxTags, ValueLimits.fits(key), ValueLimits.fits(value) else { return }
+        // Nearly every key and value is shorter in bytes than the limit in characters: that decides without
+        // `fits`, a generic function of another module (its call cost more than the check, for every tag).
+        func fits(_ text: String) -> Bool { text.utf8.count <= ValueLimits.maxValueCharacters || ValueLimits.fits(text) }
+        guard tags.count < ValueLimits.maxTags, fits(key), fits(value) else { return }
         tags.append(Tag(key: key, value: value, info: info))
     }
 
