@@ -95,11 +95,15 @@ final class FullTextBuilder {
     /// The rowids and texts of a place's rows: a row of its own names and address, and one of its alternate
     /// names and address when it has any (`SearchNames.texts`; the address columns `Address.searchColumns`; the
     /// names' keys, `NameKey`).
+    /// `streets`: the texts of streets met before, kept and reused (made with the same `firstWords`).
     static func rows(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool,
-                     address: Address, firstWords: Bool) -> [(rowid: Int64, text: RowText)] {
-        let columns = address.searchColumns(named: named)
+                     address: Address, firstWords: Bool, streets: StreetTexts? = nil) -> [(rowid: Int64, text: RowText)] {
+        let street = address.street.flatMap { streets?.texts(of: $0) }
+        let columns = address.searchColumns(named: named, streetForms: street?.forms)
         let texts = names.texts
-        let ownKeys = NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []), firstWords: firstWords)
+        // A place without a name or names of its own (an address) is keyed by its street alone.
+        let ownKeys = names.own.isEmpty && !named && street != nil ? street!.keys
+            : NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []), firstWords: firstWords)
         let own = (SearchRowID.of(place: id, importance: importance, kind: kind),
                    RowText(name: texts.own, street: columns.street, address: columns.address, keys: ownKeys))
         guard !texts.alternate.isEmpty else { return [own] }
@@ -181,6 +185,7 @@ private final class ScratchIndex {
     private let deleteKeys: Statement
     /// Whether place_name_key rows hold their names' first words (`FullTextBuilder.keysHoldFirstWords`).
     private let firstWords: Bool
+    private let streets: StreetTexts
     /// Rows not yet indexed, indexed rows not yet deleted, and the bytes of their text.
     private var held: [Int64: FullTextBuilder.RowText] = [:]
     private var heldDeletions: [Int64: FullTextBuilder.RowText] = [:]
@@ -191,6 +196,7 @@ private final class ScratchIndex {
 
     init(path: String, cacheMiB: Int, firstWords: Bool) throws {
         self.firstWords = firstWords
+        streets = StreetTexts(firstWords: firstWords)
         // `.create`: the file is this import's own, made a moment ago, not one to be defensive about (the
         // R*Trees are written straight into its shadow tables).
         db = try Connection(path: path, mode: .create)
@@ -226,7 +232,7 @@ private final class ScratchIndex {
 
     private func rows(id: Int64, _ place: IndexedPlace) -> [(rowid: Int64, text: FullTextBuilder.RowText)] {
         FullTextBuilder.rows(id: id, importance: place.importance, kind: place.kind, names: place.names, named: place.named,
-                             address: place.address, firstWords: firstWords)
+                             address: place.address, firstWords: firstWords, streets: streets)
     }
 
     /// Counts `text` as held; a batch's worth is indexed.
@@ -275,6 +281,30 @@ private final class ScratchIndex {
             """)
         try FullTextMerging.restore(in: db)
         try db.execute("COMMIT")
+    }
+}
+
+/// The search texts of the streets places name, made once per street: an import's addresses name the same
+/// streets over and over (x20: 240,840 addresses), and a street's extra forms (`TextNormalizer.indexAlternatives`)
+/// and key (`NameKey`) were most of making an address's rows. Forgotten at `limit` streets, so that memory holds
+/// those of a region, not of a planet.
+final class StreetTexts {
+    /// By street; with the street as first met, since Strings equal as Swift compares them (canonically) can
+    /// differ in their bytes, and so in their texts.
+    private var known: [String: (street: String, forms: [String], keys: String)] = [:]
+    private let limit = 100_000
+    private let firstWords: Bool
+
+    /// `firstWords`: whether the keys hold the first word's token (`FullTextBuilder.keysHoldFirstWords`).
+    init(firstWords: Bool) { self.firstWords = firstWords }
+
+    /// The street's extra forms, and the `NameKey.text` of the street alone.
+    func texts(of street: String) -> (forms: [String], keys: String) {
+        if let texts = known[street], texts.street.utf8.elementsEqual(street.utf8) { return (texts.forms, texts.keys) }
+        let texts = (forms: TextNormalizer.indexAlternatives(street), keys: NameKey.text(of: [street], firstWords: firstWords))
+        if known.count >= limit { known.removeAll(keepingCapacity: true) }
+        if known[street] == nil { known[street] = (street, texts.forms, texts.keys) }
+        return texts
     }
 }
 

@@ -131,8 +131,9 @@ public struct Address: Hashable, Sendable {
     /// its name (`SearchIndex.names`). So a row matching no query word in `name` or `street` can match only
     /// through where it is, and ranks below any name holding the words: search reads such rows last.
     /// Writers rebuild the texts from the `place` columns when they merge a record into a place: keep them
-    /// a function of those only.
-    package func searchColumns(named: Bool) -> (street: String, address: String) {
+    /// a function of those only. `streetForms`: the street's `indexAlternatives`, when the caller has them
+    /// (the import keeps those of the streets it met last: addresses name the same streets over and over).
+    package func searchColumns(named: Bool, streetForms: [String]? = nil) -> (street: String, address: String) {
         // Appended part by part, without an array of the parts and `joined`: it runs once per place on the
         // writer's thread (callgrind, Helsinki ×5 import: 62.8 → 40.5 M instructions). Parts are joined by
         // " ", empty ones included, as `joined` would.
@@ -157,7 +158,7 @@ public struct Address: Hashable, Sendable {
         add(state, toStreet: false)
         add(country, toStreet: false)
         // A loop, not `forEach(add)`: passing `add` as a value boxes the texts and checks every access at run time.
-        if let street { for word in TextNormalizer.indexAlternatives(street) { add(word, toStreet: !named) } }
+        if let street { for word in streetForms ?? TextNormalizer.indexAlternatives(street) { add(word, toStreet: !named) } }
         return (streetText, text)
     }
 }
