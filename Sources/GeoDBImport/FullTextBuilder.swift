@@ -64,7 +64,9 @@ final class FullTextBuilder {
                 "SELECT EXISTS (SELECT 1 FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)' AND value = '1')") == 1
         }
         let index = try ScratchIndex(path: scratchPath, cacheMiB: cacheMiB, firstWords: keysHoldFirstWords)
-        worker = BackgroundWorker(name: "geodb-fulltext", batchSize: 512) { try index.apply($0) }
+        // 64 batches in flight, not 8: the writer (and, rewriting completed addresses, the main thread) went on
+        // waiting for a full queue whenever FTS5 wrote out a segment; 32,768 places' values are a few MB.
+        worker = BackgroundWorker(name: "geodb-fulltext", batchSize: 512, queueLimit: 64) { try index.apply($0) }
     }
 
     deinit { discard() }
