@@ -7,7 +7,10 @@ import Foundation
 final class BackgroundWorker<Item>: @unchecked Sendable {
     // @unchecked: `batch` belongs to the producing thread; `queue`, `failure` and `closed` are guarded by
     // `condition`; `handle` runs only on the worker thread.
-    private let handle: (Item) throws -> Void
+    /// Set to nil by the worker thread before it signals that it has ended: what `handle` holds (statements,
+    /// the connection they keep open and locked) is released before `drain()` returns, not whenever the
+    /// thread lets go of its closure, which can be after an import has renamed its file and a reader opened it.
+    private var handle: ((Item) throws -> Void)?
     private let condition = NSCondition()
     private var queue: [[Item]] = []
     private var failure: Error?
@@ -67,6 +70,13 @@ final class BackgroundWorker<Item>: @unchecked Sendable {
     }
 
     private func consume() {
+        handleAll()
+        handle = nil
+        finished.signal()
+    }
+
+    private func handleAll() {
+        guard let handle else { return }
         while true {
             condition.lock()
             while queue.isEmpty && !closed { condition.wait() }
@@ -88,7 +98,6 @@ final class BackgroundWorker<Item>: @unchecked Sendable {
                 break
             }
         }
-        finished.signal()
     }
 }
 
@@ -96,7 +105,8 @@ final class BackgroundWorker<Item>: @unchecked Sendable {
 final class BackgroundResult<Value>: @unchecked Sendable {
     // @unchecked: `compute` runs only on the thread; `result` is written once by it before `done` is
     // signalled and read by the one caller of `value()` after waiting for it.
-    private let compute: () -> Value
+    /// Set to nil once run, before `done` is signalled, so that what it captured is released by then.
+    private var compute: (() -> Value)?
     private var result: Value?
     private let done = DispatchSemaphore(value: 0)
     /// Read `result` only once `done` was waited for (reading it earlier would race with the thread).
@@ -105,7 +115,8 @@ final class BackgroundResult<Value>: @unchecked Sendable {
     init(name: String, _ compute: @escaping () -> Value) {
         self.compute = compute
         let thread = Thread { [self] in
-            result = self.compute()
+            result = self.compute?()
+            self.compute = nil
             done.signal()
         }
         thread.name = name
