@@ -290,8 +290,8 @@ import TestSupport
     }
 
     /// Where no boundary names a country, the time zones imported beside the file do (tzdata's zone.tab):
-    /// a cafe in Berlin with no boundary around it is in DE; without the zones it has no country; one where
-    /// the file has no zone but the nautical `Etc/GMT-2` has none either.
+    /// a cafe in Berlin with no boundary around it is in DE (a CSV row too); without the zones it has no
+    /// country; one where the file has no zone but the nautical `Etc/GMT-2` has none either.
     @Test func aPlaceNoBoundaryHoldsTakesItsTimeZonesCountry() throws {
         let scratch = try ScratchDirectory()
         let xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
@@ -308,6 +308,11 @@ import TestSupport
         #expect(try country(scratch.path("plain.sqlite"), "Kaffee Mitte") == nil)
         #expect(try country(scratch.path("zoned.sqlite"), "Kaffee Fern") == nil)
         #expect(TimeZoneCountry.code(ofZone: "Europe/Vaduz") == "LI" && TimeZoneCountry.code(ofZone: "Etc/GMT-2") == nil)
+        // A CSV file's rows without a country column too.
+        try "name,lat,lon\nKiosk Mitte,52.52,13.40\n".write(toFile: scratch.path("kiosk.csv"), atomically: false, encoding: .utf8)
+        _ = try TestDatabases.importFiles([scratch.path("kiosk.csv"), TestPaths.sampleData("timezones-small.geojson")],
+                                          to: scratch.path("kiosk.sqlite"))
+        #expect(try country(scratch.path("kiosk.sqlite"), "Kiosk Mitte") == "DE")
     }
 
     @Test func postcodesMatchByPrefixAndScopeStreets() throws {

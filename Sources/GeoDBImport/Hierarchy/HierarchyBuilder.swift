@@ -39,18 +39,20 @@ final class HierarchyBuilder {
         try writer.flushNames()
         let areas = try AreaIndex(writer: writer, extraLevels: extraLevels, addingBoundaries: usesPlaceNodes)
         let nodes = usesPlaceNodes ? try LevelNodes(writer: writer, areas: areas) : nil
-        // Nothing can lie in anything: no area, and no place nodes or addresses to use (a gazetteer alone).
-        guard !areas.isEmpty || usesPlaceNodes else { return }
+        let zones = try writer.db.scalarInt("SELECT count(*) FROM timezone") ?? 0 > 0 ? try TimeZoneLookup(connection: writer.db) : nil
+        // Nothing can lie in anything: no area, no place nodes or addresses to use, and no time zones to name a
+        // country (a gazetteer alone).
+        guard !areas.isEmpty || usesPlaceNodes || zones != nil else { return }
         let sets = try AreaSetWriter(db: writer.db)
         let fileCountry = areas.knowsCountries ? nil : try taggedCountry()
-        let zones = try writer.db.scalarInt("SELECT count(*) FROM timezone") ?? 0 > 0 ? try TimeZoneLookup(connection: writer.db) : nil
         let assigner = AreaSetAssigner(areas: areas, nodes: nodes, sets: sets, fileCountry: fileCountry,
                                        zoneCountry: zones.map { lookup in { TimeZoneCountry.code(ofZone: try lookup.tzid(at: $0)) } })
         let postcodes = PostcodeCollector()
         // One pass over the places, in id order, writing as it goes: memory holds the areas and caches, not
         // the places.
         let extents = try writer.db.prepare("SELECT geometry FROM place_geometry WHERE place_id = ?1")
-        try forEachNewPlace { place in
+        // With only the time zones to go by, only a place without a country of its own can lie in anything.
+        try forEachNewPlace(withoutCountryOnly: areas.isEmpty && !usesPlaceNodes) { place in
             // A natural feature lies where all of it lies, not where its point does.
             let extent = ReverseLayer.feature(kind: place.kind, category: place.category) == .natural
                 ? try vertices(of: place.id, from: extents) : []
@@ -99,10 +101,11 @@ final class HierarchyBuilder {
         }
     }
 
-    /// Calls `body` with each place of this import, in id order.
-    private func forEachNewPlace(_ body: (NewPlace) throws -> Void) throws {
+    /// Calls `body` with each place of this import (`withoutCountryOnly`: those without a country code), in id order.
+    private func forEachNewPlace(withoutCountryOnly: Bool, _ body: (NewPlace) throws -> Void) throws {
         let rows = try writer.db.prepare("""
-            SELECT id, source_id, kind, lat, lon, postcode, city, country_code, category FROM place WHERE id >= ?1 ORDER BY id
+            SELECT id, source_id, kind, lat, lon, postcode, city, country_code, category FROM place
+            WHERE id >= ?1 \(withoutCountryOnly ? "AND country_code IS NULL" : "") ORDER BY id
             """)
         try rows.bind([.integer(writer.firstID)])
         while try rows.step() {
