@@ -111,9 +111,19 @@ enum SearchRanking {
             self.name = name
             words = TextNormalizer.tokens(name)
             guard !own else { tier = otherLanguage ? .otherLanguage : .own; return }
-            let codeLike = name.unicodeScalars.count <= 3 || name.contains(where: \.isNumber)
+            let codeLike = name.unicodeScalars.count <= 3 || Self.holdsNumber(name)
                 || (name.unicodeScalars.count <= 5 && !name.contains(where: \.isLowercase))
             tier = codeLike ? .code : .alternate
+        }
+
+        /// Whether a Character of `name` is a number: on its bytes when it is ASCII (most alternate names; telling
+        /// each Character's properties was a server's most costly line of ranking), else as `Character.isNumber`.
+        private static func holdsNumber(_ name: String) -> Bool {
+            for byte in name.utf8 {
+                if byte >= 0x80 { return name.contains(where: \.isNumber) }
+                if byte >= 0x30 && byte <= 0x39 { return true }
+            }
+            return false
         }
     }
 
