@@ -50,9 +50,11 @@ extension CandidateRanker {
     /// other; one whose names read so far score at least what the next tier could give needs no more; the
     /// others are put back with that lower bound. Candidates not yet read can score no more than their
     /// source's bound for the rank of the last one it gave, and the source whose unread rows can score most is
-    /// read next. It stops when no candidate left can beat the `keep`-th score, or equal it with a lower rowid.
+    /// read next. It stops when no candidate left can beat the `keep`-th score, or equal it with a lower rowid;
+    /// or `floor`, when that is higher: the `keep`-th of results another reading already found, which no
+    /// candidate below it can change.
     func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, entry: SearchRanking.Entry, keep: Int,
-                        from sources: [CandidateSource]) throws -> [RankedCandidate] {
+                        floor: RankedCandidate.Standing? = nil, from sources: [CandidateSource]) throws -> [RankedCandidate] {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
             SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry)
@@ -69,11 +71,11 @@ extension CandidateRanker {
         }
         var open: [Scoring] = []
         var scored: [RankedCandidate] = []
-        /// The `keep`-th best score and its order, when that many are scored. Of the scores and orders alone:
-        /// sorting the scored candidates themselves moved their strings.
-        func kth() -> (score: Double, order: Int64)? {
-            guard scored.count >= keep else { return nil }
-            return scored.map { (score: $0.score, order: $0.order) }.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }[keep - 1]
+        /// The `keep`-th best score and its order, when that many are scored, or `floor` when it ranks higher.
+        func kth() -> RankedCandidate.Standing? {
+            guard let own = RankedCandidate.kth(keep, of: scored) else { return floor }
+            guard let floor, RankedCandidate.ranks(floor, above: own) else { return own }
+            return floor
         }
         // Each place read, and whether through its own names' row (false: its alternates' row alone so far).
         var seen: [Int64: Bool] = [:]

@@ -96,7 +96,13 @@ final class ForwardSearch {
         let words = query.words.map { [$0] }
         try run(NameReading(context: context, words: words), query, into: &ranked)
         if let postcode = try PostcodeReading(context: context, query: query) { try run(postcode, query, into: &ranked) }
-        try run(WhatWhereReading(context: context, words: words), query, into: &ranked)
+        var whatWhere = WhatWhereReading(context: context, words: words)
+        whatWhere.floor = { [ranked] found in
+            var all = ranked
+            Self.merge(found, into: &all)
+            return Self.floor(of: all, query: query, options: options)
+        }
+        try run(whatWhere, query, into: &ranked)
         if let inCountry = InCountryReading(text: text, query: query, options: options, found: ranked) {
             let found = try results(inCountry.rest, options: inCountry.options, explanation: &explanation)
             tried(.inCountry, found.count)
@@ -139,6 +145,16 @@ final class ForwardSearch {
             }
         }
         return answer
+    }
+
+    /// The score and order a candidate of a later reading must beat to change the best `options.limit` of
+    /// `ranked` (the `limit`-th of them); nil when one below them may still change the answer: a house number
+    /// asked for (the street's fallback looks at every exact match), or a complete text without an exact match
+    /// (a country at its end is read when none is). Typos are not looked for once `limit` places are found.
+    static func floor(of ranked: [RankedCandidate], query: ParsedQuery, options: SearchOptions) -> RankedCandidate.Standing? {
+        guard query.numbers.isEmpty,
+              (options.autocomplete && !query.endsWithSpace) || ranked.contains(where: { $0.match == .exact }) else { return nil }
+        return RankedCandidate.kth(options.limit, of: ranked)
     }
 
     /// Whether a search that found `found` places without typos looks for typos too: when exact and prefix

@@ -23,6 +23,21 @@ struct RankedCandidate {
     var nameScore: Double?
 }
 
+extension RankedCandidate {
+    /// Where a candidate stands among results: by score, then by `order` (lower first).
+    typealias Standing = (score: Double, order: Int64)
+
+    /// Whether standing `a` comes before `b`.
+    static func ranks(_ a: Standing, above b: Standing) -> Bool { (a.score, -a.order) > (b.score, -b.order) }
+
+    /// The `k`-th best standing among `candidates` (distinct places), nil when there are fewer. Of the scores and
+    /// orders alone: sorting the candidates themselves moved their strings.
+    static func kth(_ k: Int, of candidates: [RankedCandidate]) -> Standing? {
+        guard k > 0, candidates.count >= k else { return nil }
+        return candidates.map { (score: $0.score, order: $0.order) }.sorted(by: ranks(_:above:))[k - 1]
+    }
+}
+
 /// The ranking rules of forward search.
 enum SearchRanking {
     /// Points for how the text matched.

@@ -8,6 +8,10 @@ struct WhatWhereReading: CandidateReading {
     let words: [[String]]
     /// The match class every candidate gets (`.fuzzy` for typos); nil: as each matched.
     var forced: MatchClass? = nil
+    /// The score (and order) a candidate must beat to be among the results with those found so far (`ForwardSearch.floor`):
+    /// the places of an area are mostly found by the plain reading or a split before ("Monte-Carlo" scored its
+    /// suburb's 60 places again).
+    var floor: (_ found: [RankedCandidate]) -> RankedCandidate.Standing? = { _ in nil }
     var reading: SearchReading { forced == .fuzzy ? .fuzzy : .whatWhere }
 
     func candidates(_ query: ParsedQuery, options: SearchOptions) throws -> [RankedCandidate] {
@@ -21,7 +25,7 @@ struct WhatWhereReading: CandidateReading {
             subquery.words = Array(words[what])
             let typing = options.autocomplete && what.upperBound == words.count
             found += try context.ranker.candidates(subquery, words: Array(alternatives[what]), options: options, forced: forced,
-                                                   inSets: sets, typing: typing)
+                                                   inSets: sets, typing: typing, floor: floor(found))
             if !what.isEmpty, !typing {
                 found += try streetsThrough(town: Array(words[place]), subquery, words: Array(alternatives[what]), options: options)
             }
