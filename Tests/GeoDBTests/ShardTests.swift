@@ -110,6 +110,9 @@ import TestSupport
         let crossing = try whole.withSession { try $0.crossings(of: "Zollstrasse", options: Self.limit(30)) }
         let crossingHalves = try await halves.crossings(of: "Zollstrasse", town: nil, options: Self.limit(30))
         #expect(crossing.count >= 10 && names(crossingHalves.map(\.place)) == names(crossing))
+        // A town or street no file has: nothing, from either.
+        #expect(try await halves.hierarchical(town: "Xyzzyburg", street: "Landstrasse", housenumber: nil, options: Self.limit(30)).isEmpty)
+        #expect(try await halves.crossings(of: "Xyzzyweg", town: nil, options: Self.limit(30)).isEmpty)
     }
 
     static func limit(_ limit: Int) -> SearchOptions {
