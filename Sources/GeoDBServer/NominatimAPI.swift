@@ -172,9 +172,12 @@ struct NominatimAPI: Sendable {
             return value?.isEmpty == false ? value : nil
         }
         var options = options
-        if let country = field("country").flatMap(CountryCode.parse) { options.countryCode = country }
-        let town = field("city") ?? field("county") ?? field("state")
         let areas = ["city", "county", "state", "postalcode", "country"].compactMap(field)
+        // Within `countrycodes` too, when that names one country: a place must be in both (none when they differ).
+        let country = field("country").flatMap { CountryCode.parse($0) ?? CountryCode.named(byWords: TextNormalizer.tokens(TextNormalizer.fold($0))) }
+        if let country, let only = options.countryCode, only != country { return (areas.joined(separator: ", "), []) }
+        if let country { options.countryCode = country }
+        let town = field("city") ?? field("county") ?? field("state")
         if let street = field("street"), field("amenity") == nil {
             var words = street.split(separator: " ").map(String.init)
             var number: String?

@@ -101,6 +101,12 @@ import TestSupport
         #expect(!excluded.isEmpty && !excluded.contains { $0["place_id"] as? Int == firstID })
         #expect(try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("countrycodes", "mc,fr")]).array().isEmpty)
         #expect(try server.get("/search", [("q", "Vaduz"), ("format", "json"), ("countrycodes", "li")]).array().count > 0)
+        // A structured country within countrycodes: the country when they agree, nothing when they differ (the
+        // country's name matched no word of another's official names).
+        #expect(try server.get("/search", [("country", "li"), ("format", "json"), ("countrycodes", "li")]).array().first?["name"] as? String
+                == "Liechtenstein")
+        #expect(try server.get("/search", [("country", "de"), ("format", "json"), ("countrycodes", "li")]).array().isEmpty)
+        #expect(try server.get("/search", [("country", "Deutschland"), ("format", "json"), ("countrycodes", "li")]).array().isEmpty)
         // A structured field sent empty counts as absent: this is a free-text search, not "q with street".
         #expect(try server.get("/search", [("q", "Vaduz"), ("city", ""), ("format", "json")]).array().first?["name"] as? String == "Vaduz")
         // A viewbox around Schaan, bounded: only places inside it.
