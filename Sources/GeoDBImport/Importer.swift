@@ -254,6 +254,9 @@ public enum Importer {
     private static func buildHierarchy(extraAreaLevels: [Int64: [AddressLevel]], in context: ImportContext) throws {
         context.announce(phase: "hierarchy")
         let osmSources = Set(context.summary.sources.filter { $0.format.isOSM }.map(\.id))
+        // Before the areas: they are places like any other, in the country they name.
+        let countries = try ZoneCountryPlaces.add(writer: context.writer)
+        context.summary.timeZones?.countryPlaces = countries
         try HierarchyBuilder(writer: context.writer, osmSources: osmSources).run(extraLevels: extraAreaLevels)
         // Merges change the sources' place counts.
         for (i, source) in context.summary.sources.enumerated() {

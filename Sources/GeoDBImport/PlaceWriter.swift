@@ -62,6 +62,7 @@ public final class PlaceWriter {
     private var insertMergedRecord: Statement?
     /// Writes a place's entrances (`PlaceRecord.entrances`); prepared on first use (few places have any).
     private var insertEntrance: Statement?
+    /// The extent of the places written: where the file has data (`meta`'s bbox).
     public private(set) var boundingBox: BoundingBox?
     /// Places written per taxonomy category (`category.place_count` of this import's places).
     private(set) var categoryCounts: [String: Int] = [:]
@@ -147,9 +148,10 @@ public final class PlaceWriter {
     }
 
     /// Writes `place` of source `sourceID` as a new place (never linked to another) and returns its id.
-    /// `keepsLinkCandidate`: later sources may merge their records into it.
+    /// `keepsLinkCandidate`: later sources may merge their records into it. `widensExtent` false: the place
+    /// is not data where it lies (a country known from the time zones alone), so `boundingBox` ignores it.
     @discardableResult
-    func insert(_ place: PlaceRecord, sourceID: Int64, keepsLinkCandidate: Bool = false) throws -> Int64 {
+    func insert(_ place: PlaceRecord, sourceID: Int64, keepsLinkCandidate: Bool = false, widensExtent: Bool = true) throws -> Int64 {
         let id = nextID
         nextID += 1
         let p = insertPlace
@@ -234,7 +236,7 @@ public final class PlaceWriter {
 
         countsByKind[place.kind, default: 0] += 1
         written += 1
-        if boundingBox == nil { boundingBox = place.boundingBox } else { boundingBox!.extend(place.boundingBox) }
+        if widensExtent { if boundingBox == nil { boundingBox = place.boundingBox } else { boundingBox!.extend(place.boundingBox) } }
         try countForCommit()
         return id
     }

@@ -315,6 +315,37 @@ import TestSupport
         #expect(try country(scratch.path("kiosk.sqlite"), "Kiosk Mitte") == "DE")
     }
 
+    /// The countries of the zones that no place is become places (`ZoneCountryPlaces`), as Nominatim's country
+    /// table has every country: named in English and in their own languages, found by name and by code alone
+    /// (not while it is typed), named in the language asked, and reverse far from every place answers the
+    /// country of the zone there; the file's extent stays that of its data.
+    @Test func theZonesCountriesArePlaces() throws {
+        let scratch = try ScratchDirectory()
+        try "<?xml version='1.0'?>\n<osm version='0.6'>\n<node id='1' lat='52.52' lon='13.40'><tag k='amenity' v='cafe'/><tag k='name' v='Kaffee Mitte'/></node>\n</osm>\n"
+            .write(toFile: scratch.path("cafe.osm"), atomically: false, encoding: .utf8)
+        let zoned = scratch.path("zoned.sqlite"), plain = scratch.path("plain.sqlite")
+        _ = try TestDatabases.importFiles([scratch.path("cafe.osm"), TestPaths.sampleData("timezones-small.geojson")], to: zoned)
+        _ = try TestDatabases.importFile(scratch.path("cafe.osm"), to: plain)
+        #expect(try Self.rows(zoned, "SELECT country_code, name FROM place WHERE kind = 'country' ORDER BY country_code")
+                == [["AU", "Australia"], ["DE", "Germany"], ["FI", "Finland"], ["IN", "India"], ["NZ", "New Zealand"], ["US", "United States"]])
+        #expect(try Self.rows(zoned, "SELECT value FROM meta WHERE key = 'bbox'") == Self.rows(plain, "SELECT value FROM meta WHERE key = 'bbox'"))
+        let db = try GeoDatabase(path: zoned)
+        #expect(try Self.search(db, "Suomi").first?.address.countryCode == "FI")
+        let code = try db.withSession { try $0.explainSearch("de") }
+        #expect(code.places.first?.name == "Germany" && code.explanation.results.first?.reading == .countryCode)
+        #expect(try Self.search(db, "de", country: "FI").isEmpty)
+        var typing = SearchOptions()
+        typing.autocomplete = true
+        #expect(try db.withSession { try $0.explainSearch("in", options: typing) }.explanation.attempts.allSatisfy { $0.reading != .countryCode })
+        var french = SearchOptions()
+        french.language = "fr"
+        #expect(try db.search("Germany", options: french).first?.name == "Allemagne")
+        // The middle of India, far from the cafe: the country; the sea of `Etc/GMT-2`: nothing.
+        let india = try #require(try Self.reverse(db, 22, 79))
+        #expect(india.place.name == "India" && india.place.match == .area)
+        #expect(try Self.reverse(db, 0.5, 31.5) == nil)
+    }
+
     @Test func postcodesMatchByPrefixAndScopeStreets() throws {
         let db = try Self.liechtenstein.get()
         let listed = try Self.search(db, "949", limit: 20)

@@ -29,6 +29,9 @@ public enum CountryCode {
         return Locale(identifier: language).localizedString(forRegionCode: code)
     }
 
+    /// Whether CLDR knows `code` (upper case) as a country or territory.
+    static func isRegion(_ code: String) -> Bool { regionCodes.contains(code) }
+
     /// The country that the folded `words` (as `TextNormalizer.tokens` gives them) name: its code (one word,
     /// a region CLDR knows: "fi"), or its CLDR name in English, in one of its own languages (those of
     /// CLDR's locales for the region: "suomi", "schweiz", "suisse") or in one of `languages`. Read from
@@ -57,19 +60,44 @@ public enum CountryCode {
     /// The two-letter regions CLDR knows (countries and territories; not "001" or "EU").
     private static let regionCodes: [String] = Locale.Region.isoRegions.map(\.identifier).filter { parse($0) == $0 }.sorted()
 
-    /// Country names in English and in each country's own languages, by `nameKey`: about 1,100 names,
-    /// built in a few milliseconds (every language for every region would take 100 ms).
+    /// The country's names in English and in its own languages (those of CLDR's locales for the region), English
+    /// first, each name once: what a country is called by those who live there and by everyone else.
+    /// Empty for a code CLDR does not know.
+    ///
+    /// ```swift
+    /// CountryCode.ownNames("FI")   // [("en", "Finland"), ("fi", "Suomi"), ("se", "Suopma"), ("smn", "Suomâ")]
+    /// ```
+    package static func ownNames(_ code: String) -> [(language: String, name: String)] {
+        guard let code = parse(code), regionCodes.contains(code) else { return [] }
+        var names: [(language: String, name: String)] = []
+        for language in ["en"] + (ownLanguages[code] ?? []) {
+            if let name = Locale(identifier: language).localizedString(forRegionCode: code), !names.contains(where: { $0.name == name }) {
+                names.append((language, name))
+            }
+        }
+        return names
+    }
+
+    /// Each region's own languages: those CLDR has a locale of for it ("de_CH", "fr_CH", …), in identifier order.
+    private static let ownLanguages: [String: [String]] = {
+        var languages: [String: [String]] = [:]
+        for identifier in Locale.availableIdentifiers.sorted() {
+            let parts = identifier.split(separator: "_")
+            guard parts.count == 2, let code = parse(parts[1]), code == parts[1] else { continue }
+            languages[code, default: []].append(String(parts[0]))
+        }
+        return languages
+    }()
+
+    /// Country names in English and in each country's own languages (`ownNames`), by `nameKey`: about 1,100
+    /// names, built in a few milliseconds (every language for every region would take 100 ms). English names
+    /// first: a name two countries share in different languages (rare) names the one it is English for.
     private static let codesByName: [String: String] = {
         var table: [String: String] = [:]
-        let english = Locale(identifier: "en")
-        for code in regionCodes { english.localizedString(forRegionCode: code).map { table[nameKey($0)] = code } }
-        for identifier in Locale.availableIdentifiers {
-            let parts = identifier.split(separator: "_")
-            guard parts.count == 2, let code = parse(parts[1]), code == parts[1], regionCodes.contains(code) else { continue }
-            // English names were first and stay (a name two countries share in different languages is rare).
-            if let name = Locale(identifier: String(parts[0])).localizedString(forRegionCode: code), table[nameKey(name)] == nil {
-                table[nameKey(name)] = code
-            }
+        let names = regionCodes.map { ($0, ownNames($0)) }
+        for (code, own) in names { if let english = own.first { table[nameKey(english.name)] = code } }
+        for (code, own) in names {
+            for (_, name) in own.dropFirst() where table[nameKey(name)] == nil { table[nameKey(name)] = code }
         }
         return table
     }()

@@ -177,7 +177,7 @@ public enum MatchClass: String, Codable, Sendable, CaseIterable {
     case coordinate
     /// A place of the category the text named ("cafe near Senaatintori").
     case category
-    /// Reverse: nothing was near; the point lies in this area.
+    /// Reverse: nothing was near; the point lies in this area (outside every area: in this country, by its time zone).
     case area
     /// Reverse in a database without areas: the nearest settlement, however far.
     case nearest

@@ -497,15 +497,27 @@ final class ReverseGeocoder {
 
     /// Nothing within reach: the smallest area containing the point, else, in a database without areas
     /// (a gazetteer), the nearest settlement at any distance (for an address, street, POI or city: a
-    /// settlement is no state or country); nothing outside every area.
+    /// settlement is no state or country), else the country of the time zone at the point (as Nominatim's
+    /// country grid answers a point far from its data); nothing outside every area and zone.
     private func fallback(_ point: Coordinate, level: ReverseLevel, containing: [AddressLevel: AddressHierarchy.Area],
                           limit: Int) throws -> [Found] {
         if let area = AddressLevel.nested.lazy.compactMap({ containing[$0] }).first {
             return [Found(id: area.placeID, distance: 0, match: .area)]
         }
-        guard !hierarchy.hasAreas, [.address, .street, .poi, .city].contains(level) else { return [] }
-        return try nearest.nearest(point, kinds: PlaceKind.settlements, radius: ReverseOptions.maxRadius, limit: limit)
-            .map { Found(id: $0.id, distance: $0.distance, match: .nearest) }
+        if !hierarchy.hasAreas && [.address, .street, .poi, .city].contains(level) {
+            let settlements = try nearest.nearest(point, kinds: PlaceKind.settlements, radius: ReverseOptions.maxRadius, limit: limit)
+            if !settlements.isEmpty { return settlements.map { Found(id: $0.id, distance: $0.distance, match: .nearest) } }
+        }
+        return try zoneCountry(at: point).map { [Found(id: $0, distance: 0, match: .area)] } ?? []
+    }
+
+    /// The country place of the time zone at `point` (`TimeZoneCountry`; a boundary's, or the one
+    /// `ZoneCountryPlaces` made at import); nil without time zones, at sea or for a country no place is.
+    private func zoneCountry(at point: Coordinate) throws -> Int64? {
+        guard let zone = try timeZones.lookup()?.tzid(at: point), let code = TimeZoneCountry.code(ofZone: zone) else { return nil }
+        return try db.first("the country place of a time zone", """
+            SELECT id FROM place WHERE kind = 'country' AND country_code = ?1 ORDER BY admin_level IS NULL, id LIMIT 1
+            """, [.text(code)]) { $0.int(0) }
     }
 
     /// Categories of places whose area is an "area of interest" to someone standing in it.

@@ -96,6 +96,7 @@ final class ForwardSearch {
         let words = query.words.map { [$0] }
         try run(NameReading(context: context, words: words), query, into: &ranked)
         if let postcode = try PostcodeReading(context: context, query: query) { try run(postcode, query, into: &ranked) }
+        if let country = CountryCodeReading(context: context, query: query, options: options) { try run(country, query, into: &ranked) }
         var whatWhere = WhatWhereReading(context: context, words: words)
         whatWhere.floor = { [ranked] found in
             var all = ranked

@@ -12,6 +12,8 @@ public enum SearchReading: String, Codable, Sendable, CaseIterable {
     case nearPosition = "near_position"
     /// The words are a place's name (the plain reading).
     case name
+    /// The text is a country's ISO code ("fr").
+    case countryCode = "country_code"
     /// The text is a postcode or its beginning.
     case postcode
     /// "What, where": some words name the place, the others the areas it lies in ("Café, Vaduz").

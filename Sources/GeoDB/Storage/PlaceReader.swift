@@ -140,7 +140,8 @@ final class PlaceReader {
                 }
             }
             Self.localizeCountry(&address, language: language)
-            let name = names[place.id] ?? place.name
+            // A country without a name of its own in the language: CLDR's, as its address has.
+            let name = names[place.id] ?? (place.kind == .country ? address.country : nil) ?? place.name
             guard name != place.name || address != place.address else { continue }
             out[index].name = name
             out[index].address = address

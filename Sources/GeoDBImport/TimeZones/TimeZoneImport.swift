@@ -21,6 +21,8 @@ public struct TimeZoneImportStats: Sendable {
     /// Grid cells stored (wholly inside one zone) and border cells at the deepest level (left to polygons).
     public var gridCells = 0
     public var gridBorderCells = 0
+    /// Places made for the countries of the zones that no place of the database was (`ZoneCountryPlaces`).
+    public var countryPlaces = 0
     public var readSeconds = 0.0
     public var gridSeconds = 0.0
 }

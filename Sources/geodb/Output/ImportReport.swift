@@ -186,7 +186,8 @@ struct ImportReport: Encodable {
     static func describe(_ s: TimeZoneImportStats) -> [String] {
         [
             "  \(s.name) (timezone.geojson, \(Format.bytes(s.sizeBytes))): \(Format.count(s.zones)) zones, \(Format.count(s.polygons)) polygons (\(Format.count(s.holes)) holes), \(Format.count(s.vertices)) vertices"
-                + (s.degenerateRings > 0 ? "; \(Format.count(s.degenerateRings)) degenerate rings dropped" : ""),
+                + (s.degenerateRings > 0 ? "; \(Format.count(s.degenerateRings)) degenerate rings dropped" : "")
+                + (s.countryPlaces > 0 ? " → \(Format.count(s.countryPlaces)) country places" : ""),
             "    grid to level \(s.gridLevel) (1/\(1 << s.gridLevel)°): \(Format.count(s.gridCells)) cells inside one zone, \(Format.count(s.gridBorderCells)) border cells; read \(Format.seconds(s.readSeconds)), grid \(Format.seconds(s.gridSeconds))",
         ]
     }
@@ -225,10 +226,13 @@ struct ImportanceFileReport: Encodable {
 struct TimeZoneImportReport: Encodable {
     var name: String, sizeBytes: Int, zones: Int, polygons: Int, holes: Int, vertices: Int, degenerateRings: Int
     var gridLevel: Int, gridCells: Int, gridBorderCells: Int, readSeconds: Double, gridSeconds: Double
+    /// Country places made from the zones (`ZoneCountryPlaces`).
+    var countryPlaces: Int
 
     init(_ s: TimeZoneImportStats) {
         name = s.name; sizeBytes = s.sizeBytes; zones = s.zones; polygons = s.polygons; holes = s.holes
         vertices = s.vertices; degenerateRings = s.degenerateRings; gridLevel = s.gridLevel; gridCells = s.gridCells
         gridBorderCells = s.gridBorderCells; readSeconds = s.readSeconds; gridSeconds = s.gridSeconds
+        countryPlaces = s.countryPlaces
     }
 }
