@@ -11,9 +11,10 @@ enum ZoneCountryPlaces {
     /// Adds the places; returns how many. Each is named in English (as geodb names a country it knows from
     /// CLDR only) and in the country's own languages, at the point of its largest zone polygon farthest from
     /// the edges (`PolygonMath.labelPoint`; for a coastal country it can lie in its waters, which its zone
-    /// holds), with the box of all its zones; it belongs to the time zones' source and leaves the file's
-    /// extent alone (no data there). None without time zones, and none for a country a place already is
-    /// (a boundary, GeoNames' countryInfo, an earlier import's zones).
+    /// holds). It is that point alone: the box of its zones would put it in every R*Tree search of half the
+    /// world. It belongs to the time zones' source and leaves the file's extent alone (no data there). None
+    /// without time zones, and none for a country a place already is (a boundary, GeoNames' countryInfo, an
+    /// earlier import's zones).
     static func add(writer: PlaceWriter) throws -> Int {
         let db = writer.db
         guard let source = try db.scalarInt("SELECT source_id FROM timezone ORDER BY id LIMIT 1") else { return 0 }
@@ -35,29 +36,24 @@ enum ZoneCountryPlaces {
             _ = try writer.insert(PlaceRecord(
                 sourceRef: "country:" + code, kind: .country, category: "place=country", name: english,
                 names: [PlaceName(name: english, type: "name")] + names.map { PlaceName(name: $0.name, type: "name", lang: $0.language) },
-                coordinate: point, boundingBox: country.box, address: Address(countryCode: code)), sourceID: source, widensExtent: false)
+                coordinate: point, address: Address(countryCode: code)), sourceID: source, widensExtent: false)
             added += 1
         }
         try SourceRow.countPlaces(added, ofSource: source, in: db)
         return added
     }
 
-    /// What a country's zone polygons give its place: its largest polygon (by area on the ground) and the box of all.
+    /// A country's largest zone polygon, by area on the ground: where its place's point is.
     private struct ZoneCountry {
         var largest: (rings: [[Point7]], km2: Double)?
-        var box: BoundingBox?
 
         mutating func add(_ rings: [[Point7]]) {
             guard let outer = rings.first, outer.count >= 3 else { return }
-            let lats = outer.map(\.lat), lons = outer.map(\.lon)
-            let extent = BoundingBox(minLat: Double(lats.min()!) / 1e7, minLon: Double(lons.min()!) / 1e7,
-                                     maxLat: Double(lats.max()!) / 1e7, maxLon: Double(lons.max()!) / 1e7)
-            if box == nil { box = extent } else { box!.extend(extent) }
+            let (minLat, maxLat) = (Double(outer.map(\.lat).min()!) / 1e7, Double(outer.map(\.lat).max()!) / 1e7)
             // (1e-7°)² to km², longitude shortened by the cosine of the middle latitude: Alaska's zone is not
             // larger than the central zone of the United States for lying nearer the pole.
             let degreeKm = 111.32
-            let km2 = abs(PolygonMath.doubleSignedArea(outer)) / 2 / 1e14 * degreeKm * degreeKm
-                * cos((extent.minLat + extent.maxLat) / 2 * .pi / 180)
+            let km2 = abs(PolygonMath.doubleSignedArea(outer)) / 2 / 1e14 * degreeKm * degreeKm * cos((minLat + maxLat) / 2 * .pi / 180)
             if km2 > largest?.km2 ?? 0 { largest = (rings, km2) }
         }
 
