@@ -131,6 +131,75 @@ def bench_import(files, runs, name="Helsinki.osm.pbf"):
     return rows
 
 
+def large_tile(factor):
+    """Liechtenstein ×`factor`, tiled by `geodb-bench tile` (Tools/data/tile-osm.py needs 20 minutes for ×200)."""
+    out = os.path.join(WORK, f"liechtenstein-x{factor}.osm.pbf")
+    if not os.path.exists(out):
+        os.makedirs(WORK, exist_ok=True)
+        run([GEODB_BENCH, "tile", os.path.join(SHARED, "liechtenstein.osm.pbf"), "--factor", str(factor), "--output", out])
+    return out
+
+
+def bench_large(factors, budgets, runs):
+    """Issue 38's inputs: a country extract tiled to millions of places, imported with the default memory budget
+    and with the given `--memory` budgets (one row each), against osmium's pure read and ogr2ogr -f SQLite (one
+    run each: minutes at these sizes); with peak RSS, bytes per place and what went past the budget to disk."""
+    rows = []
+    db, ogr_db = os.path.join(WORK, "large.sqlite"), os.path.join(WORK, "ogr.sqlite")
+    for factor in factors:
+        path = large_tile(factor)
+        nodes, ways, relations = osm_counts(path)
+        osmium = timed(["osmium", "fileinfo", "-e", path]) if have("osmium") else None
+        ogr = None
+        if have("ogr2ogr"):
+            if os.path.exists(ogr_db):
+                os.remove(ogr_db)
+            ogr = timed(["ogr2ogr", "-f", "SQLite", ogr_db, path])
+            os.remove(ogr_db)
+        for budget in [None] + budgets:
+            wall, cpu, rss, summary = [], [], [], None
+            for _ in range(runs):
+                result = timed([GEODB, "import", path, "--output", db, "--force", "--json"] + (["--memory", budget] if budget else []))
+                wall.append(result.wall)
+                cpu.append(result.cpu)
+                rss.append(result.rss)
+                summary = json.loads(result.stdout)
+            rows.append(dict(name=f"Liechtenstein ×{factor}", factor=factor, nodes=nodes, objects=nodes + ways + relations,
+                             budget=summary["memory_budget"], asked=budget, places=summary["places"], size=os.path.getsize(db),
+                             spilled=sum(src.get("spilled_bytes", 0) for src in summary["sources"]),
+                             wall=wall, cpu=cpu, rss=rss, osmium=osmium, ogr=ogr))
+            os.remove(db)
+    return rows
+
+
+def large_section(rows, env, runs):
+    """The "Large imports" section of the report."""
+    lines = [
+        "## Large imports",
+        "",
+        "Issue 38's inputs: `liechtenstein.osm.pbf` tiled by `geodb-bench tile` (its copies side by side, ids shifted), "
+        "imported with the default `--memory` budget (a quarter of the machine's memory) and with a small one, against "
+        "`osmium fileinfo -e` and `ogr2ogr -f SQLite` (one run each). Peak RSS from GNU time; bytes per place = output / "
+        "places; past the budget = node locations and way lists written to scratch files instead of memory. "
+        f"Medians of {runs} run{'s' if runs != 1 else ''}; measured at commit {env['commit']}, "
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, load average {env['load']:.1f} at the start.",
+        "",
+        "| input | nodes | places | `--memory` | geodb import | CPU | peak RSS | output | bytes per place | past the budget | geodb rate / osmium rate | geodb vs ogr2ogr |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        g = statistics.median(r["wall"])
+        osmium = f"{(r['objects'] / g) / (r['objects'] / r['osmium'].wall):.2f}" if r["osmium"] else "–"
+        ogr = f"{r['ogr'].wall / g:.1f}× faster" if r["ogr"] else "–"
+        budget = r["asked"] or f"default ({r['budget'] / 2**30:.1f} GiB)"
+        lines.append(f"| {r['name']} | {r['nodes']:,} | {r['places']:,} | {budget} | {fmt_s(r['wall'])} | "
+                     f"{statistics.median(r['cpu']):.1f} s | {statistics.median(r['rss']) / 1024:,.0f} MiB | "
+                     f"{r['size'] / 1e6:,.0f} MB | {r['size'] / r['places']:.0f} | {r['spilled'] / 1e6:,.0f} MB | {osmium} | {ogr} |")
+    lines += ["", "Targets (issue 38): ≤ 220 bytes per place; at least 0.5 of osmium's read rate; at least 3× ogr2ogr; "
+              "peak RSS within the budget."]
+    return lines
+
+
 def bench_rtree(path, runs):
     """The R*Tree build: packed bulk load (default) against SQLite's row-by-row insertion."""
     result = {}
@@ -599,9 +668,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer sizes and runs (under 2 minutes)")
     parser.add_argument("--runs", type=int, help="runs per measurement (default 5, quick 3)")
-    parser.add_argument("--only", choices=["popular"],
+    parser.add_argument("--only", choices=["popular", "large"],
                         help="popular: only the popular query sets and the server's popular mix, written as the report's "
-                             "Popular queries section (the rest of the report is kept)")
+                             "Popular queries section; large: only the Large imports section (Liechtenstein ×200, and "
+                             "×1400 with GEODB_BENCH_GERMANY=1: about 450 M nodes, a Germany-sized input). The rest of the "
+                             "report is kept")
     args = parser.parse_args()
     runs = args.runs or (3 if args.quick else 5)
     factors = [1, 5] if args.quick else [1, 5, 20, 50]
@@ -618,6 +689,12 @@ def main():
         if not os.path.exists(path):
             print(f"note: {path} is missing, so its sections are skipped (GEODB_BENCH_DATA=DIR reads the inputs from DIR)",
                   file=sys.stderr)
+    large_factors = [200] + ([1400] if os.environ.get("GEODB_BENCH_GERMANY") else [])
+    if args.only == "large":
+        section = large_section(bench_large(large_factors, ["256M"], 1), env, 1)
+        bench_reliability.update(report_path, section, before="R*Tree build")
+        print("\n".join(section))
+        return
     if args.only == "popular":
         query_dbs = query_databases(files, None if args.quick else 400)
         popular = bench_popular(popular_databases(query_dbs, args.quick), popular_rounds)
@@ -667,6 +744,7 @@ def main():
     memory = bench_memory(memory_files, max(1, runs // 2 + 1))
     slope, intercept = memory_slope(memory)
     marginal, _ = memory_slope(memory[-2:])
+    large = None if args.quick else bench_large(large_factors, ["256M"], 1)
 
     biggest = rows[-1]
     big_g = statistics.median(biggest["geodb"])
@@ -706,6 +784,7 @@ def main():
         "",
         address_table(country_rows),
         "",
+        *(large_section(large, env, 1) + [""] if large else []),
         "## R*Tree build",
         "",
         f"On {os.path.basename(rtree_input)}: whole import with the packed bulk load (Sort-Tile-Recursive,",
