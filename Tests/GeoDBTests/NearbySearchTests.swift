@@ -64,6 +64,7 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         .anyNamedPOI, .categories(Taxonomy.standard.descendants(of: "cafe")),
         .categories(Taxonomy.standard.descendants(of: "food_and_drink")), .categories(["pharmacy", "atm"]),
         .rawTag("amenity=restaurant"), .categories(["museum"]), .rawTag("shop=yes"),
+        .rawTag("building=yes"),   // not in idx_place_category (RawTagIndex): from the R*Tree
     ]
 
     @Test func radiusPagesEqualBruteForceOnHelsinki() throws {
@@ -174,11 +175,14 @@ func allPages(limit: Int, _ query: (String?) throws -> PlacePage) throws -> [Pla
         let common = CategoryFilter.categories(taxonomy.descendants(of: "food_and_drink"))
         #expect(try db.nearby.categoryFirst(.rawTag("amenity=pharmacy"), box: wide))
         #expect(try !db.nearby.categoryFirst(.rawTag("amenity=restaurant"), box: narrow))
+        // Rarer in the box than places are, but not in the index (RawTagIndex): counting would scan `place`.
+        #expect(try !db.nearby.categoryFirst(.rawTag("building=yes"), box: wide))
         let cases: [(CategoryFilter, BoundingBox, String)] = [
             (.categories(["pharmacy"]), wide, "INDEX idx_place_category_category_id_lat (category_id=? AND lat>? AND lat<?)"),
             (common, narrow, "INDEX idx_place_category_category_id_lat (category_id=? AND lat>? AND lat<?)"),
             (.rawTag("amenity=pharmacy"), wide, "INDEX idx_place_category (category=?)"),
             (.rawTag("amenity=restaurant"), narrow, "SCAN r VIRTUAL TABLE INDEX 2:"),   // the R*Tree with all four bounds
+            (.rawTag("building=yes"), wide, "SCAN r VIRTUAL TABLE INDEX 2:"),
             (.anyNamedPOI, narrow, "SCAN r VIRTUAL TABLE INDEX 2:"),
         ]
         for (filter, box, expected) in cases {

@@ -136,8 +136,9 @@ final class NearbySearch {
 
     /// The candidate query: ?1…?4 the box (min lon, min lat, max lon, max lat), ?5 the filter's value,
     /// ?6 an FTS5 name query. Taxonomy categories read `idx_place_category_category_id_lat` (category,
-    /// lat, lon: a range scan of the latitude band); a raw tag starts from `idx_place_category` when rare,
-    /// from the R*Tree otherwise; "any named POI" from the R*Tree.
+    /// lat, lon: a range scan of the latitude band); a raw tag starts from `idx_place_category` when rare
+    /// (which `categoryFirst` says only of tags the index holds, `RawTagIndex`), from the R*Tree otherwise;
+    /// "any named POI" from the R*Tree.
     static func candidateSQL(_ filter: CategoryFilter, categoryFirst: Bool, byName: Bool) -> String {
         let named = "IN (SELECT \(SearchRowID.placeIDSQL("rowid")) FROM place_fts WHERE place_fts MATCH ?6)"
         let name = " AND p.id " + named
@@ -150,7 +151,8 @@ final class NearbySearch {
                 WHERE pc.category_id IN (SELECT value FROM json_each(?5)) AND pc.lat BETWEEN ?2 AND ?4 AND pc.lon BETWEEN ?1 AND ?3
                 """ + (byName ? " AND pc.place_id " + named : "")
         case .rawTag where categoryFirst:
-            return "SELECT p.id, p.lat, p.lon FROM place p WHERE p.category = ?5 AND p.lon BETWEEN ?1 AND ?3 AND p.lat BETWEEN ?2 AND ?4" + (byName ? name : "")
+            return "SELECT p.id, p.lat, p.lon FROM place p WHERE p.category = ?5 AND p.\(RawTagIndex.condition)"
+                + " AND p.lon BETWEEN ?1 AND ?3 AND p.lat BETWEEN ?2 AND ?4" + (byName ? name : "")
         case .rawTag:
             // Unary + keeps SQLite from starting at idx_place_category: this plan starts from the R*Tree.
             return "\(rtree) WHERE \(box) AND +p.category = ?5" + (byName ? name : "")
@@ -161,7 +163,8 @@ final class NearbySearch {
 
     /// Whether to start from the category's places rather than the R*Tree: always for taxonomy categories
     /// (their index holds positions); for a raw tag when it has fewer places in all than the box is
-    /// expected to hold (places × the box's share of the data's extent).
+    /// expected to hold (places × the box's share of the data's extent), never for a tag `idx_place_category`
+    /// does not hold (`building=yes` and the other common tags of addresses: counting would scan `place`).
     func categoryFirst(_ filter: CategoryFilter, box: BoundingBox) throws -> Bool {
         let stats = try categoryStatistics()
         let inCategory: Int64
@@ -170,7 +173,9 @@ final class NearbySearch {
         // (category, lat, lon) is indexed: a range scan of the category's places in the box's latitude band.
         case .categories: return true
         case .rawTag(let tag):
-            inCategory = try db.first("count a tag's places", "SELECT count(*) FROM place WHERE category = ?1", [.text(tag)]) { $0.int(0) } ?? 0
+            guard RawTagIndex.holds(tag) else { return false }
+            inCategory = try db.first("count a tag's places", "SELECT count(*) FROM place WHERE category = ?1 AND \(RawTagIndex.condition)",
+                                      [.text(tag)]) { $0.int(0) } ?? 0
         }
         let extent = stats.extent
         let share = max(0, min(1, (box.maxLat - box.minLat) * (box.maxLon - box.minLon)

@@ -270,7 +270,7 @@ final class SearchIndex {
             conditions.append("p.id IN (SELECT place_id FROM place_category WHERE category_id IN (SELECT value FROM json_each(?\(values.count))))")
         case .rawTag(let tag)?:
             values.append(.text(tag))
-            conditions.append("p.category = ?\(values.count)")
+            conditions.append(RawTagIndex.equals("?\(values.count)", tag: tag))
         case .anyNamedPOI?:
             conditions.append("p.kind = 'poi' AND p.name IS NOT NULL")
         case nil:

@@ -43,7 +43,7 @@ struct PlaceScan {
             conditions.append("pc.category_id IN (SELECT value FROM json_each(?\(values.count + 1)))")
             values.append(.text(JSONText.array(ids)))
         case .rawTag(let tag)?:
-            conditions.append("p.category = ?\(values.count + 1)")
+            conditions.append(RawTagIndex.equals("?\(values.count + 1)", tag: tag))
             values.append(.text(tag))
         case .anyNamedPOI?:
             conditions.append("p.kind = 'poi' AND p.name IS NOT NULL")
