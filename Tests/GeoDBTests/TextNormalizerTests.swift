@@ -49,7 +49,8 @@ import TestSupport
     /// The prefilter never rejects a name that folds to a word starting with one of the letters.
     @Test func firstLetterPrefilterIsNeverWrong() {
         let names = ["Tokyo", "Tōkyō", "Tóquio", "Токио", "東京", "Ærøskøbing", "Øresund", "Łódź", "ßtraße", "'s-Hertogenbosch",
-                     "  Helsinki", "Ｔｏｋｙｏ", "Đà Nẵng", "Ḥalab", "Αθήνα", "", "--", "42nd Street", "ʼAin"]
+                     "  Helsinki", "Ｔｏｋｙｏ", "Đà Nẵng", "Ḥalab", "Αθήνα", "Ἀθῆναι", "", "--", "42nd Street", "ʼAin",
+                     "ᲂstrov", "ሄልሲንኪ Helsinki", "ჰელსინკი"]
         let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
         for name in names {
             let first = TextNormalizer.tokens(name).first?.utf8.first
@@ -60,6 +61,14 @@ import TestSupport
         #expect(TextNormalizer.mayFold("Токио", toWordStartingWithOneOf: Array("t".utf8)))
         #expect(!TextNormalizer.mayFold("Երևան", toWordStartingWithOneOf: Array("e".utf8)))
         #expect(!TextNormalizer.mayFold("東京", toWordStartingWithOneOf: Array("t".utf8)))
+        // Of U+1000–U+1FFF, the scripts that never fold to ASCII (Georgian, Ethiopic, Myanmar) are told from
+        // Greek Extended and Latin Extended Additional, which do.
+        #expect(!TextNormalizer.mayFold("ჰელსინკი", toWordStartingWithOneOf: Array("h".utf8)))
+        #expect(!TextNormalizer.mayHoldWord("ሄልሲንኪ", startingWithOneOf: Array("hs".utf8)))
+        #expect(!TextNormalizer.mayHoldWord("ဟယ်လ်ဆင်ကီ", startingWithOneOf: Array("hs".utf8)))
+        #expect(TextNormalizer.mayHoldWord("ሄልሲንኪ Helsinki", startingWithOneOf: Array("h".utf8)))
+        #expect(TextNormalizer.mayFold("Ἀθῆναι", toWordStartingWithOneOf: Array("a".utf8)))
+        #expect(TextNormalizer.mayHoldWord("Ḥalab", startingWithOneOf: Array("x".utf8)))
         #expect(!TextNormalizer.mayFold("Vienna", toWordStartingWithOneOf: Array("tw".utf8)))
         #expect(TextNormalizer.mayFold("Wien", toWordStartingWithOneOf: Array("tw".utf8)))
         // Any word, not only the first; none when no word can.

@@ -96,24 +96,38 @@ package enum TextNormalizer {
     /// `firsts`: false only when it certainly cannot, so callers skip folding names that cannot equal a
     /// query. An ASCII first character must be one of `firsts` in any case; a non-ASCII one may fold to it
     /// unless it comes from a script that never folds to ASCII (Armenian, Hebrew, Arabic, CJK, …: UTF-8 lead
-    /// bytes from 0xD4 up, except 0xE1 (Latin Extended Additional), 0xE2 (punctuation) and 0xEF (fullwidth
-    /// forms)). Latin, Greek and Cyrillic (lead bytes up to 0xD3) fold to ASCII.
+    /// bytes from 0xD4 up, except 0xE2 (punctuation), 0xEF (fullwidth forms) and the part of 0xE1 that may:
+    /// `neverFoldsToASCII(afterE1:)`). Latin, Greek and Cyrillic (lead bytes up to 0xD3) fold to ASCII.
     package static func mayFold(_ text: String, toWordStartingWithOneOf firsts: [UInt8]) -> Bool {
         mayFold(bytes: text.utf8, toWordStartingWithOneOf: firsts)
     }
 
     /// `mayFold` of text given as its UTF-8 bytes (as SQLite hands a column over, before a String is made).
     static func mayFold<Bytes: Sequence<UInt8>>(bytes: Bytes, toWordStartingWithOneOf firsts: [UInt8]) -> Bool {
+        var afterE1 = false
         for byte in bytes {
+            if afterE1 { return !neverFoldsToASCII(afterE1: byte) }
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return firsts.contains(byte)
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): return firsts.contains(byte | 0x20)
-            case 0x80...0xD3, 0xE1, 0xE2, 0xEF: return true
+            case 0x80...0xD3, 0xE2, 0xEF: return true
+            case 0xE1: afterE1 = true
             case 0xD4...: return false
             default: continue   // ASCII punctuation and spaces: not part of a word
             }
         }
-        return false
+        return afterE1
+    }
+
+    /// Whether the character of UTF-8 lead byte 0xE1 (U+1000–U+1FFF) whose second byte is `second` is of a
+    /// script that never folds to ASCII: Myanmar, Georgian, Hangul Jamo, Ethiopic, Cherokee, Khmer, Mongolian
+    /// and the others up to U+1A7F, Balinese to Ol Chiki (U+1B00–U+1C7F). Not the combining marks of
+    /// U+1AB0–U+1AFF (folded away), Cyrillic Extended-C (its letters fold to Cyrillic's), phonetic letters,
+    /// Latin Extended Additional ("Ḥ") and Greek Extended, which fold to ASCII through Latin and Greek. Told
+    /// apart, a capital's Amharic, Georgian and Myanmar names were folded by Foundation for every query of
+    /// its first letters, for nothing.
+    static func neverFoldsToASCII(afterE1 second: UInt8) -> Bool {
+        (0x80...0xA9).contains(second) || (0xAC...0xB1).contains(second)
     }
 
     /// Whether any word of `text` could fold to one starting with one of the ASCII letters or digits
@@ -130,7 +144,15 @@ package enum TextNormalizer {
         var inWord = false
         // The lead byte of a letter of `letterRange` that begins a word, until its second byte.
         var lead: UInt8 = 0
+        var afterE1 = false
         for byte in bytes {
+            if afterE1 {
+                // A script that never folds to ASCII: as any other such script below; else it may begin such a word.
+                afterE1 = false
+                guard neverFoldsToASCII(afterE1: byte) else { return true }
+                inWord = false
+                continue
+            }
             if lead != 0 {
                 let scalar = UInt32(lead & 0x1F) << 6 | UInt32(byte & 0x3F)
                 lead = 0
@@ -156,8 +178,10 @@ package enum TextNormalizer {
             case 0xC3...0xD3:
                 // Latin-1 letters to Cyrillic: a word beginning with one begins as its fold.
                 if !inWord { lead = byte }
-            case 0xE1, 0xE2, 0xEF:
-                // Latin Extended Additional, fullwidth forms, and punctuation ("Qal‘a"): may begin such a word.
+            case 0xE1:
+                afterE1 = true
+            case 0xE2, 0xEF:
+                // Fullwidth forms, and punctuation ("Qal‘a"): may begin such a word.
                 return true
             default:
                 // ASCII separators, Latin-1 symbols, scripts that never fold to ASCII ("aru・m"): a word of
@@ -165,7 +189,7 @@ package enum TextNormalizer {
                 inWord = false
             }
         }
-        return lead != 0
+        return lead != 0 || afterE1
     }
 
     /// `foldedAlternatives` of a name with an umlaut and nothing to fold beyond Latin-1 letters (most names
