@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CMalloc"),
         // Thin checked layer over the SQLite C API: connections, statements, errors.
         .target(name: "GeoDBSQLite", dependencies: ["CSQLite"]),
         // Runtime library an app links to read a database: schema, model, queries, inspection.
@@ -30,7 +31,7 @@ let package = Package(
         // Output files written whole or not at all: a temporary file renamed into place, removed on Ctrl-C.
         .target(name: "GeoDBFileOutput", dependencies: ["GeoDB"]),
         // Readers for every input format and the importer that writes a database.
-        .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBFileOutput", "CZlib", "CBzip2", "CDeflate"]),
+        .target(name: "GeoDBImport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBFileOutput", "CZlib", "CBzip2", "CDeflate", "CMalloc"]),
         // Writers of places as GeoJSON, CSV and GeoPackage files (`geodb export`).
         .target(name: "GeoDBExport", dependencies: ["GeoDB", "GeoDBSQLite", "GeoDBFileOutput"]),
         // `geodb serve`: the databases over HTTP in Nominatim's, Photon's and geodb's own API, the web page.

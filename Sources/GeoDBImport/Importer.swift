@@ -29,7 +29,8 @@ public struct ImportOptions: Sendable {
     public var importanceFile: String?
     /// Bytes the lookup tables of an OSM file (node locations, the index of way node lists) may hold in
     /// memory; beyond it they go to scratch files beside the output, and lookups read them back
-    /// (docs/CLI.md, "Memory"). By default a quarter of the machine's memory.
+    /// (docs/CLI.md, "Memory"). The addresses phase's street segments and rewritten places keep within it
+    /// too (`AddressCompleter`). By default a quarter of the machine's memory.
     public var memoryBudget = ImportOptions.defaultMemoryBudget
 
     /// A quarter of the physical memory: room for the import's other memory (SQLite's caches, the hierarchy
@@ -164,6 +165,7 @@ public enum Importer {
             context.summary.alternateNames = alternateNames?.summary
             alternateNames?.discard()
             context.clock.lap("read")
+            FreedMemory.release()
             if let importanceFile { try raiseImportance(from: importanceFile, in: context) }
             try buildHierarchy(extraAreaLevels: extraAreaLevels, in: context)
             try finishTables(in: context, keysHoldFirstWords: fullText.keysHoldFirstWords)
@@ -263,11 +265,14 @@ public enum Importer {
             context.summary.sources[i].places = Int(try context.db.scalarInt("SELECT place_count FROM source WHERE id = ?",
                                                                              [.integer(source.id)]) ?? 0)
         }
+        FreedMemory.release()
         context.clock.lap("hierarchy")
         // After the area sets: a postcode is derived only where no postal area gives one.
         context.announce(phase: "addresses")
-        context.summary.derived = try AddressCompleter(writer: context.writer, osmSources: osmSources).run()
+        context.summary.derived = try AddressCompleter(writer: context.writer, osmSources: osmSources,
+                                                            memoryBudget: context.options.memoryBudget).run()
         context.summary.addresses = try AddressCompleteness(in: context.db)
+        FreedMemory.release()
         context.clock.lap("addresses")
     }
 

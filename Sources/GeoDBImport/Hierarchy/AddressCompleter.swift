@@ -87,18 +87,27 @@ final class AddressCompleter {
 
     private let writer: PlaceWriter
     private let osmSources: Set<Int64>
+    /// The bytes the street segments near places lacking a street, and the places rewritten at a time, may
+    /// take (`ImportOptions.memoryBudget`: the OSM files' node locations are gone by now).
+    private let memoryBudget: Int
 
-    init(writer: PlaceWriter, osmSources: Set<Int64>) {
+    init(writer: PlaceWriter, osmSources: Set<Int64>, memoryBudget: Int) {
         self.writer = writer
         self.osmSources = osmSources
+        self.memoryBudget = memoryBudget
     }
 
     /// Derives and writes; memory holds the places that lack a part (a point each), the street segments
-    /// near them and the addresses with postcodes near those lacking one, not the import's places.
+    /// near them (within `memoryBudget`) and the addresses with postcodes near those lacking one, not the
+    /// import's places.
     func run() throws -> DerivedAddressCounts {
         guard !osmSources.isEmpty else { return DerivedAddressCounts() }
+        // Each step's working set given back before the next's (`FreedMemory`): freed, its street segments and
+        // the addresses around stayed resident beneath the places read back to be rewritten.
         let streets = try deriveStreets()
+        FreedMemory.release()
         let postcodes = try derivePostcodes(streets: streets)
+        FreedMemory.release()
         try write(streets: streets, postcodes: postcodes)
         return DerivedAddressCounts(streets: streets.count, postcodes: postcodes.count)
     }
@@ -133,17 +142,55 @@ final class AddressCompleter {
         }
         guard !orphans.isEmpty else { return [:] }
 
-        // The segments of named streets near them, by cell number, each with its street's index in `names`.
+        // The segments of named streets near them, by cell number, each with its street's index in `names`: the
+        // cells in row-major order, as many at a time as `memoryBudget` holds (one pass over the streets each).
+        let order = Self.rowMajorOrder(of: cells)
+        var derived: [Int64: String] = [:]
+        var first = 0
+        while first < cells.count {
+            let pass = try streetSegments(near: cells, order: order, from: first)
+            for orphan in orphans where pass.cells.contains(Int(order.rank[Int(orphan.cell)])) {
+                if let street = Self.nearestStreet(to: orphan.point, among: pass.segments[Int(orphan.cell)]) {
+                    derived[orphan.id] = pass.names[Int(street)]
+                }
+            }
+            first = pass.cells.upperBound
+        }
+        return derived
+    }
+
+    /// A segment of a named street: its street's index in the pass's `names`, its ends.
+    private typealias Segment = (street: Int32, a: Point7, b: Point7)
+
+    /// The cells of a `CellNumbering` in row-major order: `rank[number]` is a cell's place in it, `numbers[rank]`
+    /// the cell there.
+    private static func rowMajorOrder(of cells: CellNumbering) -> (rank: [Int32], numbers: [Int32]) {
+        let numbers = cells.cells.enumerated().sorted { ($0.element.row, $0.element.column) < ($1.element.row, $1.element.column) }
+            .map { Int32($0.offset) }
+        var rank = [Int32](repeating: 0, count: numbers.count)
+        for (i, number) in numbers.enumerated() { rank[Int(number)] = Int32(i) }
+        return (rank, numbers)
+    }
+
+    /// One pass over the named streets: the segments near the cells of ranks `first`… (row-major), as many of
+    /// them as `memoryBudget` holds. A pass starts with all the cells left and, when its segments pass the
+    /// budget, drops the later half of those it still has (at least one stays): a cell kept was kept from the
+    /// start, so it has every segment near it, in the order of the streets' ids as with one pass. An import
+    /// within its budget makes one pass, as before there were passes.
+    private func streetSegments(near cells: CellNumbering, order: (rank: [Int32], numbers: [Int32]),
+                                from first: Int) throws -> (cells: Range<Int>, segments: [[Segment]], names: [String]) {
         let reach = PlaceReach.streetOfAHouse
+        var end = cells.count
         var names: [String] = []
-        var segments = [[(street: Int32, a: Point7, b: Point7)]](repeating: [], count: cells.count)
+        var segments = [[Segment]](repeating: [], count: cells.count)
+        var held = 0
         let streets = try writer.db.prepare("""
             SELECT p.name, g.geometry FROM place p JOIN place_geometry g ON g.place_id = p.id
             WHERE p.kind = 'street' AND p.name IS NOT NULL ORDER BY p.id
             """)
         while try streets.step() {
             guard let blob = streets.blob(1), case .lineStrings(let lines)? = Geometry(encoded: blob), let name = streets.text(0) else { continue }
-            // Its index in `names`, which it joins only when a segment of it is near an orphan.
+            // Its index in `names`, which it joins only when a segment of it is near a cell of the pass.
             let index = Int32(names.count)
             var used = false
             for line in lines where line.count > 1 {
@@ -151,37 +198,49 @@ final class AddressCompleter {
                     let a = line[i - 1], b = line[i]
                     Self.forEachCell(around: a, b, reach: reach, degrees: Self.cellDegrees) { cell in
                         guard let number = cells.number(row: cell.row, column: cell.column) else { return }
+                        let rank = Int(order.rank[Int(number)])
+                        guard rank >= first && rank < end else { return }
                         segments[Int(number)].append((index, a, b))
                         used = true
+                        held += MemoryLayout<Segment>.stride
                     }
                 }
             }
             if used { names.append(name) }
-        }
-
-        var derived: [Int64: String] = [:]
-        let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
-        for orphan in orphans {
-            let p = orphan.point, at = p.coordinate, scale = cos(at.lat * .pi / 180)
-            let xUnit = scale * metresPerUnit
-            var best: (distance: Double, street: Int32)?
-            for segment in segments[Int(orphan.cell)] {
-                // The distance to the segment's box first, a bound below the distance to the segment that needs
-                // no division: most segments of a cell are farther than the reach or the best so far (1 mm of
-                // slack for rounding).
-                let (a, b) = (segment.a, segment.b)
-                let gapLon = max(0, Int64(min(a.lon, b.lon)) - Int64(p.lon), Int64(p.lon) - Int64(max(a.lon, b.lon)))
-                let gapLat = max(0, Int64(min(a.lat, b.lat)) - Int64(p.lat), Int64(p.lat) - Int64(max(a.lat, b.lat)))
-                let gx = Double(gapLon) * xUnit, gy = Double(gapLat) * metresPerUnit
-                let limit = (best?.distance ?? reach) + 0.001
-                guard gx * gx + gy * gy <= limit * limit else { continue }
-                let d = LineMath.distance(from: at, scale: scale, toSegment: a, b)
-                // Equal distances (a corner house) go to the street read first, which is the lower id.
-                if d <= reach, best.map({ d < $0.distance }) ?? true { best = (d, segment.street) }
+            while held > memoryBudget && end - first > 1 {
+                let kept = first + (end - first + 1) / 2
+                for number in order.numbers[kept..<end] {
+                    held -= segments[Int(number)].count * MemoryLayout<Segment>.stride
+                    segments[Int(number)] = []
+                }
+                end = kept
             }
-            if let best { derived[orphan.id] = names[Int(best.street)] }
         }
-        return derived
+        return (first..<end, segments, names)
+    }
+
+    /// The street (index in its segments' `names`) of the segment nearest `p` within `PlaceReach.streetOfAHouse`.
+    private static func nearestStreet(to p: Point7, among segments: [Segment]) -> Int32? {
+        let reach = PlaceReach.streetOfAHouse
+        let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
+        let at = p.coordinate, scale = cos(at.lat * .pi / 180)
+        let xUnit = scale * metresPerUnit
+        var best: (distance: Double, street: Int32)?
+        for segment in segments {
+            // The distance to the segment's box first, a bound below the distance to the segment that needs
+            // no division: most segments of a cell are farther than the reach or the best so far (1 mm of
+            // slack for rounding).
+            let (a, b) = (segment.a, segment.b)
+            let gapLon = max(0, Int64(min(a.lon, b.lon)) - Int64(p.lon), Int64(p.lon) - Int64(max(a.lon, b.lon)))
+            let gapLat = max(0, Int64(min(a.lat, b.lat)) - Int64(p.lat), Int64(p.lat) - Int64(max(a.lat, b.lat)))
+            let gx = Double(gapLon) * xUnit, gy = Double(gapLat) * metresPerUnit
+            let limit = (best?.distance ?? reach) + 0.001
+            guard gx * gx + gy * gy <= limit * limit else { continue }
+            let d = LineMath.distance(from: at, scale: scale, toSegment: a, b)
+            // Equal distances (a corner house) go to the street read first, which is the lower id.
+            if d <= reach, best.map({ d < $0.distance }) ?? true { best = (d, segment.street) }
+        }
+        return best?.street
     }
 
     /// Calls `body` with each cell of `degrees` that the box of segment a–b grown by `reach` metres meets
@@ -343,15 +402,28 @@ final class AddressCompleter {
 
     // MARK: Writing
 
-    /// Sets the derived parts, marks them, and rewrites each place's search row with its new address.
+    /// What a place read back to be rewritten (`IndexedPlace`) takes in memory, about (Liechtenstein ×200:
+    /// 639,010 places, 341 MB).
+    private static let indexedPlaceBytes = 512
+
+    /// Sets the derived parts, marks them, and rewrites each place's search row with its new address: in id
+    /// order, as many places read back at a time as `memoryBudget` holds (each batch a pass over `place_name`).
     private func write(streets: [Int64: String], postcodes: [Int64: String]) throws {
-        let ids = Set(streets.keys).union(postcodes.keys)
-        guard !ids.isEmpty else { return }
-        let places = try IndexedPlace.read(ids, from: writer)
+        let ids = Set(streets.keys).union(postcodes.keys).sorted()
         let update = try writer.db.prepare("""
             UPDATE place SET street = coalesce(street, ?2), postcode = coalesce(postcode, ?3), derived = ?4 WHERE id = ?1
             """)
-        for id in ids.sorted() {
+        let batch = max(1, memoryBudget / Self.indexedPlaceBytes)
+        for start in stride(from: 0, to: ids.count, by: batch) {
+            let batchIDs = ids[start..<min(start + batch, ids.count)]
+            try write(batchIDs, from: try IndexedPlace.read(Set(batchIDs), from: writer), streets: streets, postcodes: postcodes,
+                      update: update)
+        }
+    }
+
+    private func write(_ ids: ArraySlice<Int64>, from places: [Int64: IndexedPlace], streets: [Int64: String],
+                       postcodes: [Int64: String], update: Statement) throws {
+        for id in ids {
             guard let old = places[id] else { continue }
             var new = old
             var parts: [Address.Part] = []

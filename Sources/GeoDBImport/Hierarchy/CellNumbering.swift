@@ -50,6 +50,15 @@ struct CellNumbering {
         return nil
     }
 
+    /// The cells by number.
+    var cells: [(row: Int32, column: Int32)] {
+        var cells = [(row: Int32, column: Int32)](repeating: (0, 0), count: count)
+        for (key, number) in zip(keys, numbers) where number >= 0 {
+            cells[Int(number)] = (Int32(bitPattern: UInt32(key >> 32)), Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
+        }
+        return cells
+    }
+
     private mutating func grow() {
         let (oldKeys, oldNumbers) = (keys, numbers)
         keys = Array(repeating: 0, count: oldKeys.count * 2)
