@@ -71,6 +71,16 @@ package enum Schema {
         }
     }
 
+    /// Creates the secondary index `name` of the index files now, ahead of the others: for a phase of the load
+    /// that looks rows up by it. `createIndexes` leaves it as it is.
+    package static func createIndex(named name: String, in db: Connection) throws {
+        let statement = SchemaFiles.all.filter { isIndexFile($0.name) }
+            .flatMap { $0.sql.split(separator: ";") }
+            .first { $0.contains("INDEX IF NOT EXISTS \(name) ON") }
+        guard let statement else { throw GeoDBError(.database, "geodb's schema has no index \(name)") }
+        try db.execute(String(statement))
+    }
+
     /// The ordinary tables of `schema` (a database name: "main", an attached one) holding the virtual tables
     /// `virtualTables` (FTS5 and R*Tree shadow tables), and their external content tables: what copying
     /// such tables from one database to another copies.
