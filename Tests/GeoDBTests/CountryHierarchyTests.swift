@@ -318,7 +318,7 @@ import TestSupport
     /// The countries of the zones that no place is become places (`ZoneCountryPlaces`), as Nominatim's country
     /// table has every country: named in English and in their own languages, found by name and by code alone
     /// (not while it is typed), named in the language asked, and reverse far from every place answers the
-    /// country of the zone there; the file's extent stays that of its data.
+    /// country of the zone there; the file's extent stays that of its data. A file of time zones alone gets none.
     @Test func theZonesCountriesArePlaces() throws {
         let scratch = try ScratchDirectory()
         try "<?xml version='1.0'?>\n<osm version='0.6'>\n<node id='1' lat='52.52' lon='13.40'><tag k='amenity' v='cafe'/><tag k='name' v='Kaffee Mitte'/></node>\n</osm>\n"
@@ -329,6 +329,9 @@ import TestSupport
         #expect(try Self.rows(zoned, "SELECT country_code, name FROM place WHERE kind = 'country' ORDER BY country_code")
                 == [["AU", "Australia"], ["DE", "Germany"], ["FI", "Finland"], ["IN", "India"], ["NZ", "New Zealand"], ["US", "United States"]])
         #expect(try Self.rows(zoned, "SELECT value FROM meta WHERE key = 'bbox'") == Self.rows(plain, "SELECT value FROM meta WHERE key = 'bbox'"))
+        // Time zones alone stay a lookup table: no places to search beside region files.
+        _ = try TestDatabases.importFile(TestPaths.sampleData("timezones-small.geojson"), to: scratch.path("zones.sqlite"))
+        #expect(try Self.rows(scratch.path("zones.sqlite"), "SELECT count(*) FROM place") == [["0"]])
         let db = try GeoDatabase(path: zoned)
         #expect(try Self.search(db, "Suomi").first?.address.countryCode == "FI")
         let code = try db.withSession { try $0.explainSearch("de") }
