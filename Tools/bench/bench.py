@@ -696,6 +696,8 @@ def main():
         print("\n".join(section))
         return
     if args.only == "popular":
+        if os.path.exists(TIMEZONES):   # afresh, as the query databases: a file of an older build is refused
+            run([GEODB, "import", TIMEZONES, "--output", tz_db, "--force", "--quiet"])
         query_dbs = query_databases(files, None if args.quick else 400)
         popular = bench_popular(popular_databases(query_dbs, args.quick), popular_rounds)
         mix = None
