@@ -71,12 +71,16 @@ public enum CountryCode {
         guard let code = parse(code), regionCodes.contains(code) else { return [] }
         var names: [(language: String, name: String)] = []
         for language in ["en"] + (ownLanguages[code] ?? []) {
-            if let name = Locale(identifier: language).localizedString(forRegionCode: code), !names.contains(where: { $0.name == name }) {
+            let locale = language == "en" ? english : Locale(identifier: language)
+            if let name = locale.localizedString(forRegionCode: code), !names.contains(where: { $0.name == name }) {
                 names.append((language, name))
             }
         }
         return names
     }
+
+    /// English, which names every region first: made once, not once a region.
+    private static let english = Locale(identifier: "en")
 
     /// Each region's own languages: those CLDR has a locale of for it ("de_CH", "fr_CH", …), in identifier order.
     private static let ownLanguages: [String: [String]] = {
