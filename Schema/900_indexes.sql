@@ -5,7 +5,7 @@ CREATE INDEX IF NOT EXISTS idx_place_source_id_source_ref ON place(source_id, so
 -- The places of a raw tag, but for the common building tags of addresses (most places of a map file, 16
 -- bytes each here, and queries for them read as many rows either way). Partial: a query reads it only when
 -- it repeats the condition (RawTagIndex.swift).
-CREATE INDEX IF NOT EXISTS idx_place_category ON place(category) WHERE category NOT IN ('building=yes', 'building=house', 'building=detached', 'building=apartments', 'building=residential', 'building=semidetached_house', 'building=terrace');
+CREATE INDEX IF NOT EXISTS idx_place_category ON place(category) WHERE category <> 'building=yes' AND category <> 'building=house' AND category <> 'building=detached' AND category <> 'building=apartments' AND category <> 'building=residential' AND category <> 'building=semidetached_house' AND category <> 'building=terrace';
 -- The places of a kind (the nearest suburb, city, state of a point): without it, a scan of every place.
 CREATE INDEX IF NOT EXISTS idx_place_kind ON place(kind);
 CREATE INDEX IF NOT EXISTS idx_place_link_place_id ON place_link(place_id);

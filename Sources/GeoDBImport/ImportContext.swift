@@ -32,12 +32,14 @@ final class ImportContext {
     }
 
     /// Runs `read` with a sink whose places the writer writes on a thread of its own, as places of `source`
-    /// linked as `linking` says, and waits for the last of them. Returns what `read` returned and the places
+    /// linked as `linking` says (`completesAddresses`: the addresses phase completes them, an OSM file's), and
+    /// waits for the last of them. Returns what `read` returned and the places
     /// and links the source added.
-    func writePlaces<Result>(of source: SourceRow, linking: SourceLinking,
+    func writePlaces<Result>(of source: SourceRow, linking: SourceLinking, completesAddresses: Bool = false,
                              _ read: (PipelinedPlaceSink) throws -> Result) throws -> (Result, places: Int, linked: Int) {
         let placesBefore = writer.written, linkedBefore = writer.linked
-        let pipeline = PipelinedPlaceSink(target: writer.sink(forSource: source.id, linking: linking))
+        let pipeline = PipelinedPlaceSink(target: writer.sink(forSource: source.id, linking: linking,
+                                                              completesAddresses: completesAddresses))
         let result: Result
         do {
             result = try read(pipeline)

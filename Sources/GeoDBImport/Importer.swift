@@ -29,9 +29,15 @@ public struct ImportOptions: Sendable {
     public var importanceFile: String?
     /// Bytes the lookup tables of an OSM file (node locations, the index of way node lists) may hold in
     /// memory; beyond it they go to scratch files beside the output, and lookups read them back
-    /// (docs/CLI.md, "Memory"). The addresses phase's street segments and rewritten places keep within it
-    /// too (`AddressCompleter`). By default a quarter of the machine's memory.
+    /// (docs/CLI.md, "Memory"). The search rows held back for the addresses phase (`addressHoldBudget`), and
+    /// that phase's street segments and rewritten places, keep within it too (`AddressCompleter`). By default
+    /// a quarter of the machine's memory.
     public var memoryBudget = ImportOptions.defaultMemoryBudget
+
+    /// What of `memoryBudget` holds back the search rows of the places the addresses phase may complete
+    /// (`FullTextBuilder`): an eighth. The node locations and way index have the rest (`nodeStoreBudget`).
+    var addressHoldBudget: Int { memoryBudget / 8 }
+    var nodeStoreBudget: Int { memoryBudget - addressHoldBudget }
 
     /// A quarter of the physical memory: room for the import's other memory (SQLite's caches, the hierarchy
     /// phase's areas), the page cache that makes scratch files cheap, and whatever else the machine runs.
@@ -151,7 +157,7 @@ public enum Importer {
         do {
             let db = try openBuild(temporary.path, options: options)
             let fullText = try FullTextBuilder(output: db, scratchPath: temporary.path + FullTextBuilder.scratchSuffix,
-                                               cacheMiB: options.cacheMiB)
+                                               cacheMiB: options.cacheMiB, addressHoldBudget: options.addressHoldBudget)
             defer { fullText.discard() }   // now, on failure: not whenever a writer thread lets go of it
             try db.execute("BEGIN")
             let writer = try PlaceWriter(db: db, fullText: fullText, rtreeBuild: options.rtreeBuild,

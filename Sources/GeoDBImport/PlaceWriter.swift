@@ -120,8 +120,9 @@ public final class PlaceWriter {
     }
 
     /// The sink the places of source `id` (`source.id`) are added to, linked to other sources' as `linking` says.
-    func sink(forSource id: Int64, linking: SourceLinking) -> PlaceSink {
-        SourcePlaces(writer: self, sourceID: id, linking: linking)
+    /// `completesAddresses`: the addresses phase completes the source's places (`AddressCompleter`).
+    func sink(forSource id: Int64, linking: SourceLinking, completesAddresses: Bool = false) -> PlaceSink {
+        SourcePlaces(writer: self, sourceID: id, linking: linking, completesAddresses: completesAddresses)
     }
 
     /// One source's places on their way into the writer, with what they are written as.
@@ -129,29 +130,34 @@ public final class PlaceWriter {
         let writer: PlaceWriter
         let sourceID: Int64
         let linking: SourceLinking
+        let completesAddresses: Bool
 
-        init(writer: PlaceWriter, sourceID: Int64, linking: SourceLinking) {
-            (self.writer, self.sourceID, self.linking) = (writer, sourceID, linking)
+        init(writer: PlaceWriter, sourceID: Int64, linking: SourceLinking, completesAddresses: Bool) {
+            (self.writer, self.sourceID, self.linking, self.completesAddresses) = (writer, sourceID, linking, completesAddresses)
         }
 
         func add(_ place: PlaceRecord) throws {
-            try writer.add(place, sourceID: sourceID, linking: linking)
+            try writer.add(place, sourceID: sourceID, linking: linking, completesAddresses: completesAddresses)
         }
     }
 
-    private func add(_ place: PlaceRecord, sourceID: Int64, linking: SourceLinking) throws {
+    private func add(_ place: PlaceRecord, sourceID: Int64, linking: SourceLinking, completesAddresses: Bool) throws {
         if linking.mergesIntoEarlier, let match = linker.match(place, sourceID: sourceID) {
             try merge(place, of: sourceID, into: match)
             return
         }
-        try insert(place, sourceID: sourceID, keepsLinkCandidate: linking.keepsCandidates)
+        try insert(place, sourceID: sourceID, keepsLinkCandidate: linking.keepsCandidates,
+                   awaitsAddress: completesAddresses && AddressCompleter.mayComplete(place))
     }
 
     /// Writes `place` of source `sourceID` as a new place (never linked to another) and returns its id.
     /// `keepsLinkCandidate`: later sources may merge their records into it. `widensExtent` false: the place
     /// is not data where it lies (a country known from the time zones alone), so `boundingBox` ignores it.
+    /// `awaitsAddress`: the addresses phase may complete it, so its search rows wait for that
+    /// (`FullTextBuilder.insert`).
     @discardableResult
-    func insert(_ place: PlaceRecord, sourceID: Int64, keepsLinkCandidate: Bool = false, widensExtent: Bool = true) throws -> Int64 {
+    func insert(_ place: PlaceRecord, sourceID: Int64, keepsLinkCandidate: Bool = false, widensExtent: Bool = true,
+                awaitsAddress: Bool = false) throws -> Int64 {
         let id = nextID
         nextID += 1
         let p = insertPlace
@@ -194,7 +200,7 @@ public final class PlaceWriter {
         }
         let searchNames = place.searchNames   // for the index and the link candidate: made once
         try fullText.insert(id: id, importance: place.importance, kind: place.kind, names: searchNames,
-                            named: place.name != nil, address: place.address)
+                            named: place.name != nil, address: place.address, awaitsAddress: awaitsAddress)
         if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
             areaLikeIDs.append(id)
         }
@@ -430,6 +436,13 @@ public final class PlaceWriter {
                             address: address)
         try fullText.insert(id: id, importance: importance, kind: kind, names: names, named: !names.all.isEmpty, address: address)
         linker.setNames(names, ofPlace: id)
+    }
+
+    /// Makes the search rows of place `id`, held back for the addresses phase (`insert(…, awaitsAddress:)`),
+    /// with `street` and `postcode` where it has none (`IndexedPlace.complete`). False when its rows were made
+    /// already: `reindexed` must rewrite them.
+    func completeAddress(of id: Int64, street: String?, postcode: String?) throws -> Bool {
+        try fullText.completeAddress(of: id, street: street, postcode: postcode)
     }
 
     /// Place `id` is `new` now instead of `old` (`AddressCompleter` derived an address part, an importance

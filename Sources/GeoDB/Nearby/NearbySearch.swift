@@ -151,7 +151,7 @@ final class NearbySearch {
                 WHERE pc.category_id IN (SELECT value FROM json_each(?5)) AND pc.lat BETWEEN ?2 AND ?4 AND pc.lon BETWEEN ?1 AND ?3
                 """ + (byName ? " AND pc.place_id " + named : "")
         case .rawTag where categoryFirst:
-            return "SELECT p.id, p.lat, p.lon FROM place p WHERE p.category = ?5 AND p.\(RawTagIndex.condition)"
+            return "SELECT p.id, p.lat, p.lon FROM place p WHERE p.category = ?5 AND \(RawTagIndex.condition(on: "p.category"))"
                 + " AND p.lon BETWEEN ?1 AND ?3 AND p.lat BETWEEN ?2 AND ?4" + (byName ? name : "")
         case .rawTag:
             // Unary + keeps SQLite from starting at idx_place_category: this plan starts from the R*Tree.
@@ -174,7 +174,7 @@ final class NearbySearch {
         case .categories: return true
         case .rawTag(let tag):
             guard RawTagIndex.holds(tag) else { return false }
-            inCategory = try db.first("count a tag's places", "SELECT count(*) FROM place WHERE category = ?1 AND \(RawTagIndex.condition)",
+            inCategory = try db.first("count a tag's places", "SELECT count(*) FROM place WHERE category = ?1 AND \(RawTagIndex.condition())",
                                       [.text(tag)]) { $0.int(0) } ?? 0
         }
         let extent = stats.extent

@@ -104,12 +104,29 @@ final class AddressCompleter {
         guard !osmSources.isEmpty else { return DerivedAddressCounts() }
         // Each step's working set given back before the next's (`FreedMemory`): freed, its street segments and
         // the addresses around stayed resident beneath the places read back to be rewritten.
-        let streets = try deriveStreets()
+        // POIs without a house number show the street and postcode derived, but are not found by them: searched
+        // for, a street's name would list every shop along it after the street (as those tagged with
+        // addr:street are). Their search rows stay as they are.
+        var shownOnly = Set<Int64>()
+        let streets = try deriveStreets(shownOnly: &shownOnly)
         FreedMemory.release()
-        let postcodes = try derivePostcodes(streets: streets)
+        let postcodes = try derivePostcodes(streets: streets, shownOnly: &shownOnly)
         FreedMemory.release()
-        try write(streets: streets, postcodes: postcodes)
+        try write(streets: streets, postcodes: postcodes, shownOnly: shownOnly)
         return DerivedAddressCounts(streets: streets.count, postcodes: postcodes.count)
+    }
+
+    /// Whether the search rows of `place`, of an OSM file, may change when this phase completes its address:
+    /// a house number (of an address, an interpolation line or a POI) without a street or a postcode, a named
+    /// street without a postcode; what the selections below take and `write` rewrites the rows of. Their rows
+    /// wait for this phase (`FullTextBuilder.insert(…, awaitsAddress:)`); one that did not wait is rewritten.
+    static func mayComplete(_ place: PlaceRecord) -> Bool {
+        switch place.kind {
+        case .address, .interpolation, .poi:
+            place.address.housenumber != nil && (place.address.street == nil || place.address.postcode == nil)
+        case .street: place.name != nil && place.address.postcode == nil
+        default: false
+        }
     }
 
     // MARK: Streets
@@ -124,8 +141,8 @@ final class AddressCompleter {
     }
 
     /// The nearest named street of each house number and each POI at a street (`isAtAStreet`) of this
-    /// import's OSM sources that has none.
-    private func deriveStreets() throws -> [Int64: String] {
+    /// import's OSM sources that has none; the POIs without a house number among them go into `shownOnly`.
+    private func deriveStreets(shownOnly: inout Set<Int64>) throws -> [Int64: String] {
         var orphans: [(id: Int64, point: Point7, cell: Int32)] = []
         var cells = CellNumbering()
         let select = try writer.db.prepare("""
@@ -135,7 +152,10 @@ final class AddressCompleter {
         try select.bind(1, writer.firstID)
         while try select.step() {
             guard osmSources.contains(select.int(1)) else { continue }
-            if select.int(4) != 0, !Self.isAtAStreet(category: select.text(5)) { continue }
+            if select.int(4) != 0 {
+                guard Self.isAtAStreet(category: select.text(5)) else { continue }
+                shownOnly.insert(select.int(0))
+            }
             let at = try select.coordinate(2, 3, place: select.int(0), in: writer.db.path)
             let cell = Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)
             orphans.append((select.int(0), Point7(at), cells.insert(row: cell.row, column: cell.column)))
@@ -274,8 +294,9 @@ final class AddressCompleter {
     }
 
     /// The postcode of each address, interpolation line, POI at a street and street of this import's OSM
-    /// sources that has none of its own and lies in no postal area.
-    private func derivePostcodes(streets: [Int64: String]) throws -> [Int64: String] {
+    /// sources that has none of its own and lies in no postal area; the POIs without a house number among
+    /// them go into `shownOnly`.
+    private func derivePostcodes(streets: [Int64: String], shownOnly: inout Set<Int64>) throws -> [Int64: String] {
         var needy: [Needy] = []
         var cells = CellNumbering()
         let select = try writer.db.prepare("""
@@ -289,7 +310,10 @@ final class AddressCompleter {
         try select.bind(1, writer.firstID)
         while try select.step() {
             guard osmSources.contains(select.int(1)) else { continue }
-            if select.int(7) != 0, !Self.isAtAStreet(category: select.text(8)) { continue }
+            if select.int(7) != 0 {
+                guard Self.isAtAStreet(category: select.text(8)) else { continue }
+                shownOnly.insert(select.int(0))
+            }
             let id = select.int(0)
             let at = try select.coordinate(2, 3, place: id, in: writer.db.path)
             needy.append(Needy(id: id, at: at, street: select.text(4) ?? streets[id], country: select.text(5),
@@ -402,46 +426,39 @@ final class AddressCompleter {
 
     // MARK: Writing
 
-    /// What a place read back to be rewritten (`IndexedPlace`) takes in memory, about (Liechtenstein ×200:
-    /// 639,010 places, 341 MB).
-    private static let indexedPlaceBytes = 512
-
-    /// Sets the derived parts, marks them, and rewrites each place's search row with its new address: in id
-    /// order, as many places read back at a time as `memoryBudget` holds (each batch a pass over `place_name`).
-    private func write(streets: [Int64: String], postcodes: [Int64: String]) throws {
-        let ids = Set(streets.keys).union(postcodes.keys).sorted()
+    /// Sets the derived parts and marks them; makes the search rows of the places held back for this phase
+    /// with them, and rewrites those of the others (`shownOnly` aside): read back, before they are set, in id
+    /// order, as many at a time as `memoryBudget` holds (each batch a pass over `place_name`).
+    private func write(streets: [Int64: String], postcodes: [Int64: String], shownOnly: Set<Int64>) throws {
         let update = try writer.db.prepare("""
             UPDATE place SET street = coalesce(street, ?2), postcode = coalesce(postcode, ?3), derived = ?4 WHERE id = ?1
             """)
-        let batch = max(1, memoryBudget / Self.indexedPlaceBytes)
-        for start in stride(from: 0, to: ids.count, by: batch) {
-            let batchIDs = ids[start..<min(start + batch, ids.count)]
-            try write(batchIDs, from: try IndexedPlace.read(Set(batchIDs), from: writer), streets: streets, postcodes: postcodes,
-                      update: update)
-        }
-    }
-
-    private func write(_ ids: ArraySlice<Int64>, from places: [Int64: IndexedPlace], streets: [Int64: String],
-                       postcodes: [Int64: String], update: Statement) throws {
-        for id in ids {
-            guard let old = places[id] else { continue }
-            var new = old
-            var parts: [Address.Part] = []
-            if old.address.street == nil, let street = streets[id] {
-                new.address.street = street
-                parts.append(.street)
-            }
-            if old.address.postcode == nil, let code = postcodes[id] {
-                new.address.postcode = code
-                parts.append(.postcode)
-            }
-            guard !parts.isEmpty else { continue }
-            try update.run([.integer(id), new.address.street.map { .text($0) } ?? .null, new.address.postcode.map { .text($0) } ?? .null,
+        func set(_ id: Int64) throws {
+            let street = streets[id], postcode = postcodes[id]
+            // Derived only for places without a street (`streets`) or without a postcode (`postcodes`).
+            let parts = [street.map { _ in Address.Part.street }, postcode.map { _ in Address.Part.postcode }].compactMap { $0 }
+            try update.run([.integer(id), street.map { .text($0) } ?? .null, postcode.map { .text($0) } ?? .null,
                             .text(parts.map(\.rawValue).joined(separator: ","))])
-            // A POI without a house number shows its street, but is not found by it: searched for, a street's
-            // name would list every shop along it after the street (as those tagged with addr:street are).
-            guard old.kind != .poi || old.address.housenumber != nil else { continue }
-            try writer.reindexed(id, from: old, to: new)
+        }
+        var rewritten: [Int64] = []
+        for id in Set(streets.keys).union(postcodes.keys).sorted() {
+            if !shownOnly.contains(id), try !writer.completeAddress(of: id, street: streets[id], postcode: postcodes[id]) {
+                rewritten.append(id)
+            } else {
+                try set(id)
+            }
+        }
+        let batch = max(1, memoryBudget / IndexedPlace.approximateBytes)
+        for start in stride(from: 0, to: rewritten.count, by: batch) {
+            let ids = rewritten[start..<min(start + batch, rewritten.count)]
+            let places = try IndexedPlace.read(Set(ids), from: writer)
+            for id in ids {
+                try set(id)
+                guard let old = places[id] else { continue }
+                var new = old
+                guard !new.complete(street: streets[id], postcode: postcodes[id]).isEmpty else { continue }
+                try writer.reindexed(id, from: old, to: new)
+            }
         }
     }
 }

@@ -9,9 +9,9 @@ struct OSMImport: SourceImport {
     func read(_ input: ImportPlan.Input, into context: ImportContext) throws -> ImportedSource {
         let source = try SourceRow.insert(context.db, path: input.path, format: input.format)
         let scratch = (context.temporary.path as NSString).deletingLastPathComponent
-        let ((read, builder), places, linked) = try context.writePlaces(of: source, linking: input.linking) { pipeline in
+        let ((read, builder), places, linked) = try context.writePlaces(of: source, linking: input.linking, completesAddresses: true) { pipeline in
             let builder = try OSMPlaceBuilder(sink: pipeline, fileName: input.path, scratchDirectory: scratch,
-                                              memoryBudget: context.options.memoryBudget)
+                                              memoryBudget: context.options.nodeStoreBudget)
             let report = ProgressThrottle.reporting(to: context.progress) { (stats: OSMReadStats) in
                 ImportProgress(phase: "reading", file: source.name, bytesRead: stats.bytesRead, bytesTotal: source.sizeBytes,
                                objectsRead: stats.nodes + stats.ways + stats.relations, placesWritten: pipeline.sent,
