@@ -294,10 +294,10 @@ private final class ScratchIndex {
 
     /// Deletes the rows held for deletion, then indexes the held rows, each in rowid order.
     private func indexHeld() throws {
-        for (rowid, text) in heldDeletions.sorted(by: { $0.key < $1.key }) { try run(delete, deleteKeys, rowid, text) }
-        heldDeletions.removeAll(keepingCapacity: true)
-        for (rowid, text) in held.sorted(by: { $0.key < $1.key }) { try run(insert, insertKeys, rowid, text) }
-        held.removeAll(keepingCapacity: true)
+        // Each row's texts moved out of the dictionary in rowid order, not the dictionary sorted: that copied
+        // every row's four strings (a retain and a release each; x20: 0.1 s of the worker's 2 s).
+        for rowid in heldDeletions.keys.sorted() { try run(delete, deleteKeys, rowid, heldDeletions.removeValue(forKey: rowid)!) }
+        for rowid in held.keys.sorted() { try run(insert, insertKeys, rowid, held.removeValue(forKey: rowid)!) }
         heldBytes = 0
     }
 

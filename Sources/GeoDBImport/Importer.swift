@@ -275,9 +275,8 @@ public enum Importer {
         context.clock.lap("hierarchy")
         // After the area sets: a postcode is derived only where no postal area gives one.
         context.announce(phase: "addresses")
-        context.summary.derived = try AddressCompleter(writer: context.writer, osmSources: osmSources,
-                                                            memoryBudget: context.options.memoryBudget).run()
-        context.summary.addresses = try AddressCompleteness(in: context.db)
+        (context.summary.derived, context.summary.addresses) = try AddressCompleter(writer: context.writer, osmSources: osmSources,
+                                                                                    memoryBudget: context.options.memoryBudget).run()
         FreedMemory.release()
         context.clock.lap("addresses")
     }

@@ -20,7 +20,7 @@ public struct DerivedAddressCounts: Sendable, Equatable {
 /// How complete the addresses of a file are once an import has completed them: of its addresses (places
 /// of kind `address`), how many have a street and a postcode, tagged or derived; and its interpolation
 /// lines, whose numbers reverse and search place along them. What the import summary and the benchmark
-/// report per extract.
+/// report per extract; counted by `AddressCompleter` over all the file's places (appending, those it had too).
 public struct AddressCompleteness: Sendable, Equatable {
     public var addresses = 0
     public var withStreet = 0
@@ -31,25 +31,6 @@ public struct AddressCompleteness: Sendable, Equatable {
     public var interpolationLines = 0
 
     public init() {}
-
-    /// The counts of the file `db` writes (all its places: an append counts those it had too).
-    init(in db: Connection) throws {
-        let statement = try db.prepare("""
-            SELECT count(*) FILTER (WHERE kind = 'address'), count(street) FILTER (WHERE kind = 'address'),
-                   count(postcode) FILTER (WHERE kind = 'address'),
-                   count(*) FILTER (WHERE kind = 'address' AND ',' || derived || ',' LIKE '%,street,%'),
-                   count(*) FILTER (WHERE kind = 'address' AND ',' || derived || ',' LIKE '%,postcode,%'),
-                   count(*) FILTER (WHERE kind = 'interpolation')
-            FROM place
-            """)
-        guard try statement.step() else { return }
-        addresses = Int(statement.int(0))
-        withStreet = Int(statement.int(1))
-        withPostcode = Int(statement.int(2))
-        streetDerived = Int(statement.int(3))
-        postcodeDerived = Int(statement.int(4))
-        interpolationLines = Int(statement.int(5))
-    }
 }
 
 /// Derives the streets and postcodes addresses lack; runs after the area sets are written.
@@ -97,23 +78,26 @@ final class AddressCompleter {
         self.memoryBudget = memoryBudget
     }
 
-    /// Derives and writes; memory holds the places that lack a part (a point each), the street segments
-    /// near them (within `memoryBudget`) and the addresses with postcodes near those lacking one, not the
-    /// import's places.
-    func run() throws -> DerivedAddressCounts {
-        guard !osmSources.isEmpty else { return DerivedAddressCounts() }
+    /// Derives and writes, and counts how complete the file's addresses are then. Memory holds the places that
+    /// lack a part (a point each), the addresses with postcodes (a point and three numbers) and the street
+    /// segments near places lacking a street (within `memoryBudget`), not the import's places.
+    func run() throws -> (derived: DerivedAddressCounts, completeness: AddressCompleteness) {
+        var places = try readPlaces()
         // Each step's working set given back before the next's (`FreedMemory`): freed, its street segments and
         // the addresses around stayed resident beneath the places read back to be rewritten.
-        // POIs without a house number show the street and postcode derived, but are not found by them: searched
-        // for, a street's name would list every shop along it after the street (as those tagged with
-        // addr:street are). Their search rows stay as they are.
-        var shownOnly = Set<Int64>()
-        let streets = try deriveStreets(shownOnly: &shownOnly)
+        let streets = try deriveStreets(of: places.lackingStreet)
         FreedMemory.release()
-        let postcodes = try derivePostcodes(streets: streets, shownOnly: &shownOnly)
+        let postcodes = derivePostcodes(of: &places, streets: streets)
         FreedMemory.release()
-        try write(streets: streets, postcodes: postcodes, shownOnly: shownOnly)
-        return DerivedAddressCounts(streets: streets.count, postcodes: postcodes.count)
+        try write(streets: streets, postcodes: postcodes, shownOnly: places.shownOnly)
+        var completeness = places.completeness
+        let streetsOfAddresses = places.lackingStreet.count(where: { $0.isAddress && streets[$0.id] != nil })
+        let postcodesOfAddresses = places.lackingPostcode.count(where: { $0.isAddress && postcodes[$0.id] != nil })
+        completeness.withStreet += streetsOfAddresses
+        completeness.streetDerived += streetsOfAddresses
+        completeness.withPostcode += postcodesOfAddresses
+        completeness.postcodeDerived += postcodesOfAddresses
+        return (DerivedAddressCounts(streets: streets.count, postcodes: postcodes.count), completeness)
     }
 
     /// Whether the search rows of `place`, of an OSM file, may change when this phase completes its address:
@@ -140,27 +124,138 @@ final class AddressCompleter {
         return !["natural", "waterway", "landuse", "aeroway", "boundary", "place"].contains(key)
     }
 
-    /// The nearest named street of each house number and each POI at a street (`isAtAStreet`) of this
-    /// import's OSM sources that has none; the POIs without a house number among them go into `shownOnly`.
-    private func deriveStreets(shownOnly: inout Set<Int64>) throws -> [Int64: String] {
-        var orphans: [(id: Int64, point: Point7, cell: Int32)] = []
-        var cells = CellNumbering()
-        let select = try writer.db.prepare("""
-            SELECT id, source_id, lat, lon, housenumber IS NULL, category FROM place
-            WHERE id >= ?1 AND street IS NULL AND (housenumber IS NOT NULL AND kind IN ('address', 'poi', 'interpolation') OR kind = 'poi')
-            """)
-        try select.bind(1, writer.firstID)
-        while try select.step() {
-            guard osmSources.contains(select.int(1)) else { continue }
-            if select.int(4) != 0 {
-                guard Self.isAtAStreet(category: select.text(5)) else { continue }
-                shownOnly.insert(select.int(0))
-            }
-            let at = try select.coordinate(2, 3, place: select.int(0), in: writer.db.path)
-            let cell = Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)
-            orphans.append((select.int(0), Point7(at), cells.insert(row: cell.row, column: cell.column)))
+    /// A place of this import's OSM files lacking a street or a postcode: its point, whether it is an address
+    /// (the summary counts those), and for a postcode its street (own, derived, or its name for a street),
+    /// country and town (its area set's city).
+    private struct Lacking {
+        var id: Int64
+        var at: Coordinate
+        var isAddress: Bool
+        var street: String? = nil
+        var country: String? = nil
+        var town: Int64? = nil
+    }
+
+    /// An address with a postcode, where those lacking one find theirs: its point and its street (-1: none),
+    /// postcode and country as numbers of `Places.texts`.
+    private typealias AddressWithPostcode = (at: Point7, street: Int32, postcode: Int32, country: Int32)
+
+    /// What one pass over the places gives both derivations and the summary.
+    private struct Places {
+        /// Each house number and each POI at a street (`isAtAStreet`) of this import's OSM files without a street.
+        var lackingStreet: [Lacking] = []
+        /// Each address, interpolation line, POI at a street and named street of this import's OSM files
+        /// without a postcode of its own or of a postal area.
+        var lackingPostcode: [Lacking] = []
+        /// The POIs without a house number among them. They show the street and postcode derived but are not found
+        /// by them: searched for, a street's name would list every shop along it after the street (as those tagged
+        /// with addr:street are). Their search rows stay as they are.
+        var shownOnly = Set<Int64>()
+        /// Every address and POI with a house number and a postcode, of any source; and those without a street
+        /// of their own, by index, with their place ids (a derived street is theirs too).
+        var withPostcode: [AddressWithPostcode] = []
+        var streetless: [(index: Int, id: Int64)] = []
+        /// How many of a town's addresses have each postcode, by town and code.
+        var codeCounts: [TownCode: Int] = [:]
+        /// The streets, postcodes and countries of `withPostcode`, each kept once, by number.
+        var texts: [String] = []
+        var textNumbers: [String: Int32] = [:]
+        /// Per column of the pass, the bytes of the text last numbered and its number: a row's postcode and country
+        /// are its predecessor's nearly always, its street about half the time (Liechtenstein ×20: 96 %, 99 %, 45 %),
+        /// and comparing bytes costs less than making the String and hashing it.
+        private var lastBytes = [[UInt8]](repeating: [], count: 16)
+        private var lastNumbers = [Int32](repeating: -1, count: 16)
+        /// The file's addresses as they are before this phase.
+        var completeness = AddressCompleteness()
+
+        /// The number of the text in column `column` (< 16) of `row` (-1: none).
+        mutating func number(column: Int32, of row: Statement) -> Int32 {
+            guard let bytes = row.textBytes(column) else { return -1 }
+            let c = Int(column)
+            if lastNumbers[c] >= 0, lastBytes[c].elementsEqual(bytes) { return lastNumbers[c] }
+            lastNumbers[c] = number(row.text(column))
+            lastBytes[c].removeAll(keepingCapacity: true)
+            lastBytes[c].append(contentsOf: bytes)
+            return lastNumbers[c]
         }
+
+        mutating func number(_ text: String?) -> Int32 {
+            guard let text else { return -1 }
+            if let known = textNumbers[text] { return known }
+            texts.append(text)
+            textNumbers[text] = Int32(texts.count - 1)
+            return Int32(texts.count - 1)
+        }
+    }
+
+    /// A town (its place id) and a postcode (its number in `Places.texts`).
+    private struct TownCode: Hashable {
+        var town: Int64
+        var code: Int32
+    }
+
+    /// One pass over the addresses, POIs, interpolation lines and streets of the file, with their area sets.
+    private func readPlaces() throws -> Places {
+        var places = Places()
+        let select = try writer.db.prepare("""
+            SELECT p.id, p.source_id, p.lat, p.lon,
+                   CASE p.kind WHEN 'address' THEN 0 WHEN 'poi' THEN 1 WHEN 'interpolation' THEN 2 ELSE 3 END,
+                   p.housenumber IS NOT NULL, p.category, p.street, p.postcode, p.name, p.derived,
+                   coalesce(s.country_code, p.country_code), s.city_id, s.postcode IS NOT NULL
+            FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
+            WHERE p.kind IN ('address', 'poi', 'interpolation', 'street')
+            """)
+        let (address, poi, interpolation, street): (Int64, Int64, Int64, Int64) = (0, 1, 2, 3)
+        while try select.step() {
+            let id = select.int(0), kind = select.int(4), numbered = select.int(5) != 0
+            let hasStreet = !select.isNull(7), hasPostcode = !select.isNull(8)
+            if kind == address {
+                places.completeness.addresses += 1
+                if hasStreet { places.completeness.withStreet += 1 }
+                if hasPostcode { places.completeness.withPostcode += 1 }
+                // Marked by an earlier import of the file (appending).
+                if let derived = select.text(10)?.split(separator: ",") {
+                    if derived.contains(Substring(Address.Part.street.rawValue)) { places.completeness.streetDerived += 1 }
+                    if derived.contains(Substring(Address.Part.postcode.rawValue)) { places.completeness.postcodeDerived += 1 }
+                }
+            } else if kind == interpolation {
+                places.completeness.interpolationLines += 1
+            }
+            if hasPostcode && numbered && (kind == address || kind == poi) {
+                let at = Point7(try select.coordinate(2, 3, place: id, in: writer.db.path))
+                if !hasStreet { places.streetless.append((places.withPostcode.count, id)) }
+                places.withPostcode.append((at, places.number(column: 7, of: select), places.number(column: 8, of: select),
+                                            places.number(column: 11, of: select)))
+                if !select.isNull(12) { places.codeCounts[TownCode(town: select.int(12), code: places.withPostcode.last!.postcode), default: 0] += 1 }
+            }
+            guard id >= writer.firstID, osmSources.contains(select.int(1)) else { continue }
+            let lacksStreet = !hasStreet && kind != street && (numbered || kind == poi)
+            let lacksPostcode = !hasPostcode && select.int(13) == 0
+                && ((kind == address || kind == interpolation) && numbered || kind == poi || kind == street && !select.isNull(9))
+            guard lacksStreet || lacksPostcode else { continue }
+            if kind == poi && !numbered {
+                guard Self.isAtAStreet(category: select.text(6)) else { continue }
+                places.shownOnly.insert(id)
+            }
+            let at = try select.coordinate(2, 3, place: id, in: writer.db.path)
+            if lacksStreet { places.lackingStreet.append(Lacking(id: id, at: at, isAddress: kind == address)) }
+            if lacksPostcode {
+                places.lackingPostcode.append(Lacking(id: id, at: at, isAddress: kind == address,
+                                                      street: kind == street ? select.text(9) : select.text(7),
+                                                      country: select.text(11), town: select.isNull(12) ? nil : select.int(12)))
+            }
+        }
+        return places
+    }
+
+    /// The nearest named street of each of `orphans`.
+    private func deriveStreets(of orphans: [Lacking]) throws -> [Int64: String] {
         guard !orphans.isEmpty else { return [:] }
+        var cells = CellNumbering()
+        let orphanCells = orphans.map { orphan in
+            let cell = Cell(lat: orphan.at.lat, lon: orphan.at.lon, degrees: Self.cellDegrees)
+            return cells.insert(row: cell.row, column: cell.column)
+        }
 
         // The segments of named streets near them, by cell number, each with its street's index in `names`: the
         // cells in row-major order, as many at a time as `memoryBudget` holds (one pass over the streets each).
@@ -169,8 +264,8 @@ final class AddressCompleter {
         var first = 0
         while first < cells.count {
             let pass = try streetSegments(near: cells, order: order, from: first)
-            for orphan in orphans where pass.cells.contains(Int(order.rank[Int(orphan.cell)])) {
-                if let street = Self.nearestStreet(to: orphan.point, among: pass.segments[Int(orphan.cell)]) {
+            for (orphan, cell) in zip(orphans, orphanCells) where pass.cells.contains(Int(order.rank[Int(cell)])) {
+                if let street = Self.nearestStreet(to: Point7(orphan.at), among: pass.segments[Int(cell)]) {
                     derived[orphan.id] = pass.names[Int(street)]
                 }
             }
@@ -283,69 +378,27 @@ final class AddressCompleter {
 
     // MARK: Postcodes
 
-    /// A place lacking a postcode, with its street (own, derived, or its name for a street), country and town
-    /// (its area set's city).
-    private struct Needy {
-        var id: Int64
-        var at: Coordinate
-        var street: String?
-        var country: String?
-        var town: Int64?
-    }
-
-    /// The postcode of each address, interpolation line, POI at a street and street of this import's OSM
-    /// sources that has none of its own and lies in no postal area; the POIs without a house number among
-    /// them go into `shownOnly`.
-    private func derivePostcodes(streets: [Int64: String], shownOnly: inout Set<Int64>) throws -> [Int64: String] {
-        var needy: [Needy] = []
+    /// The postcode of each of `places.lackingPostcode` (with the `streets` derived): of the nearest address
+    /// with a postcode on the same street, else of the nearest around, else its town's.
+    private func derivePostcodes(of places: inout Places, streets: [Int64: String]) -> [Int64: String] {
+        guard !places.lackingPostcode.isEmpty else { return [:] }
         var cells = CellNumbering()
-        let select = try writer.db.prepare("""
-            SELECT p.id, p.source_id, p.lat, p.lon, CASE WHEN p.kind = 'street' THEN p.name ELSE p.street END,
-                   coalesce(s.country_code, p.country_code), s.city_id, p.housenumber IS NULL AND p.kind = 'poi', p.category
-            FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
-            WHERE p.id >= ?1 AND p.postcode IS NULL AND s.postcode IS NULL
-              AND (p.housenumber IS NOT NULL AND p.kind IN ('address', 'interpolation') OR p.kind = 'poi'
-                   OR p.kind = 'street' AND p.name IS NOT NULL)
-            """)
-        try select.bind(1, writer.firstID)
-        while try select.step() {
-            guard osmSources.contains(select.int(1)) else { continue }
-            if select.int(7) != 0 {
-                guard Self.isAtAStreet(category: select.text(8)) else { continue }
-                shownOnly.insert(select.int(0))
-            }
-            let id = select.int(0)
-            let at = try select.coordinate(2, 3, place: id, in: writer.db.path)
-            needy.append(Needy(id: id, at: at, street: select.text(4) ?? streets[id], country: select.text(5),
-                               town: select.isNull(6) ? nil : select.int(6)))
-            Self.forEachCell(around: at, reach: Self.sameStreetReach) { cells.insert(row: $0.row, column: $0.column) }
+        for i in places.lackingPostcode.indices {
+            if places.lackingPostcode[i].street == nil { places.lackingPostcode[i].street = streets[places.lackingPostcode[i].id] }
+            Self.forEachCell(around: places.lackingPostcode[i].at, reach: Self.sameStreetReach) { cells.insert(row: $0.row, column: $0.column) }
         }
-        guard !needy.isEmpty else { return [:] }
+        for (index, id) in places.streetless { places.withPostcode[index].street = places.number(streets[id]) }
+        let texts = places.texts
 
-        // The addresses with a postcode in those cells, by cell number; streets, codes and countries kept once each.
-        var texts: [String] = [], textIndex: [String: Int32] = [:]
-        func intern(_ text: String?) -> Int32 {
-            guard let text else { return -1 }
-            if let known = textIndex[text] { return known }
-            texts.append(text)
-            textIndex[text] = Int32(texts.count - 1)
-            return Int32(texts.count - 1)
+        // The addresses with a postcode in those cells, by cell number.
+        var known = [[AddressWithPostcode]](repeating: [], count: cells.count)
+        for address in places.withPostcode {
+            let cell = Cell(lat: Double(address.at.lat) / 1e7, lon: Double(address.at.lon) / 1e7, degrees: Self.cellDegrees)
+            if let number = cells.number(row: cell.row, column: cell.column) { known[Int(number)].append(address) }
         }
-        var known = [[(at: Point7, street: Int32, postcode: Int32, country: Int32)]](repeating: [], count: cells.count)
+        places.withPostcode = []
         var codesOfTown: [Int64: [String: Int]] = [:]
-        let addresses = try writer.db.prepare("""
-            SELECT p.id, p.lat, p.lon, p.street, p.postcode, coalesce(s.country_code, p.country_code), s.city_id
-            FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
-            WHERE p.postcode IS NOT NULL AND p.housenumber IS NOT NULL AND p.kind IN ('address', 'poi')
-            """)
-        while try addresses.step() {
-            if !addresses.isNull(6), let code = addresses.text(4) { codesOfTown[addresses.int(6), default: [:]][code, default: 0] += 1 }
-            let at = try addresses.coordinate(1, 2, place: addresses.int(0), in: writer.db.path)
-            let cell = Cell(lat: at.lat, lon: at.lon, degrees: Self.cellDegrees)
-            guard let number = cells.number(row: cell.row, column: cell.column), let code = addresses.text(4) else { continue }
-            known[Int(number)].append((Point7(at), intern(addresses.text(3) ?? streets[addresses.int(0)]), intern(code),
-                                       intern(addresses.text(5))))
-        }
+        for (key, count) in places.codeCounts { codesOfTown[key.town, default: [:]][texts[Int(key.code)]] = count }
 
         // Each town's one postcode, where its addresses all but agree (the lower code of two equally common).
         let townCode = codesOfTown.compactMapValues { counts -> String? in
@@ -358,9 +411,9 @@ final class AddressCompleter {
         let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
         let sameStreetReach2 = Self.sameStreetReach * Self.sameStreetReach, nearbyReach2 = Self.nearbyReach * Self.nearbyReach
         var around: [(gap2: Double, number: Int32)] = []
-        for place in needy {
-            let street = place.street.flatMap { textIndex[$0] } ?? -2
-            let country = place.country.flatMap { textIndex[$0] } ?? -1
+        for place in places.lackingPostcode {
+            let street = place.street.flatMap { places.textNumbers[$0] } ?? -2
+            let country = place.country.flatMap { places.textNumbers[$0] } ?? -1
             // Squared metres on a local plane: exact enough within a few hundred metres, and no trigonometry
             // per address.
             let p = Point7(place.at), xScale = cos(place.at.lat * .pi / 180) * metresPerUnit
