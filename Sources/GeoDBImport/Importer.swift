@@ -265,6 +265,8 @@ public enum Importer {
         // Before the areas: they are places like any other, in the country they name.
         let countries = try ZoneCountryPlaces.add(writer: context.writer)
         context.summary.timeZones?.countryPlaces = countries
+        // Beside the hierarchy, on a thread of its own: the nearest streets need no area.
+        let streetsFound = try AddressCompleter.startFindingStreets(writer: context.writer, memoryBudget: context.options.memoryBudget)
         try HierarchyBuilder(writer: context.writer, osmSources: osmSources).run(extraLevels: extraAreaLevels)
         // Merges change the sources' place counts.
         for (i, source) in context.summary.sources.enumerated() {
@@ -276,7 +278,8 @@ public enum Importer {
         // After the area sets: a postcode is derived only where no postal area gives one.
         context.announce(phase: "addresses")
         (context.summary.derived, context.summary.addresses) = try AddressCompleter(writer: context.writer, osmSources: osmSources,
-                                                                                    memoryBudget: context.options.memoryBudget).run()
+                                                                                    memoryBudget: context.options.memoryBudget,
+                                                                                    streetsFound: streetsFound).run()
         FreedMemory.release()
         context.clock.lap("addresses")
     }

@@ -71,27 +71,81 @@ final class AddressCompleter {
     /// The bytes the street segments near places lacking a street, and the places rewritten at a time, may
     /// take (`ImportOptions.memoryBudget`: the OSM files' node locations are gone by now).
     private let memoryBudget: Int
+    /// The nearest streets, when found beside the hierarchy (`startFindingStreets`).
+    private let streetsFound: BackgroundResult<[Int64: String]>?
 
-    init(writer: PlaceWriter, osmSources: Set<Int64>, memoryBudget: Int) {
+    init(writer: PlaceWriter, osmSources: Set<Int64>, memoryBudget: Int, streetsFound: BackgroundResult<[Int64: String]>? = nil) {
         self.writer = writer
         self.osmSources = osmSources
         self.memoryBudget = memoryBudget
+        self.streetsFound = streetsFound
+    }
+
+    /// A place of this import's OSM files that may take the nearest named street (`takesStreet`), as the writer
+    /// wrote it (`PlaceWriter.streetTakers`): whether it is an address (the summary counts those) and whether it
+    /// is a POI without a house number (`Places.shownOnly`).
+    struct StreetTaker {
+        var id: Int64
+        var at: Coordinate
+        var isAddress: Bool
+        var shownOnly: Bool
+    }
+
+    /// Starts finding the nearest named street of each of `writer.streetTakers` on a thread of its own, to run
+    /// beside the hierarchy, which neither needs those streets nor changes them or the places (Liechtenstein
+    /// ×20: 0.16 s of the addresses phase). The streets' lines are read now. Nil when there is none to find, or
+    /// when the lines would take more than a quarter of `memoryBudget`: `run` then finds them itself, reading
+    /// the lines in as many passes as the budget needs.
+    static func startFindingStreets(writer: PlaceWriter, memoryBudget: Int) throws -> BackgroundResult<[Int64: String]>? {
+        let takers = writer.streetTakers
+        guard !takers.isEmpty else { return nil }
+        var lines: [(name: String, geometry: [UInt8])] = [], bytes = 0
+        let fits = try forEachStreetLine(in: writer.db) { name, geometry in
+            lines.append((name, geometry))
+            bytes += MemoryLayout<(String, [UInt8])>.stride + 32 + name.utf8.count + geometry.count
+            return bytes <= memoryBudget / 4
+        }
+        guard fits else { return nil }
+        return BackgroundResult(name: "geodb-streets") {
+            nearestStreets(of: takers, memoryBudget: memoryBudget) { each in
+                for line in lines { _ = each(line.name, line.geometry) }
+                return true
+            }
+        }
+    }
+
+    /// Hands `body` each named street's name and encoded geometry, in id order, until it returns false; whether
+    /// it never did.
+    private static func forEachStreetLine(in db: Connection, _ body: (String, [UInt8]) -> Bool) throws -> Bool {
+        let streets = try db.prepare("""
+            SELECT p.name, g.geometry FROM place p JOIN place_geometry g ON g.place_id = p.id
+            WHERE p.kind = 'street' AND p.name IS NOT NULL ORDER BY p.id
+            """)
+        while try streets.step() {
+            guard let name = streets.text(0), let geometry = streets.blob(1) else { continue }
+            guard body(name, geometry) else { return false }
+        }
+        return true
     }
 
     /// Derives and writes, and counts how complete the file's addresses are then. Memory holds the places that
     /// lack a part (a point each), the addresses with postcodes (a point and three numbers) and the street
     /// segments near places lacking a street (within `memoryBudget`), not the import's places.
     func run() throws -> (derived: DerivedAddressCounts, completeness: AddressCompleteness) {
+        let takers = writer.streetTakers
         var places = try readPlaces()
+        places.shownOnly.formUnion(takers.lazy.filter(\.shownOnly).map(\.id))
         // Each step's working set given back before the next's (`FreedMemory`): freed, its street segments and
         // the addresses around stayed resident beneath the places read back to be rewritten.
-        let streets = try deriveStreets(of: places.lackingStreet)
+        let db = writer.db
+        let streets = try streetsFound?.value()
+            ?? Self.nearestStreets(of: takers, memoryBudget: memoryBudget) { each in try Self.forEachStreetLine(in: db, each) }
         FreedMemory.release()
         let postcodes = derivePostcodes(of: &places, streets: streets)
         FreedMemory.release()
         try write(streets: streets, postcodes: postcodes, shownOnly: places.shownOnly)
         var completeness = places.completeness
-        let streetsOfAddresses = places.lackingStreet.count(where: { $0.isAddress && streets[$0.id] != nil })
+        let streetsOfAddresses = takers.count(where: { $0.isAddress && streets[$0.id] != nil })
         let postcodesOfAddresses = places.lackingPostcode.count(where: { $0.isAddress && postcodes[$0.id] != nil })
         completeness.withStreet += streetsOfAddresses
         completeness.streetDerived += streetsOfAddresses
@@ -100,17 +154,38 @@ final class AddressCompleter {
         return (DerivedAddressCounts(streets: streets.count, postcodes: postcodes.count), completeness)
     }
 
-    /// Whether the search rows of `place`, of an OSM file, may change when this phase completes its address:
-    /// a house number (of an address, an interpolation line or a POI) without a street or a postcode, a named
-    /// street without a postcode; what the selections below take and `write` rewrites the rows of. Their rows
+    /// Whether a place of this import's OSM files may take the nearest named street: a house number (of an
+    /// address, an interpolation line or a POI) without a street, a POI at a street (`isAtAStreet`) without one.
+    static func takesStreet(kind: PlaceKind, numbered: Bool, hasStreet: Bool, category: () -> String?) -> Bool {
+        guard !hasStreet else { return false }
+        switch kind {
+        case .address, .interpolation: return numbered
+        case .poi: return numbered || isAtAStreet(category: category())
+        default: return false
+        }
+    }
+
+    /// Whether a place of this import's OSM files may take the postcode of the addresses around, when no postal
+    /// area gives it one: a house number, a POI at a street or a named street without a postcode.
+    static func takesPostcode(kind: PlaceKind, numbered: Bool, named: Bool, hasPostcode: Bool, category: () -> String?) -> Bool {
+        guard !hasPostcode else { return false }
+        switch kind {
+        case .address, .interpolation: return numbered
+        case .poi: return numbered || isAtAStreet(category: category())
+        case .street: return named
+        default: return false
+        }
+    }
+
+    /// Whether the search rows of `place`, of an OSM file, may change when this phase completes its address: it
+    /// may take a street or a postcode, and is not a POI without a house number (`Places.shownOnly`). Their rows
     /// wait for this phase (`FullTextBuilder.insert(…, awaitsAddress:)`); one that did not wait is rewritten.
     static func mayComplete(_ place: PlaceRecord) -> Bool {
-        switch place.kind {
-        case .address, .interpolation, .poi:
-            place.address.housenumber != nil && (place.address.street == nil || place.address.postcode == nil)
-        case .street: place.name != nil && place.address.postcode == nil
-        default: false
-        }
+        let numbered = place.address.housenumber != nil
+        guard place.kind != .poi || numbered else { return false }
+        return takesStreet(kind: place.kind, numbered: numbered, hasStreet: place.address.street != nil, category: { place.category })
+            || takesPostcode(kind: place.kind, numbered: numbered, named: place.name != nil, hasPostcode: place.address.postcode != nil,
+                             category: { place.category })
     }
 
     // MARK: Streets
@@ -124,30 +199,27 @@ final class AddressCompleter {
         return !["natural", "waterway", "landuse", "aeroway", "boundary", "place"].contains(key)
     }
 
-    /// A place of this import's OSM files lacking a street or a postcode: its point, whether it is an address
-    /// (the summary counts those), and for a postcode its street (own, derived, or its name for a street),
-    /// country and town (its area set's city).
+    /// A place of this import's OSM files lacking a postcode: its point, whether it is an address (the summary
+    /// counts those), its street (own, derived, or its name for a street), country and town (its area set's city).
     private struct Lacking {
         var id: Int64
         var at: Coordinate
         var isAddress: Bool
-        var street: String? = nil
-        var country: String? = nil
-        var town: Int64? = nil
+        var street: String?
+        var country: String?
+        var town: Int64?
     }
 
     /// An address with a postcode, where those lacking one find theirs: its point and its street (-1: none),
     /// postcode and country as numbers of `Places.texts`.
     private typealias AddressWithPostcode = (at: Point7, street: Int32, postcode: Int32, country: Int32)
 
-    /// What one pass over the places gives both derivations and the summary.
+    /// What one pass over the places gives the postcodes' derivation and the summary.
     private struct Places {
-        /// Each house number and each POI at a street (`isAtAStreet`) of this import's OSM files without a street.
-        var lackingStreet: [Lacking] = []
         /// Each address, interpolation line, POI at a street and named street of this import's OSM files
         /// without a postcode of its own or of a postal area.
         var lackingPostcode: [Lacking] = []
-        /// The POIs without a house number among them. They show the street and postcode derived but are not found
+        /// The POIs without a house number among them and among the street takers. They show the street and postcode derived but are not found
         /// by them: searched for, a street's name would list every shop along it after the street (as those tagged
         /// with addr:street are). Their search rows stay as they are.
         var shownOnly = Set<Int64>()
@@ -205,11 +277,11 @@ final class AddressCompleter {
             FROM place p LEFT JOIN place_area_set pas ON pas.place_id = p.id LEFT JOIN area_set s ON s.id = pas.area_set_id
             WHERE p.kind IN ('address', 'poi', 'interpolation', 'street')
             """)
-        let (address, poi, interpolation, street): (Int64, Int64, Int64, Int64) = (0, 1, 2, 3)
+        let kinds: [PlaceKind] = [.address, .poi, .interpolation, .street]   // the CASE's numbers
         while try select.step() {
-            let id = select.int(0), kind = select.int(4), numbered = select.int(5) != 0
+            let id = select.int(0), kind = kinds[Int(select.int(4))], numbered = select.int(5) != 0
             let hasStreet = !select.isNull(7), hasPostcode = !select.isNull(8)
-            if kind == address {
+            if kind == .address {
                 places.completeness.addresses += 1
                 if hasStreet { places.completeness.withStreet += 1 }
                 if hasPostcode { places.completeness.withPostcode += 1 }
@@ -218,10 +290,10 @@ final class AddressCompleter {
                     if derived.contains(Substring(Address.Part.street.rawValue)) { places.completeness.streetDerived += 1 }
                     if derived.contains(Substring(Address.Part.postcode.rawValue)) { places.completeness.postcodeDerived += 1 }
                 }
-            } else if kind == interpolation {
+            } else if kind == .interpolation {
                 places.completeness.interpolationLines += 1
             }
-            if hasPostcode && numbered && (kind == address || kind == poi) {
+            if hasPostcode && numbered && (kind == .address || kind == .poi) {
                 let at = Point7(try select.coordinate(2, 3, place: id, in: writer.db.path))
                 if !hasStreet { places.streetless.append((places.withPostcode.count, id)) }
                 places.withPostcode.append((at, places.number(column: 7, of: select), places.number(column: 8, of: select),
@@ -229,27 +301,27 @@ final class AddressCompleter {
                 if !select.isNull(12) { places.codeCounts[TownCode(town: select.int(12), code: places.withPostcode.last!.postcode), default: 0] += 1 }
             }
             guard id >= writer.firstID, osmSources.contains(select.int(1)) else { continue }
-            let lacksStreet = !hasStreet && kind != street && (numbered || kind == poi)
-            let lacksPostcode = !hasPostcode && select.int(13) == 0
-                && ((kind == address || kind == interpolation) && numbered || kind == poi || kind == street && !select.isNull(9))
-            guard lacksStreet || lacksPostcode else { continue }
-            if kind == poi && !numbered {
-                guard Self.isAtAStreet(category: select.text(6)) else { continue }
-                places.shownOnly.insert(id)
+            // A POI's category is parsed once, and only when it decides.
+            var category: String??
+            func poiCategory() -> String? {
+                if category == nil { category = .some(select.text(6)) }
+                return category!
             }
-            let at = try select.coordinate(2, 3, place: id, in: writer.db.path)
-            if lacksStreet { places.lackingStreet.append(Lacking(id: id, at: at, isAddress: kind == address)) }
-            if lacksPostcode {
-                places.lackingPostcode.append(Lacking(id: id, at: at, isAddress: kind == address,
-                                                      street: kind == street ? select.text(9) : select.text(7),
-                                                      country: select.text(11), town: select.isNull(12) ? nil : select.int(12)))
-            }
+            guard select.int(13) == 0,
+                  Self.takesPostcode(kind: kind, numbered: numbered, named: !select.isNull(9), hasPostcode: hasPostcode, category: poiCategory)
+            else { continue }
+            if kind == .poi && !numbered { places.shownOnly.insert(id) }
+            places.lackingPostcode.append(Lacking(id: id, at: try select.coordinate(2, 3, place: id, in: writer.db.path),
+                                                  isAddress: kind == .address, street: kind == .street ? select.text(9) : select.text(7),
+                                                  country: select.text(11), town: select.isNull(12) ? nil : select.int(12)))
         }
         return places
     }
 
-    /// The nearest named street of each of `orphans`.
-    private func deriveStreets(of orphans: [Lacking]) throws -> [Int64: String] {
+    /// The nearest named street of each of `orphans`, among the named streets `lines` hands over (in id order,
+    /// as many times as passes need: `forEachStreetLine`).
+    private static func nearestStreets(of orphans: [StreetTaker], memoryBudget: Int,
+                                       lines: ((String, [UInt8]) -> Bool) throws -> Bool) rethrows -> [Int64: String] {
         guard !orphans.isEmpty else { return [:] }
         var cells = CellNumbering()
         let orphanCells = orphans.map { orphan in
@@ -263,7 +335,7 @@ final class AddressCompleter {
         var derived: [Int64: String] = [:]
         var first = 0
         while first < cells.count {
-            let pass = try streetSegments(near: cells, order: order, from: first)
+            let pass = try streetSegments(near: cells, order: order, from: first, memoryBudget: memoryBudget, lines: lines)
             for (orphan, cell) in zip(orphans, orphanCells) where pass.cells.contains(Int(order.rank[Int(cell)])) {
                 if let street = Self.nearestStreet(to: Point7(orphan.at), among: pass.segments[Int(cell)]) {
                     derived[orphan.id] = pass.names[Int(street)]
@@ -292,19 +364,16 @@ final class AddressCompleter {
     /// budget, drops the later half of those it still has (at least one stays): a cell kept was kept from the
     /// start, so it has every segment near it, in the order of the streets' ids as with one pass. An import
     /// within its budget makes one pass, as before there were passes.
-    private func streetSegments(near cells: CellNumbering, order: (rank: [Int32], numbers: [Int32]),
-                                from first: Int) throws -> (cells: Range<Int>, segments: [[Segment]], names: [String]) {
+    private static func streetSegments(near cells: CellNumbering, order: (rank: [Int32], numbers: [Int32]), from first: Int,
+                                       memoryBudget: Int, lines streets: ((String, [UInt8]) -> Bool) throws -> Bool) rethrows
+        -> (cells: Range<Int>, segments: [[Segment]], names: [String]) {
         let reach = PlaceReach.streetOfAHouse
         var end = cells.count
         var names: [String] = []
         var segments = [[Segment]](repeating: [], count: cells.count)
         var held = 0
-        let streets = try writer.db.prepare("""
-            SELECT p.name, g.geometry FROM place p JOIN place_geometry g ON g.place_id = p.id
-            WHERE p.kind = 'street' AND p.name IS NOT NULL ORDER BY p.id
-            """)
-        while try streets.step() {
-            guard let blob = streets.blob(1), case .lineStrings(let lines)? = Geometry(encoded: blob), let name = streets.text(0) else { continue }
+        _ = try streets { name, blob in
+            guard case .lineStrings(let lines)? = Geometry(encoded: blob) else { return true }
             // Its index in `names`, which it joins only when a segment of it is near a cell of the pass.
             let index = Int32(names.count)
             var used = false
@@ -330,6 +399,7 @@ final class AddressCompleter {
                 }
                 end = kept
             }
+            return true
         }
         return (first..<end, segments, names)
     }
