@@ -95,7 +95,10 @@ final class AddressCompleter {
     /// beside the hierarchy, which neither needs those streets nor changes them or the places (Liechtenstein
     /// ×20: 0.16 s of the addresses phase). The streets' lines are read now. Nil when there is none to find, or
     /// when the lines would take more than a quarter of `memoryBudget`: `run` then finds them itself, reading
-    /// the lines in as many passes as the budget needs.
+    /// the lines in as many passes as the budget needs. The segments near the places take another quarter at
+    /// most (in passes over the lines held), so that beside the hierarchy's areas and caches the search holds
+    /// half the budget, not all of it (Liechtenstein ×200 with `--memory 256M`: 869 MB peak with the whole
+    /// budget for the segments).
     static func startFindingStreets(writer: PlaceWriter, memoryBudget: Int) throws -> BackgroundResult<[Int64: String]>? {
         let takers = writer.streetTakers
         guard !takers.isEmpty else { return nil }
@@ -107,7 +110,7 @@ final class AddressCompleter {
         }
         guard fits else { return nil }
         return BackgroundResult(name: "geodb-streets") {
-            nearestStreets(of: takers, memoryBudget: memoryBudget) { each in
+            nearestStreets(of: takers, memoryBudget: memoryBudget / 4) { each in
                 for line in lines { _ = each(line.name, line.geometry) }
                 return true
             }
@@ -337,7 +340,7 @@ final class AddressCompleter {
         while first < cells.count {
             let pass = try streetSegments(near: cells, order: order, from: first, memoryBudget: memoryBudget, lines: lines)
             for (orphan, cell) in zip(orphans, orphanCells) where pass.cells.contains(Int(order.rank[Int(cell)])) {
-                if let street = Self.nearestStreet(to: Point7(orphan.at), among: pass.segments[Int(cell)]) {
+                if let street = Self.nearestStreet(to: Point7(orphan.at), among: pass.near[Int(cell)], of: pass.segments) {
                     derived[orphan.id] = pass.names[Int(street)]
                 }
             }
@@ -346,7 +349,9 @@ final class AddressCompleter {
         return derived
     }
 
-    /// A segment of a named street: its street's index in the pass's `names`, its ends.
+    /// A segment of a named street: its street's index in the pass's `names`, its ends. A pass keeps each once,
+    /// and per cell the indices of those near it: a segment is near several cells (Liechtenstein ×200: 17.0 M
+    /// cell entries), and an index takes 4 bytes where a segment takes 20.
     private typealias Segment = (street: Int32, a: Point7, b: Point7)
 
     /// The cells of a `CellNumbering` in row-major order: `rank[number]` is a cell's place in it, `numbers[rank]`
@@ -366,11 +371,12 @@ final class AddressCompleter {
     /// within its budget makes one pass, as before there were passes.
     private static func streetSegments(near cells: CellNumbering, order: (rank: [Int32], numbers: [Int32]), from first: Int,
                                        memoryBudget: Int, lines streets: ((String, [UInt8]) -> Bool) throws -> Bool) rethrows
-        -> (cells: Range<Int>, segments: [[Segment]], names: [String]) {
+        -> (cells: Range<Int>, segments: [Segment], near: [[Int32]], names: [String]) {
         let reach = PlaceReach.streetOfAHouse
         var end = cells.count
         var names: [String] = []
-        var segments = [[Segment]](repeating: [], count: cells.count)
+        var segments: [Segment] = []
+        var near = [[Int32]](repeating: [], count: cells.count)
         var held = 0
         _ = try streets { name, blob in
             guard case .lineStrings(let lines)? = Geometry(encoded: blob) else { return true }
@@ -380,13 +386,19 @@ final class AddressCompleter {
             for line in lines where line.count > 1 {
                 for i in 1..<line.count {
                     let a = line[i - 1], b = line[i]
+                    var stored: Int32 = -1
                     Self.forEachCell(around: a, b, reach: reach, degrees: Self.cellDegrees) { cell in
                         guard let number = cells.number(row: cell.row, column: cell.column) else { return }
                         let rank = Int(order.rank[Int(number)])
                         guard rank >= first && rank < end else { return }
-                        segments[Int(number)].append((index, a, b))
+                        if stored < 0 {
+                            stored = Int32(segments.count)
+                            segments.append((index, a, b))
+                            held += MemoryLayout<Segment>.stride
+                        }
+                        near[Int(number)].append(stored)
                         used = true
-                        held += MemoryLayout<Segment>.stride
+                        held += MemoryLayout<Int32>.stride
                     }
                 }
             }
@@ -394,24 +406,25 @@ final class AddressCompleter {
             while held > memoryBudget && end - first > 1 {
                 let kept = first + (end - first + 1) / 2
                 for number in order.numbers[kept..<end] {
-                    held -= segments[Int(number)].count * MemoryLayout<Segment>.stride
-                    segments[Int(number)] = []
+                    held -= near[Int(number)].count * MemoryLayout<Int32>.stride
+                    near[Int(number)] = []
                 }
                 end = kept
             }
             return true
         }
-        return (first..<end, segments, names)
+        return (first..<end, segments, near, names)
     }
 
     /// The street (index in its segments' `names`) of the segment nearest `p` within `PlaceReach.streetOfAHouse`.
-    private static func nearestStreet(to p: Point7, among segments: [Segment]) -> Int32? {
+    private static func nearestStreet(to p: Point7, among near: [Int32], of segments: [Segment]) -> Int32? {
         let reach = PlaceReach.streetOfAHouse
         let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
         let at = p.coordinate, scale = cos(at.lat * .pi / 180)
         let xUnit = scale * metresPerUnit
         var best: (distance: Double, street: Int32)?
-        for segment in segments {
+        for index in near {
+            let segment = segments[Int(index)]
             // The distance to the segment's box first, a bound below the distance to the segment that needs
             // no division: most segments of a cell are farther than the reach or the best so far (1 mm of
             // slack for rounding).
