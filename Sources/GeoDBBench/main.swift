@@ -4,8 +4,9 @@
 //                           geodb-bench nearest DATABASE LATLON_FILE [--answers FILE]
 //                           geodb-bench throughput DATABASE [--queries N] [--seconds S]
 //                           geodb-bench query DATABASE TEXT [--autocomplete] [--queries N]   (one text, N times: to profile)
-//                           geodb-bench popular DATABASE [--rounds N] [--cpu] [--list]   (the queries people type most, by rule;
-//                                                                        --list prints them instead of timing them)
+//                           geodb-bench popular DATABASE [--rounds N] [--cpu] [--lang L] [--list]   (the queries people type
+//                                                                        most, by rule; --list prints them instead of timing
+//                                                                        them; --lang asks for names in L, as Accept-Language)
 //                           geodb-bench tile INPUT.osm.pbf --factor N --output OUT.osm.pbf   (N shifted copies of an
 //                                                                        extract, as Tools/data/tile-osm.py makes them)
 import Foundation
@@ -35,7 +36,9 @@ do {
         report = try ThroughputBench.run(path: arguments[2], queries: queries,
                                          seconds: option("--seconds").flatMap(Double.init) ?? 2, random: &random)
     case "popular" where arguments.contains("--list"): report = try PopularBench.list(path: arguments[2])
-    case "popular": report = try PopularBench.run(path: arguments[2], rounds: option("--rounds", 20), cpuTime: arguments.contains("--cpu"))
+    case "popular":
+        report = try PopularBench.run(path: arguments[2], rounds: option("--rounds", 20), cpuTime: arguments.contains("--cpu"),
+                                      language: option("--lang"))
     case "query" where arguments.count >= 4:
         report = try SearchBench.repeated(path: arguments[2], text: arguments[3], autocomplete: arguments.contains("--autocomplete"),
                                           times: option("--queries", 100))
