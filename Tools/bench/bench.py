@@ -681,7 +681,10 @@ def country_section(country_rows):
     """The Country extracts section: their imports, against the baseline when there is one, and their addresses."""
     baseline = ""
     if BASELINE and any(r.get("baseline") for r in country_rows):
-        version = subprocess.run([BASELINE, "--version"], capture_output=True, text=True).stdout.strip()
+        # The commit it was built from, when it lies in a checkout (its .build/release), else its version.
+        commit = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(BASELINE)), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True).stdout.strip()
+        version = commit or subprocess.run([BASELINE, "--version"], capture_output=True, text=True).stdout.strip()
         baseline = (f" The baseline ({version}) is an older build run interleaved on the same inputs; the target "
                     f"for Liechtenstein and its ×20 tile is at most {BASELINE_SLOWDOWN_TARGET * 100:.0f} % slower (issue 34).")
     return [
