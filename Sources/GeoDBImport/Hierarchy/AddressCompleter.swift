@@ -222,9 +222,9 @@ final class AddressCompleter {
         /// Each address, interpolation line, POI at a street and named street of this import's OSM files
         /// without a postcode of its own or of a postal area.
         var lackingPostcode: [Lacking] = []
-        /// The POIs without a house number among them and among the street takers. They show the street and postcode derived but are not found
-        /// by them: searched for, a street's name would list every shop along it after the street (as those tagged
-        /// with addr:street are). Their search rows stay as they are.
+        /// The POIs without a house number among them and among the street takers. They show the street and
+        /// postcode derived but are not found by them: searched for, a street's name would list every shop along
+        /// it after the street (as those tagged with addr:street are). Their search rows stay as they are.
         var shownOnly = Set<Int64>()
         /// Every address and POI with a house number and a postcode, of any source; and those without a street
         /// of their own, by index, with their place ids (a derived street is theirs too).
