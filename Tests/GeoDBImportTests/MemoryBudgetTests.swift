@@ -37,7 +37,9 @@ import TestSupport
     /// locations and of the way index is read back from disk, by the reading thread and the writer's; and the
     /// addresses phase finds the streets of houses in many passes over the streets (their segments near those
     /// houses are about 1.7 MB), making the search rows of 16 places held back for it and rewriting those of the
-    /// others it completes, 128 at a time.
+    /// others it completes, 128 at a time. In memory, the nearest streets are found beside the hierarchy from the
+    /// lines read beforehand; at 64 KiB the lines pass a quarter of the budget, so the addresses phase reads
+    /// them in passes itself: the two paths must find the same streets.
     @Test func aSpilledImportWritesWhatAnImportInMemoryWrites() throws {
         let scratch = try ScratchDirectory()
         let input = TestPaths.sampleData("liechtenstein.osm.pbf")

@@ -149,7 +149,7 @@ final class AddressCompleter {
         try write(streets: streets, postcodes: postcodes, shownOnly: places.shownOnly)
         var completeness = places.completeness
         let streetsOfAddresses = takers.count(where: { $0.isAddress && streets[$0.id] != nil })
-        let postcodesOfAddresses = places.lackingPostcode.count(where: { $0.isAddress && postcodes[$0.id] != nil })
+        let postcodesOfAddresses = places.postcodeTakers.count(where: { $0.isAddress && postcodes[$0.id] != nil })
         completeness.withStreet += streetsOfAddresses
         completeness.streetDerived += streetsOfAddresses
         completeness.withPostcode += postcodesOfAddresses
@@ -202,9 +202,10 @@ final class AddressCompleter {
         return !["natural", "waterway", "landuse", "aeroway", "boundary", "place"].contains(key)
     }
 
-    /// A place of this import's OSM files lacking a postcode: its point, whether it is an address (the summary
-    /// counts those), its street (own, derived, or its name for a street), country and town (its area set's city).
-    private struct Lacking {
+    /// A place of this import's OSM files that may take the postcode of the addresses around (`takesPostcode`,
+    /// and no postal area gives it one): its point, whether it is an address (the summary counts those), its
+    /// street (own, derived, or its name for a street), country and town (its area set's city).
+    private struct PostcodeTaker {
         var id: Int64
         var at: Coordinate
         var isAddress: Bool
@@ -221,7 +222,7 @@ final class AddressCompleter {
     private struct Places {
         /// Each address, interpolation line, POI at a street and named street of this import's OSM files
         /// without a postcode of its own or of a postal area.
-        var lackingPostcode: [Lacking] = []
+        var postcodeTakers: [PostcodeTaker] = []
         /// The POIs without a house number among them and among the street takers. They show the street and
         /// postcode derived but are not found by them: searched for, a street's name would list every shop along
         /// it after the street (as those tagged with addr:street are). Their search rows stay as they are.
@@ -314,7 +315,7 @@ final class AddressCompleter {
                   Self.takesPostcode(kind: kind, numbered: numbered, named: !select.isNull(9), hasPostcode: hasPostcode, category: poiCategory)
             else { continue }
             if kind == .poi && !numbered { places.shownOnly.insert(id) }
-            places.lackingPostcode.append(Lacking(id: id, at: try select.coordinate(2, 3, place: id, in: writer.db.path),
+            places.postcodeTakers.append(PostcodeTaker(id: id, at: try select.coordinate(2, 3, place: id, in: writer.db.path),
                                                   isAddress: kind == .address, street: kind == .street ? select.text(9) : select.text(7),
                                                   country: select.text(11), town: select.isNull(12) ? nil : select.int(12)))
         }
@@ -461,14 +462,14 @@ final class AddressCompleter {
 
     // MARK: Postcodes
 
-    /// The postcode of each of `places.lackingPostcode` (with the `streets` derived): of the nearest address
+    /// The postcode of each of `places.postcodeTakers` (with the `streets` derived): of the nearest address
     /// with a postcode on the same street, else of the nearest around, else its town's.
     private func derivePostcodes(of places: inout Places, streets: [Int64: String]) -> [Int64: String] {
-        guard !places.lackingPostcode.isEmpty else { return [:] }
+        guard !places.postcodeTakers.isEmpty else { return [:] }
         var cells = CellNumbering()
-        for i in places.lackingPostcode.indices {
-            if places.lackingPostcode[i].street == nil { places.lackingPostcode[i].street = streets[places.lackingPostcode[i].id] }
-            Self.forEachCell(around: places.lackingPostcode[i].at, reach: Self.sameStreetReach) { cells.insert(row: $0.row, column: $0.column) }
+        for i in places.postcodeTakers.indices {
+            if places.postcodeTakers[i].street == nil { places.postcodeTakers[i].street = streets[places.postcodeTakers[i].id] }
+            Self.forEachCell(around: places.postcodeTakers[i].at, reach: Self.sameStreetReach) { cells.insert(row: $0.row, column: $0.column) }
         }
         for (index, id) in places.streetless { places.withPostcode[index].street = places.number(streets[id]) }
         let texts = places.texts
@@ -494,7 +495,7 @@ final class AddressCompleter {
         let metresPerUnit = Coordinate.earthRadius * .pi / 180 / 1e7
         let sameStreetReach2 = Self.sameStreetReach * Self.sameStreetReach, nearbyReach2 = Self.nearbyReach * Self.nearbyReach
         var around: [(gap2: Double, number: Int32)] = []
-        for place in places.lackingPostcode {
+        for place in places.postcodeTakers {
             let street = place.street.flatMap { places.textNumbers[$0] } ?? -2
             let country = place.country.flatMap { places.textNumbers[$0] } ?? -1
             // Squared metres on a local plane: exact enough within a few hundred metres, and no trigonometry
