@@ -267,6 +267,8 @@ public enum Importer {
         context.summary.timeZones?.countryPlaces = countries
         // Beside the hierarchy, on a thread of its own: the nearest streets need no area.
         let streetsFound = try AddressCompleter.startFindingStreets(writer: context.writer, memoryBudget: context.options.memoryBudget)
+        // And the search rows made so far: the hierarchy changes none.
+        try context.writer.indexSearchRows()
         try HierarchyBuilder(writer: context.writer, osmSources: osmSources).run(extraLevels: extraAreaLevels)
         // Merges change the sources' place counts.
         for (i, source) in context.summary.sources.enumerated() {

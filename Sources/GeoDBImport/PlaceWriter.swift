@@ -461,6 +461,11 @@ public final class PlaceWriter {
         try fullText.insert(id: id, importance: new.importance, kind: new.kind, names: new.names, named: new.named, address: new.address)
     }
 
+    /// Has the search rows made so far indexed beside whatever the caller does next (`FullTextBuilder.indexHeldRows`).
+    func indexSearchRows() throws {
+        try fullText.indexHeldRows()
+    }
+
     /// Starts completing the search tables and (when packing) packing the R*Trees, on threads of their own,
     /// so that the caller's index building overlaps them; call once after the last place.
     public func finish() throws {

@@ -96,8 +96,10 @@ public struct SourceCategory: Hashable, Sendable, CustomStringConvertible, Codab
 
     /// The OSM key and value, when the category is an OSM tag (not GeoNames' `geonames=…`, not free text).
     public var osmTag: (key: String, value: String)? {
-        guard let equals = text.firstIndex(of: "="), equals > text.startIndex, !text.hasPrefix("geonames=") else { return nil }
-        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+        // By bytes: Character search segments graphemes, a tenth of the cost of the addresses phase's pass.
+        let bytes = text.utf8
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")), equals > bytes.startIndex, !text.hasPrefix("geonames=") else { return nil }
+        return (String(text[..<equals]), String(text[bytes.index(after: equals)...]))
     }
 
     public var description: String { text }

@@ -199,8 +199,9 @@ final class AddressCompleter {
     /// Nominatim; a peak 150 m from a forest track is not on it.
     static func isAtAStreet(category: String?) -> Bool {
         guard let key = category.flatMap({ SourceCategory($0).osmTag?.key }) else { return false }
-        return !["natural", "waterway", "landuse", "aeroway", "boundary", "place"].contains(key)
+        return !notAtAStreet.contains(key)
     }
+    private static let notAtAStreet: Set<String> = ["natural", "waterway", "landuse", "aeroway", "boundary", "place"]
 
     /// A place of this import's OSM files that may take the postcode of the addresses around (`takesPostcode`,
     /// and no postal area gives it one): its point, whether it is an address (the summary counts those), its
@@ -248,7 +249,12 @@ final class AddressCompleter {
         mutating func number(column: Int32, of row: Statement) -> Int32 {
             guard let bytes = row.textBytes(column) else { return -1 }
             let c = Int(column)
-            if lastNumbers[c] >= 0, lastBytes[c].elementsEqual(bytes) { return lastNumbers[c] }
+            // memcmp: Sequence.elementsEqual walks both byte by byte through iterators (16 M instructions on
+            // Liechtenstein, a tenth of the pass).
+            if lastNumbers[c] >= 0, lastBytes[c].count == bytes.count,
+               bytes.isEmpty || lastBytes[c].withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0 {
+                return lastNumbers[c]
+            }
             lastNumbers[c] = number(row.text(column))
             lastBytes[c].removeAll(keepingCapacity: true)
             lastBytes[c].append(contentsOf: bytes)
