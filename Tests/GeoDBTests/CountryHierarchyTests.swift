@@ -291,7 +291,9 @@ import TestSupport
 
     /// Where no boundary names a country, the time zones imported beside the file do (tzdata's zone.tab):
     /// a cafe in Berlin with no boundary around it is in DE (a CSV row too); without the zones it has no
-    /// country; one where the file has no zone but the nautical `Etc/GMT-2` has none either.
+    /// country; one where the file has no zone but the nautical `Etc/GMT-2` has none either. The country is named
+    /// too, as Nominatim's country grid names it, through the country place the zones give (a point, so a
+    /// level from a place node, not a boundary: reverse says so).
     @Test func aPlaceNoBoundaryHoldsTakesItsTimeZonesCountry() throws {
         let scratch = try ScratchDirectory()
         let xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
@@ -305,6 +307,12 @@ import TestSupport
             try #require(try Self.search(GeoDatabase(path: path), name, limit: 1).first { $0.name == name }).address.countryCode
         }
         #expect(try country(scratch.path("zoned.sqlite"), "Kaffee Mitte") == "DE")
+        let zoned = try GeoDatabase(path: scratch.path("zoned.sqlite"))
+        #expect(try Self.search(zoned, "Kaffee Mitte", limit: 1).first?.address.country == "Germany")
+        let reversed = try #require(try Self.reverse(zoned, 52.52, 13.40))
+        #expect(reversed.place.address.country == "Germany" && reversed.hierarchySource == .nearestPlace)
+        #expect(try Self.rows(scratch.path("zoned.sqlite"), "SELECT from_nodes FROM area_set WHERE country_code = 'DE'") == [["country"]])
+        #expect(try Self.search(GeoDatabase(path: scratch.path("plain.sqlite")), "Kaffee Mitte", limit: 1).first?.address.country == nil)
         #expect(try country(scratch.path("plain.sqlite"), "Kaffee Mitte") == nil)
         #expect(try country(scratch.path("zoned.sqlite"), "Kaffee Fern") == nil)
         #expect(TimeZoneCountry.code(ofZone: "Europe/Vaduz") == "LI" && TimeZoneCountry.code(ofZone: "Etc/GMT-2") == nil)

@@ -30,14 +30,18 @@ final class AreaSetAssigner {
     /// The country of the time zone at a point (`TimeZoneCountry`), when the import has time zones: for
     /// places that no area names a country for and that have none of their own.
     private let zoneCountry: ((Coordinate) throws -> String?)?
+    /// The country places without an area (`ZoneCountryPlaces`, GeoNames' country table), by upper-case code:
+    /// a set whose country no boundary gives names it through them.
+    private let countryPlaces: [String: Int64]
 
     init(areas: AreaIndex, nodes: LevelNodes?, sets: AreaSetWriter, fileCountry: String?,
-         zoneCountry: ((Coordinate) throws -> String?)?) {
+         zoneCountry: ((Coordinate) throws -> String?)?, countryPlaces: [String: Int64]) {
         self.areas = areas
         self.nodes = nodes
         self.sets = sets
         self.fileCountry = fileCountry
         self.zoneCountry = zoneCountry
+        self.countryPlaces = countryPlaces
         areas.whenCellsForgotten = { [unowned self] in
             self.ordinarySets.removeAll(keepingCapacity: true)
             self.nodes?.forgetCells()
@@ -164,6 +168,14 @@ final class AreaSetAssigner {
         // No area around it: its country code, if any, is its own (a gazetteer's place) and needs no set, unless
         // its time zone's country is the one it gets.
         guard ids.contains(where: { $0 != nil }) || area(.postcode) != nil || zoned != nil else { return nil }
+        // A country no boundary of the file gives (the United States in Nominatim's test data, from its time
+        // zone) is still named, as Nominatim's country grid names it: by its country place, when there is one,
+        // a point like a stand-in place node (`from_nodes`), not a boundary around the place.
+        let country = AddressLevel.nested.firstIndex(of: .country)!
+        if ids[country] == nil, let code = countryCode.flatMap(CountryCode.parse), let id = countryPlaces[code], id != place {
+            ids[country] = id
+            fromNodes.append(.country)
+        }
         return AreaSetWriter.AreaSetKey(ids: ids, postcode: area(.postcode)?.postcode, countryCode: countryCode,
                                         fromNodes: fromNodes.isEmpty ? nil : fromNodes.map(\.rawValue).joined(separator: ","))
     }

@@ -46,7 +46,8 @@ final class HierarchyBuilder {
         let sets = try AreaSetWriter(db: writer.db)
         let fileCountry = areas.knowsCountries ? nil : try taggedCountry()
         let assigner = AreaSetAssigner(areas: areas, nodes: nodes, sets: sets, fileCountry: fileCountry,
-                                       zoneCountry: zones.map { lookup in { TimeZoneCountry.code(ofZone: try lookup.tzid(at: $0)) } })
+                                       zoneCountry: zones.map { lookup in { TimeZoneCountry.code(ofZone: try lookup.tzid(at: $0)) } },
+                                       countryPlaces: try countryPlaces(besides: areas))
         let postcodes = PostcodeCollector()
         // One pass over the places, in id order, writing as it goes: memory holds the areas and caches, not
         // the places.
@@ -88,6 +89,18 @@ final class HierarchyBuilder {
         let total = counts.reduce(0) { $0 + $1.count }
         guard let top = counts.first, total >= 10, top.count * 100 >= total * 95 else { return nil }
         return CountryCode.parse(top.code)
+    }
+
+    /// The country places that are no area (points: `ZoneCountryPlaces`, GeoNames' country table), by code,
+    /// the first of a code by id.
+    private func countryPlaces(besides areas: AreaIndex) throws -> [String: Int64] {
+        var places: [String: Int64] = [:]
+        let rows = try writer.db.prepare("SELECT id, country_code FROM place WHERE kind = 'country' AND country_code IS NOT NULL ORDER BY id")
+        while try rows.step() {
+            guard !areas.isArea(rows.int(0)), let code = rows.text(1).flatMap(CountryCode.parse), places[code] == nil else { continue }
+            places[code] = rows.int(0)
+        }
+        return places
     }
 
     /// The vertices of a place's lines, or of its polygons' outer rings; none for a point.
