@@ -12,7 +12,8 @@ struct ImportPlan {
     }
 
     /// OSM files first, then GeoNames dumps, then CSV files (each group in the order given), so that
-    /// records of gazetteers link to OSM places whatever order the files were named in.
+    /// records of gazetteers link to OSM places whatever order the files were named in; TIGER inputs last,
+    /// since their lines are parented to the streets of the files before them.
     let sources: [Input]
     let lookupTables: [Input]
     /// GeoNames alternate names files: names for the places of the GeoNames dumps among the sources, read
@@ -24,7 +25,7 @@ struct ImportPlan {
         let all = zip(inputs, formats).map { Input(path: $0, format: $1) }
         lookupTables = all.filter { $0.format.isLookupTable }
         alternateNames = all.filter { $0.format == .alternateNames }
-        let rank = { (format: InputFormat) in format.isOSM ? 0 : format == .geonames ? 1 : 2 }
+        let rank = { (format: InputFormat) in format.isOSM ? 0 : format == .geonames ? 1 : format == .tiger ? 3 : 2 }
         var sources = all.filter { !$0.format.isLookupTable && $0.format != .alternateNames }.enumerated()
             .sorted { (rank($0.element.format), $0.offset) < (rank($1.element.format), $1.offset) }.map(\.element)
         // Gazetteer records link to places of the files before them (OSM files come first).

@@ -238,6 +238,8 @@ public enum Importer {
                 if !plan.hasOSMSource(after: i) {
                     extraAreaLevels = try context.clock.attribute(to: "hierarchy") { try PlaceMerger(writer: context.writer).run() }
                 }
+            } else if source.format == .tiger {
+                context.summary.sources.append(try TigerImport().read(source, into: context))
             } else {
                 context.summary.sources.append(try gazetteers.read(source, into: context))
             }

@@ -27,9 +27,21 @@ public enum InputFormat: String, Sendable {
     public var isGazetteer: Bool { self == .geonames || self == .csv }
     /// Timezone boundaries: a GeoJSON FeatureCollection whose first feature has a `tzid` property.
     case timezoneGeoJSON = "timezone.geojson"
+    /// US house number ranges from TIGER, as Nominatim preprocesses them (`TigerFiles`): a CSV file with the
+    /// header `from;to;interpolation;street;city;state;postcode;geometry`, plain or gzip, a directory of
+    /// them, or a .tar.gz of them.
+    case tiger = "tiger"
 
     /// Looks at the start of the file; throws a clear error for empty, unreadable and unknown files.
     public static func detect(path: String) throws -> InputFormat {
+        if let files = TigerFiles.directoryFiles(path) {
+            // A directory is an input only as a folder of TIGER files (as `nominatim add-data --tiger-data` takes them).
+            guard let first = files.first, (try? detect(path: first)) == .tiger else {
+                throw GeoDBError(.unknownFormat, "\(path) is a directory without TIGER CSV files",
+                                 remedy: "give files to import, or a directory of TIGER .csv files")
+            }
+            return .tiger
+        }
         try GeoDBError.requireFile(path, kind: "file to import")
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
@@ -39,12 +51,15 @@ public enum InputFormat: String, Sendable {
         let head = [UInt8]((try? handle.read(upToCount: headSize)) ?? Data())
         guard !head.isEmpty else { throw GeoDBError.badInput(file: path, at: .byteOffset(0), "empty file") }
         if isPBF(head) { return .osmPBF }
-        if head.starts(with: [0x1f, 0x8b]) { return .osmXMLGzip }
+        if head.starts(with: [0x1f, 0x8b]) {
+            let inflated = (try? TigerFiles.inflatedHead(of: path, count: 2 * TarStream.blockSize)) ?? []
+            return TigerFiles.isTiger(inflatedHead: inflated) ? .tiger : .osmXMLGzip
+        }
         if head.starts(with: Array("BZh".utf8)) { return .osmXMLBzip2 }
         if isOSMXML(head) { return .osmXML }
         if GeoJSONReader.looksLikeFeatureCollection(head) { return try TimeZoneImport.detect(path) }
         if let format = detectText(head, complete: head.count < headSize) { return format }
-        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML, a GeoNames dump or alternate names file, CSV with a header row or timezone GeoJSON)",
+        throw GeoDBError(.unknownFormat, "\(path): unknown format (expected OSM PBF, OSM XML, a GeoNames dump or alternate names file, CSV with a header row, TIGER CSV or timezone GeoJSON)",
                          remedy: "check the file; geodb recognises formats by content, not by name")
     }
 
@@ -62,6 +77,7 @@ public enum InputFormat: String, Sendable {
         if !complete && lines.count > 1 { lines.removeLast() }   // cut off by the head
         lines.removeAll { $0.isEmpty }
         guard let first = lines.first else { return nil }
+        if TigerFiles.startsWithHeader(first) { return .tiger }
         let tab: UInt8 = 0x09
 
         if first.first == UInt8(ascii: "#") {

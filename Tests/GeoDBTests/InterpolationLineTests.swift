@@ -8,7 +8,7 @@ import Testing
     let grosssteg = [Point7(lat: 471_185_500, lon: 95_697_463), Point7(lat: 471_185_372, lon: 95_719_698)]
 
     @Test func numbersStandWhereNominatimPutsThem() throws {
-        let line = try #require(InterpolationLine(numbers: "1001-1051", scheme: "odd", line: grosssteg))
+        let line = try #require(InterpolationLine(numbers: "1001-1051", category: SourceCategory("addr:interpolation=odd"), line: grosssteg))
         // Nominatim's reverse at 47.118533, 9.57056562 answers 1019 at 47.1185454, 9.5705467: the inner
         // numbers 1003…1049 are spread over the part of the line between their own ends, rounded to 1e-7°
         // (spread over the whole line, 1019 would be at 9.5705468).
@@ -23,17 +23,17 @@ import Testing
 
     @Test func theSchemeGivesTheStep() throws {
         // Written from the high end, odd numbers from an even one, every number, a numeric step.
-        let reversed = try #require(InterpolationLine(numbers: "1051-1001", scheme: "odd", line: grosssteg.reversed()))
+        let reversed = try #require(InterpolationLine(numbers: "1051-1001", category: SourceCategory("addr:interpolation=odd"), line: grosssteg.reversed()))
         #expect(reversed.position(of: 1019) == Coordinate(lat: 47.1185454, lon: 9.5705467))
-        #expect(try #require(InterpolationLine(numbers: "1000-1050", scheme: "odd", line: grosssteg))
+        #expect(try #require(InterpolationLine(numbers: "1000-1050", category: SourceCategory("addr:interpolation=odd"), line: grosssteg))
             .number(nearest: grosssteg[0].coordinate)?.number == 1001)
-        #expect(try #require(InterpolationLine(numbers: "2-10", scheme: "all", line: grosssteg)).step == 1)
-        #expect(try #require(InterpolationLine(numbers: "2-20", scheme: "3", line: grosssteg)).step == 3)
-        #expect(try #require(InterpolationLine(numbers: "2-10", scheme: nil, line: grosssteg)).step == 2)
+        #expect(try #require(InterpolationLine(numbers: "2-10", category: SourceCategory("addr:interpolation=all"), line: grosssteg)).step == 1)
+        #expect(try #require(InterpolationLine(numbers: "2-20", category: SourceCategory("addr:interpolation=3"), line: grosssteg)).step == 3)
+        #expect(try #require(InterpolationLine(numbers: "2-10", category: nil, line: grosssteg)).step == 2)
         // Nothing between the ends, or not a range: no numbers to give.
-        #expect(try #require(InterpolationLine(numbers: "1-3", scheme: "odd", line: grosssteg)).number(nearest: grosssteg[0].coordinate) == nil)
-        #expect(InterpolationLine(numbers: "12", scheme: "even", line: grosssteg) == nil)
-        #expect(InterpolationLine(numbers: "1-9223372036854775807", scheme: "odd", line: grosssteg) == nil)
+        #expect(try #require(InterpolationLine(numbers: "1-3", category: SourceCategory("addr:interpolation=odd"), line: grosssteg)).number(nearest: grosssteg[0].coordinate) == nil)
+        #expect(InterpolationLine(numbers: "12", category: SourceCategory("addr:interpolation=even"), line: grosssteg) == nil)
+        #expect(InterpolationLine(numbers: "1-9223372036854775807", category: SourceCategory("addr:interpolation=odd"), line: grosssteg) == nil)
     }
 
     /// The import's segment distance with the cosine given is `LineMath.distance(from:to:)`'s to the last bit:

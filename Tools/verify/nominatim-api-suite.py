@@ -19,8 +19,10 @@ binary change), then served with `geodb serve DB --port 0` for the run and stopp
 The world's time zones (SampleData/timezones.geojson) are imported with it: they are what names the
 country of a place no boundary of the extract holds, as Nominatim's country grid, which every Nominatim
 database loads, does for it (docs/SCHEMA.md, "Address hierarchy").
-Nominatim also loads TIGER data (test/testdb/tiger) and special phrases into its test database; geodb
-does not read those, so scenarios that need them fail as data differences.
+Nominatim also loads TIGER data (test/testdb/tiger) into its test database: its CSV files are read from
+the checkout at run time (into .build/nominatim-suite/tiger/, never kept in this repository) and imported
+as a directory of TIGER files with the rest. The special phrases it loads geodb does not read, so
+scenarios that need them fail as data differences.
 
 The Gherkin is interpreted here, with the standard library only: Background, Scenario, Scenario
 Outline with Examples, data tables, doc strings, @skip tags (skipped, as pytest does). Each step means
@@ -65,6 +67,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 FEATURE_ROOT = 'test/bdd/features/api'
 TESTDB_PBF = 'test/testdb/apidb-test-data.pbf'
+TESTDB_TIGER = 'test/testdb/tiger'
 TESTDB_OSM = 'test/testdb/additional_api_test.data.osm'
 DATA_PBF = 'nominatim-apidb-test-data.osm.pbf'
 DATA_OSM = 'nominatim-additional-api-test.osm'
@@ -191,10 +194,32 @@ def find_inputs(args, checkout, cache):
     return inputs, str(d)
 
 
+def tiger_input(checkout, cache):
+    """The checkout's TIGER CSV files (test/testdb/tiger) copied into a directory of the cache."""
+    target = cache / 'tiger'
+    target.mkdir(parents=True, exist_ok=True)
+    names = [p for p in checkout.list(TESTDB_TIGER) if p.endswith('.csv')]
+    if not names:
+        die(f"the checkout has no {TESTDB_TIGER}/*.csv")
+    for rel in names:
+        content = checkout.read(rel, binary=True)
+        p = target / Path(rel).name
+        if not p.is_file() or p.read_bytes() != content:
+            p.write_bytes(content)
+    return target
+
+
+def sha256_input(path):
+    """A file's hash, or of a directory the hashes of its files in name order."""
+    if path.is_dir():
+        return [sha256_file(p) for p in sorted(path.iterdir()) if p.is_file()]
+    return sha256_file(path)
+
+
 def build_db(geodb, inputs, cache, rebuild):
     db = cache / 'apidb.sqlite'
     stamp = cache / 'apidb.stamp'
-    key = json.dumps({'geodb': sha256_file(geodb), 'inputs': [sha256_file(p) for p in inputs]})
+    key = json.dumps({'geodb': sha256_file(geodb), 'inputs': [sha256_input(p) for p in inputs]})
     if not rebuild and db.is_file() and stamp.is_file() and stamp.read_text() == key:
         return db, False
     cmd = [str(geodb), 'import', '--force', '--quiet', '-o', str(db), *map(str, inputs)]
@@ -1231,6 +1256,7 @@ def main():
     cache.mkdir(parents=True, exist_ok=True)
     inputs, source = find_inputs(args, checkout, cache)
     inputs.append(REPO / 'SampleData' / 'timezones.geojson')
+    inputs.append(tiger_input(checkout, cache))
     t0 = time.time()
     db, built = build_db(geodb, inputs, cache, args.rebuild)
     print(f"Nominatim: {checkout.describe()}")

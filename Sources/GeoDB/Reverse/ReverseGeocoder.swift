@@ -569,7 +569,7 @@ final class ReverseGeocoder {
                 if kind == .interpolation, case .lineStrings(let lines)? = geometry, let line = lines.first {
                     let distance = LineMath.distance(from: point, to: line).distance
                     guard distance <= radius,
-                          let house = InterpolationLine(numbers: number, scheme: category?.osmTag?.value, line: line)?
+                          let house = InterpolationLine(numbers: number, category: category, line: line)?
                             .number(nearest: point) else { continue }
                     found.append(Found(id: id, distance: distance, interpolated: String(house.number), at: house.at))
                 } else {

@@ -107,14 +107,16 @@ final class PlaceLookup {
             // tried as a record of any source.
             let parsed = SourceReference(reference)
             let ref = parsed?.record ?? reference, file = parsed?.file
-            // OSM records are kept under the file's format (osm.pbf, osm.xml, …): matched by the record alone.
+            // OSM records are kept under the file's format (osm.pbf, osm.xml, …): matched by the record alone. A
+            // TIGER line shows its street's way (`TigerReader`), which names the street, as in Nominatim.
             let format = parsed.flatMap { $0.format == .osm ? nil : $0.format.rawValue }
             // A record merged into another place (a boundary into its town's node, a GeoNames record into an
             // OSM place) is found through place_link.
             let values: [SQLiteValue] = [.text(ref), format.map(SQLiteValue.text) ?? .null, file.map(SQLiteValue.text) ?? .null]
             id = try db.first("find a place by its source id", """
                 SELECT p.id FROM place p JOIN source s ON s.id = p.source_id
-                WHERE p.source_ref = ?1 AND (?2 IS NULL OR s.format = ?2) AND (?3 IS NULL OR s.name = ?3) ORDER BY p.id LIMIT 1
+                WHERE p.source_ref = ?1 AND (?2 IS NULL AND s.format != 'tiger' OR s.format = ?2) AND (?3 IS NULL OR s.name = ?3)
+                ORDER BY p.id LIMIT 1
                 """, values) { $0.int(0) } ?? db.first("find a merged record by its source id", """
                 SELECT l.place_id FROM place_link l JOIN source s ON s.id = l.source_id
                 WHERE l.source_ref = ?1 AND (?2 IS NULL OR s.format = ?2) AND (?3 IS NULL OR s.name = ?3) ORDER BY l.place_id LIMIT 1

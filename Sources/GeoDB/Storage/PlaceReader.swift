@@ -69,7 +69,8 @@ final class PlaceReader {
     }
 
     /// The source record of a row of `columns`: its format and file (`source`) with `place.source_ref`. A
-    /// format other than GeoNames' and CSV's is one of OSM's.
+    /// format other than GeoNames' and CSV's is one of OSM's, or TIGER's, whose lines are shown as the OSM way
+    /// of their street, as Nominatim shows them.
     static func sourceReference(_ row: Statement) -> SourceReference {
         sourceReference(record: row.text(1) ?? "", format: row.text(19), file: row.text(20))
     }

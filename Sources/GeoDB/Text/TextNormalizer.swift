@@ -361,6 +361,13 @@ package enum TextNormalizer {
         return (out, complete)
     }
 
+    /// Whether two street names, as their words (`tokens`), are one name written with or without
+    /// abbreviations: as many words, each the other's or one of its forms ("Upper Kingston Rd", TIGER's
+    /// spelling, is OSM's "Upper Kingston Road"; "St" is "Street" and "Saint").
+    package static func sameStreetName(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { x, y in x == y || variants(x).contains(y) || variants(y).contains(x) }
+    }
+
     /// Equivalent words for a query token: itself and its abbreviation group.
     package static func variants(_ token: String) -> [String] {
         [token] + abbreviations(ofASCIIWord: token.utf8)

@@ -15,14 +15,18 @@ struct ChunkedFileReader {
     var chunkSize = defaultChunkSize
     /// Inflated as it is read when not `.none` (an importance file is gzip).
     var compression = FileByteSource.Compression.none
+    /// Where the bytes come from when not the file at `path` itself (a member of a TIGER tar archive; `path`
+    /// then only names it in messages).
+    var source: ByteSource?
 
     /// Calls `parse(bytes, atEnd)` until the file is used up; at the end `parse` must use every byte.
     /// `progress` gets how far into the file reading has come after each round: the bytes used, or of a
     /// compressed file the compressed bytes read (what its size on disk is a share of).
     func read(progress: ((Int) -> Void)? = nil,
               _ parse: (UnsafeBufferPointer<UInt8>, _ atEnd: Bool) throws -> Int) throws {
-        let file = try FileByteSource(path: path, compression: compression)
-        defer { file.close() }
+        let opened = source == nil ? try FileByteSource(path: path, compression: compression) : nil
+        defer { opened?.close() }
+        guard let file = source ?? opened else { return }
         var capacity = chunkSize
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }

@@ -11,6 +11,12 @@ public enum RowProblem: String, Sendable, CaseIterable, Codable, CustomStringCon
     case tooLong = "value_too_long"
     /// An importance file's row whose importance is no number from 0 to 1.
     case badImportance = "bad_importance"
+    /// A TIGER row whose house numbers are none (or too many for its line).
+    case badHouseNumbers = "bad_house_numbers"
+    /// A TIGER row whose geometry is no line.
+    case badGeometry = "bad_geometry"
+    /// A TIGER row with no OSM street near its line to be parented to (Nominatim drops those too).
+    case noStreet = "no_street"
 
     /// How the summary says it: "3 without a name".
     public var description: String {
@@ -21,6 +27,9 @@ public enum RowProblem: String, Sendable, CaseIterable, Codable, CustomStringCon
         case .badID: return "with an invalid id"
         case .tooLong: return "with a value longer than \(ValueLimits.maxValueCharacters) characters"
         case .badImportance: return "with an importance that is not a number from 0 to 1"
+        case .badHouseNumbers: return "with house numbers that are none"
+        case .badGeometry: return "with a geometry that is no line"
+        case .noStreet: return "with no OSM street near"
         }
     }
 }

@@ -228,7 +228,7 @@ final class AddressCompleter {
         /// postcode derived but are not found by them: searched for, a street's name would list every shop along
         /// it after the street (as those tagged with addr:street are). Their search rows stay as they are.
         var shownOnly = Set<Int64>()
-        /// Every address and POI with a house number and a postcode, of any source; and those without a street
+        /// Every address, POI and TIGER line with a house number and a postcode, of any source; and those without a street
         /// of their own, by index, with their place ids (a derived street is theirs too).
         var withPostcode: [AddressWithPostcode] = []
         var streetless: [(index: Int, id: Int64)] = []
@@ -303,7 +303,8 @@ final class AddressCompleter {
             } else if kind == .interpolation {
                 places.completeness.interpolationLines += 1
             }
-            if hasPostcode && numbered && (kind == .address || kind == .poi) {
+            // A TIGER line's postcode is its addresses' (what names its street's, as the lines around do in Nominatim).
+            if hasPostcode && numbered && (kind == .address || kind == .poi || kind == .interpolation && InterpolationLine.isTiger(category: select.text(6))) {
                 let at = Point7(try select.coordinate(2, 3, place: id, in: writer.db.path))
                 if !hasStreet { places.streetless.append((places.withPostcode.count, id)) }
                 places.withPostcode.append((at, places.number(column: 7, of: select), places.number(column: 8, of: select),

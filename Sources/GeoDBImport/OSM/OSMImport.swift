@@ -48,7 +48,7 @@ struct OSMImport: SourceImport {
             reader.onProgress = report
             try reader.read(into: builder)
             return reader.stats
-        case .geonames, .csv, .countryTable, .admin1Table, .alternateNames, .timezoneGeoJSON:
+        case .geonames, .csv, .countryTable, .admin1Table, .alternateNames, .timezoneGeoJSON, .tiger:
             throw GeoDBError(.invalidArgument, "\(input.path) is not an OSM file")
         }
     }

@@ -36,7 +36,7 @@ struct StreetNumberReading {
             for var line in lines {
                 guard let geometry = try context.places.geometry(of: line.id), case .lineStrings(let parts) = geometry,
                       let points = parts.first,
-                      let houses = InterpolationLine(numbers: line.address.housenumber ?? "", scheme: line.category?.osmTag?.value,
+                      let houses = InterpolationLine(numbers: line.address.housenumber ?? "", category: line.category,
                                                      line: points),
                       houses.covers(wanted) else { continue }
                 let point = houses.position(of: wanted)
