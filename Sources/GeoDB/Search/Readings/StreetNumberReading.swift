@@ -33,20 +33,7 @@ struct StreetNumberReading {
             let ids = try context.index.candidates(match: match, options: options, inSets: inSets, limit: 50).map(\.id)
             let lines = try context.places.results(ids: ids)
                 .filter { $0.kind == .interpolation }
-            for var line in lines {
-                guard let geometry = try context.places.geometry(of: line.id), case .lineStrings(let parts) = geometry,
-                      let points = parts.first,
-                      let houses = InterpolationLine(numbers: line.address.housenumber ?? "", category: line.category,
-                                                     line: points),
-                      houses.covers(wanted) else { continue }
-                let point = houses.position(of: wanted)
-                line.lat = point.lat
-                line.lon = point.lon
-                line.address.housenumber = number
-                line.match = .interpolated
-                line.score = SearchRanking.interpolatedScore
-                results.append(line)
-            }
+            results += try houses(wanted, written: number, on: lines)
         }
         if results.isEmpty, let match = FTSQuery.groups(words, column: "name") {
             // The street named so: not every street with one of its words in a longer name. A word may be
@@ -59,12 +46,50 @@ struct StreetNumberReading {
                     typed.1.contains(token) || TextNormalizer.variants(token).contains(typed.0)
                 }
             }
-            for var street in (exact.isEmpty && inSets == nil ? Array(named.prefix(5)) : Array(exact.prefix(5))) {
+            let chosen = exact.isEmpty && inSets == nil ? Array(named.prefix(5)) : Array(exact.prefix(5))
+            // The TIGER lines of those streets (found only so, as Nominatim finds them: by their parent street).
+            results = try houses(wanted, written: number, on: context.places.results(ids: tigerLines(of: chosen)))
+            guard results.isEmpty else { return results }
+            for var street in chosen {
                 street.match = .fallback
                 street.score = SearchRanking.fallbackScore
                 results.append(street)
             }
         }
         return results
+    }
+
+    /// Number `wanted` (as the query wrote it: `written`) on those of `lines` that cover it, at its position
+    /// along each, marked `interpolated`.
+    private func houses(_ wanted: Int, written: String, on lines: [PlaceResult]) throws -> [PlaceResult] {
+        var results: [PlaceResult] = []
+        for var line in lines {
+            guard let geometry = try context.places.geometry(of: line.id), case .lineStrings(let parts) = geometry,
+                  let points = parts.first,
+                  let houses = InterpolationLine(numbers: line.address.housenumber ?? "", category: line.category, line: points),
+                  houses.covers(wanted) else { continue }
+            let point = houses.position(of: wanted)
+            line.lat = point.lat
+            line.lon = point.lon
+            line.address.housenumber = written
+            line.match = .interpolated
+            line.score = SearchRanking.interpolatedScore
+            results.append(line)
+        }
+        return results
+    }
+
+    /// The TIGER lines parented to the ways of `streets` (their own and those merged into them), whose
+    /// source id is that way's (`TigerReader`).
+    private func tigerLines(of streets: [PlaceResult]) throws -> [Int64] {
+        guard !streets.isEmpty else { return [] }
+        return try context.db.rows("the TIGER lines of streets", """
+            WITH way(ref) AS (
+                SELECT p.source_ref FROM place p WHERE p.id IN (SELECT value FROM json_each(?1))
+                UNION SELECT l.source_ref FROM place_link l JOIN place p ON p.id = l.place_id AND l.source_id = p.source_id
+                WHERE p.id IN (SELECT value FROM json_each(?1)))
+            SELECT t.id FROM source s CROSS JOIN way CROSS JOIN place t ON t.source_id = s.id AND t.source_ref = way.ref
+            WHERE s.format = 'tiger' AND t.kind = 'interpolation' ORDER BY t.id
+            """, [.text(JSONText.array(streets.map(\.id)))]) { $0.int(0) }
     }
 }
