@@ -52,7 +52,7 @@ public enum InputFormat: String, Sendable {
         guard !head.isEmpty else { throw GeoDBError.badInput(file: path, at: .byteOffset(0), "empty file") }
         if isPBF(head) { return .osmPBF }
         if head.starts(with: [0x1f, 0x8b]) {
-            let inflated = (try? TigerFiles.inflatedHead(of: path, count: 2 * TarStream.blockSize)) ?? []
+            let inflated = (try? TigerFiles.inflatedHead(of: path, count: headSize)) ?? []
             return TigerFiles.isTiger(inflatedHead: inflated) ? .tiger : .osmXMLGzip
         }
         if head.starts(with: Array("BZh".utf8)) { return .osmXMLBzip2 }

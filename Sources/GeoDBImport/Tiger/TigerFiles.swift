@@ -20,11 +20,19 @@ struct TigerFiles {
         return rest.isEmpty || rest.first == 0x0a || rest.first == 0x0d
     }
 
-    /// Whether the inflated head of a gzip file is TIGER: a CSV file, or a tar whose first member is one.
+    /// Whether the inflated head of a gzip file is TIGER: a CSV file, or a tar whose first .csv member (within
+    /// the head, after directories and the like) is one.
     static func isTiger(inflatedHead head: [UInt8]) -> Bool {
         if startsWithHeader(head[...]) { return true }
-        guard TarStream.isTarHeader(head[...]) else { return false }
-        return head.count > TarStream.blockSize && startsWithHeader(head[TarStream.blockSize...])
+        var offset = 0
+        while offset + TarStream.blockSize <= head.count, TarStream.isTarHeader(head[offset...]),
+              let size = TarStream.octal(head[(offset + 124)..<(offset + 136)]) {
+            let name = String(decoding: head[offset..<(offset + 100)].prefix { $0 != 0 }, as: UTF8.self)
+            let data = offset + TarStream.blockSize
+            if name.hasSuffix(".csv") { return data < head.count && startsWithHeader(head[data...]) }
+            offset = data + (size + TarStream.blockSize - 1) / TarStream.blockSize * TarStream.blockSize
+        }
+        return false
     }
 
     /// The first `count` inflated bytes of the gzip file at `path` (fewer when it is shorter).
@@ -156,7 +164,7 @@ final class TarStream {
     }
 
     /// An octal field (digits, ended by NUL or space); nil when it holds anything else.
-    private static func octal(_ field: ArraySlice<UInt8>) -> Int? {
+    static func octal(_ field: ArraySlice<UInt8>) -> Int? {
         let digits = field.drop { $0 == 0x20 }.prefix { $0 != 0 && $0 != 0x20 }
         guard !digits.isEmpty, digits.count <= 11, digits.allSatisfy({ (0x30...0x37).contains($0) }) else { return nil }
         return digits.reduce(0) { $0 * 8 + Int($1 - 0x30) }

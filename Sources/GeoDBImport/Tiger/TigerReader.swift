@@ -120,7 +120,7 @@ final class TigerReader {
         let numbers = Double(high - low) / (scheme == "all" ? 1 : 2)
         let length = zip(points, points.dropFirst()).reduce(0.0) { $0 + hypot(Double($1.1.lon) - Double($1.0.lon), Double($1.1.lat) - Double($1.0.lat)) / 1e7 }
         if numbers > Double(suspiciousNumbers), length / numbers < minimumSpacing {
-            try bad.skip(line: line, .badHouseNumbers, "\(Int(numbers)) house numbers on a line of \(length)°, too short for them", stats: &stats)
+            try bad.skip(line: line, .badHouseNumbers, "\(Int(numbers)) house numbers on a line of \(String(format: "%.7f", length))°, too short for them", stats: &stats)
             return nil
         }
         let postcode = text(6)
