@@ -37,8 +37,7 @@ public enum InputFormat: String, Sendable {
         if let files = TigerFiles.directoryFiles(path) {
             // A directory is an input only as a folder of TIGER files (as `nominatim add-data --tiger-data` takes them).
             guard let first = files.first, (try? detect(path: first)) == .tiger else {
-                throw GeoDBError(.unknownFormat, "\(path) is a directory without TIGER CSV files",
-                                 remedy: "give files to import, or a directory of TIGER .csv files")
+                throw GeoDBError(.fileNotFound, "\(path) is a directory, not a file to import nor a directory of TIGER CSV files")
             }
             return .tiger
         }

@@ -120,7 +120,7 @@ import TestSupport
                     "\(arguments): \(result.stderr)")
         }
         let asInput = try Self.run(["import", directory, "-o", scratch.path("x.sqlite")])
-        #expect(asInput.status == 1 && asInput.stderr == "Error: \(directory) is a directory, not a file to import\n", "\(asInput.stderr)")
+        #expect(asInput.status == 1 && asInput.stderr == "Error: \(directory) is a directory, not a file to import nor a directory of TIGER CSV files\n", "\(asInput.stderr)")
         #expect(scratch.contents() == ["garbage.osm.pbf", "out"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
     }

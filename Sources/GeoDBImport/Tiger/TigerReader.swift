@@ -127,17 +127,34 @@ final class TigerReader {
         return Row(from: Int(from), to: Int(to), scheme: scheme, street: text(3), postcode: postcode.isEmpty ? nil : postcode, line: points)
     }
 
-    /// The points of "LINESTRING(lon lat,lon lat,…)"; nil for anything else or a point off the globe.
+    /// The points of "LINESTRING(lon lat,lon lat,…)" (any case, spaces around); nil for anything else or a
+    /// point off the globe. Read from the bytes: a row is mostly its line.
     static func parseLineString(_ bytes: UnsafeBufferPointer<UInt8>) -> [Point7]? {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        guard text.uppercased().hasPrefix("LINESTRING("), text.hasSuffix(")") else { return nil }
-        let inner = text.dropFirst("LINESTRING(".count).dropLast()
+        let space = UInt8(ascii: " ")
+        var start = 0, end = bytes.count
+        while start < end && bytes[start] == space { start += 1 }
+        while end > start && bytes[end - 1] == space { end -= 1 }
+        let prefix = lineStringPrefix
+        guard end - start > prefix.count + 1, bytes[end - 1] == UInt8(ascii: ")"),
+              zip(prefix, bytes[start..<(start + prefix.count)]).allSatisfy({ $0 == (($1 >= 0x61 && $1 <= 0x7a) ? $1 - 0x20 : $1) })
+        else { return nil }
         var points: [Point7] = []
-        for pair in inner.split(separator: ",") {
-            let numbers = pair.split(separator: " ").compactMap { Double($0) }
-            guard numbers.count == 2, let point = Point7(rounding: numbers[1] * 1e7, numbers[0] * 1e7) else { return nil }
+        var pair = start + prefix.count
+        let close = end - 1
+        while pair < close {
+            var comma = pair
+            while comma < close && bytes[comma] != UInt8(ascii: ",") { comma += 1 }
+            var first = pair
+            while first < comma && bytes[first] == space { first += 1 }
+            var gap = first
+            while gap < comma && bytes[gap] != space { gap += 1 }
+            guard let lon = ByteNumber.double(bytes.slice(first..<gap)), let lat = ByteNumber.double(bytes.slice(gap..<comma)),
+                  let point = Point7(rounding: lat * 1e7, lon * 1e7) else { return nil }
             points.append(point)
+            pair = comma + 1
         }
         return points.count >= 2 ? points : nil
     }
+
+    private static let lineStringPrefix = Array("LINESTRING(".utf8)
 }

@@ -111,11 +111,17 @@ final class TigerStreets {
     /// measures EPSG:4326); of two as near, the one read first.
     private func nearestWay(to point: (x: Double, y: Double), within reach: Double, accepted: (Int32) -> Bool) -> Int32? {
         var best: (distance: Double, way: Int32)?
+        // A street's name is compared once per line, and only for a segment that would be the nearest yet.
+        var verdicts: [Int32: Bool] = [:]
         forEachSegment(near: [point], within: reach) { segment in
-            let way = segments[Int(segment)].way
-            guard accepted(ways[Int(way)].street) else { return }
-            let d = Self.distance(point, segments[Int(segment)].a, segments[Int(segment)].b)
-            if d <= reach, best.map({ (d, way) < ($0.distance, $0.way) }) ?? true { best = (d, way) }
+            let (way, a, b) = segments[Int(segment)]
+            guard !Self.boxBeyond(best?.distance ?? reach, from: point, a, b) else { return }
+            let d = Self.distance(point, a, b)
+            guard d <= reach, best.map({ (d, way) < ($0.distance, $0.way) }) ?? true else { return }
+            let street = ways[Int(way)].street
+            let verdict = verdicts[street] ?? accepted(street)
+            verdicts[street] = verdict
+            if verdict { best = (d, way) }
         }
         return best?.way
     }
@@ -151,14 +157,15 @@ final class TigerStreets {
         return nil
     }
 
-    /// Calls `body` with each segment (once) in the cells within `reach` degrees of the box of `points`.
+    /// Calls `body` with each segment in the cells within `reach` degrees of the box of `points`: a segment in
+    /// several of them more than once (what the callers make of them, nearest and least, does not change).
     private func forEachSegment(near points: [(x: Double, y: Double)], within reach: Double, _ body: (Int32) -> Void) {
         let xs = points.map(\.x), ys = points.map(\.y)
         let low = Self.cell(lat: ys.min()! - reach, lon: xs.min()! - reach), high = Self.cell(lat: ys.max()! + reach, lon: xs.max()! + reach)
-        var seen = Set<Int32>()
         for row in low >> 32...high >> 32 {
             for column in low & 0xffff_ffff...high & 0xffff_ffff {
-                for segment in cells[row << 32 | column] ?? [] where seen.insert(segment).inserted { body(segment) }
+                guard let inCell = cells[row << 32 | column] else { continue }
+                for segment in inCell { body(segment) }
             }
         }
     }
@@ -182,6 +189,15 @@ final class TigerStreets {
         let (dx, dy) = (Double(b.lon) / 1e7 - ax, Double(b.lat) / 1e7 - ay)
         let length2 = dx * dx + dy * dy
         let t = length2 > 0 ? max(0, min(1, ((p.x - ax) * dx + (p.y - ay) * dy) / length2)) : 0
-        return hypot(ax + t * dx - p.x, ay + t * dy - p.y)
+        let (ex, ey) = (ax + t * dx - p.x, ay + t * dy - p.y)
+        return (ex * ex + ey * ey).squareRoot()
+    }
+
+    /// Whether the box of segment a–b is farther than `limit` degrees from `p` in either direction: then the
+    /// segment is too (most segments of the cells around are, and need no division).
+    private static func boxBeyond(_ limit: Double, from p: (x: Double, y: Double), _ a: Point7, _ b: Point7) -> Bool {
+        let (x, y) = (p.x * 1e7, p.y * 1e7), l = limit * 1e7
+        return x < Double(min(a.lon, b.lon)) - l || x > Double(max(a.lon, b.lon)) + l
+            || y < Double(min(a.lat, b.lat)) - l || y > Double(max(a.lat, b.lat)) + l
     }
 }
