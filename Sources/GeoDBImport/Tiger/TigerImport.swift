@@ -11,8 +11,12 @@ struct TigerImport: SourceImport {
         let source = try SourceRow.insert(context.db, path: input.path, format: input.format)
         let files = TigerFiles(path: input.path)
         let reader = TigerReader(files: files, strict: context.options.strict)
-        let streets = try TigerStreets(db: context.db, wanted: reader.cellsAround())
         let size = files.sizeBytes
+        // The first of the two passes: where the lines are, so that only the streets near them are loaded.
+        let locating = ProgressThrottle.reporting(to: context.progress) { (bytes: Int) in
+            ImportProgress(phase: "locating", file: source.name, bytesRead: bytes, bytesTotal: size, objectsRead: 0, placesWritten: 0)
+        }
+        let streets = try TigerStreets(db: context.db, wanted: reader.cellsAround(progress: locating))
         let (stats, places, linked) = try context.writePlaces(of: source, linking: input.linking) { pipeline in
             reader.onProgress = ProgressThrottle.reporting(to: context.progress) { (stats: RecordStats) in
                 ImportProgress(phase: "reading", file: source.name, bytesRead: stats.bytesRead, bytesTotal: size,

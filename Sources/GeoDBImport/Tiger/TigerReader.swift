@@ -36,9 +36,10 @@ final class TigerReader {
     }
 
     /// The cells (`TigerStreets.cell`) around the input's lines: where its lines may find their streets.
-    func cellsAround() throws -> Set<Int64> {
+    /// `progress` gets the input's bytes read on disk so far.
+    func cellsAround(progress: @escaping (Int) -> Void) throws -> Set<Int64> {
         var cells = Set<Int64>()
-        try forEachRow(reporting: false) { row, _, _ in TigerStreets.addCells(around: row.line, to: &cells) }
+        try forEachRow(reporting: false, progress: progress) { row, _, _ in TigerStreets.addCells(around: row.line, to: &cells) }
         return cells
     }
 
@@ -46,7 +47,11 @@ final class TigerReader {
     /// out, as Nominatim leaves them out.
     func read(parentingWith streets: TigerStreets, into sink: PlaceSink) throws {
         stats = RecordStats()
-        try forEachRow(reporting: true) { row, file, line in
+        try forEachRow(reporting: true, progress: { [weak self] offset in
+            guard let self else { return }
+            self.stats.bytesRead = offset
+            self.onProgress?(self.stats)
+        }) { row, file, line in
             guard let parent = streets.parent(of: row.line, named: row.street) else {
                 stats.skipped[.noStreet, default: 0] += 1
                 if stats.warnings.count < BadRows.maxWarnings {
@@ -66,14 +71,10 @@ final class TigerReader {
 
     /// Calls `body` with each good row, its file's name and its line number; bad rows are counted in `stats`
     /// and reported (thrown with `strict`) when `reporting`, passed over quietly when not.
-    private func forEachRow(reporting: Bool, _ body: (Row, String, Int) throws -> Void) throws {
+    private func forEachRow(reporting: Bool, progress: @escaping (Int) -> Void, _ body: (Row, String, Int) throws -> Void) throws {
         var fields: [Range<Int>] = []
         var quiet = RecordStats()
-        try files.forEachFile(progress: { [weak self] offset in
-            guard let self, reporting else { return }
-            self.stats.bytesRead = offset
-            self.onProgress?(self.stats)
-        }) { file, source in
+        try files.forEachFile(progress: progress) { file, source in
             let bad = BadRows(file: file, strict: strict && reporting)
             try ChunkedFileReader(path: file, source: source).readLines { bytes, line in
                 if line == 1 {

@@ -138,7 +138,8 @@ extension GeoDBCommand {
             let elapsed = max(Date().timeIntervalSince(start), 0.001)
             var line = "\r\u{1B}[K\(p.phase)"
             if !p.file.isEmpty { line += " \(p.file)" }
-            if p.bytesTotal > 0 && (p.phase == "reading" || p.phase == "importance") {
+            // "locating": a TIGER input's first pass (where its lines are).
+            if p.bytesTotal > 0 && (p.phase == "reading" || p.phase == "importance" || p.phase == "locating") {
                 line += String(format: " %3.0f%%", Double(p.bytesRead) / Double(p.bytesTotal) * 100)
             }
             if p.objectsRead > 0 {
