@@ -210,7 +210,7 @@ public final class PlaceWriter {
         let searchNames = place.searchNames   // for the index and the link candidate: made once
         // A TIGER line is found through its street (`StreetNumberReading`), as Nominatim finds it: its row holds
         // no words, or every search of a US street would list its ranges.
-        let searched = InterpolationLine.isTiger(category: place.category) ? Address() : place.address
+        let searched = place.kind == .interpolation && InterpolationLine.isTiger(category: place.category) ? Address() : place.address
         try fullText.insert(id: id, importance: place.importance, kind: place.kind, names: searchNames,
                             named: place.name != nil, address: searched, awaitsAddress: awaitsAddress)
         if place.kind.addressLevel != nil || place.adminLevel != nil || place.kind == .locality || place.kind == .island {
