@@ -96,7 +96,8 @@ public struct SourceCategory: Hashable, Sendable, CustomStringConvertible, Codab
 
     /// The OSM key and value, when the category is an OSM tag (not GeoNames' `geonames=…`, not free text).
     public var osmTag: (key: String, value: String)? {
-        // By bytes: Character search segments graphemes, a tenth of the cost of the addresses phase's pass.
+        // By bytes: searching Characters walks grapheme clusters, and '=' is one byte (asked per POI by the
+        // import's addresses pass and hierarchy).
         let bytes = text.utf8
         guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")), equals > bytes.startIndex, !text.hasPrefix("geonames=") else { return nil }
         return (String(text[..<equals]), String(text[bytes.index(after: equals)...]))
