@@ -409,12 +409,28 @@ package enum LineMath {
         return section
     }
 
+    /// The length of `line` in plain degrees (PostGIS's `ST_Length` on EPSG:4326 geometry), in 1e-7 degrees.
+    package static func planarLength(_ line: [Point7]) -> Double {
+        zip(line, line.dropFirst()).reduce(0) { sum, pair in
+            sum + hypot(Double(pair.1.lon) - Double(pair.0.lon), Double(pair.1.lat) - Double(pair.0.lat))
+        }
+    }
+
+    /// The distance from `point` (lon, lat in degrees) to the segment a–b in plain degrees (PostGIS's
+    /// `ST_Distance` on EPSG:4326 geometry).
+    package static func planarDistance(from point: (x: Double, y: Double), toSegment a: Point7, _ b: Point7) -> Double {
+        let (ax, ay) = (Double(a.lon) / 1e7, Double(a.lat) / 1e7)
+        let (dx, dy) = (Double(b.lon) / 1e7 - ax, Double(b.lat) / 1e7 - ay)
+        let length2 = dx * dx + dy * dy
+        let t = length2 > 0 ? max(0, min(1, ((point.x - ax) * dx + (point.y - ay) * dy) / length2)) : 0
+        let (ex, ey) = (ax + t * dx - point.x, ay + t * dy - point.y)
+        return (ex * ex + ey * ey).squareRoot()
+    }
+
     /// `planarPoint`'s position in 1e-7 degrees.
     private static func planarPosition(along line: [Point7], fraction: Double) -> (lat: Double, lon: Double) {
         guard let first = line.first else { return (0, 0) }
-        var remaining = zip(line, line.dropFirst()).reduce(0) { sum, pair in
-            sum + hypot(Double(pair.1.lon) - Double(pair.0.lon), Double(pair.1.lat) - Double(pair.0.lat))
-        } * min(max(fraction, 0), 1)
+        var remaining = planarLength(line) * min(max(fraction, 0), 1)
         for (a, b) in zip(line, line.dropFirst()) {
             let (dx, dy) = (Double(b.lon) - Double(a.lon), Double(b.lat) - Double(a.lat))
             let length = hypot(dx, dy)

@@ -119,7 +119,7 @@ final class TigerReader {
         let scheme = ["odd", "even"].contains(text(2)) ? text(2) : "all"
         let low = Int(min(from, to)), high = Int(max(from, to))
         let numbers = Double(high - low) / (scheme == "all" ? 1 : 2)
-        let length = zip(points, points.dropFirst()).reduce(0.0) { $0 + hypot(Double($1.1.lon) - Double($1.0.lon), Double($1.1.lat) - Double($1.0.lat)) / 1e7 }
+        let length = LineMath.planarLength(points) / 1e7
         if numbers > Double(suspiciousNumbers), length / numbers < minimumSpacing {
             try bad.skip(line: line, .badHouseNumbers, "\(Int(numbers)) house numbers on a line of \(String(format: "%.7f", length))°, too short for them", stats: &stats)
             return nil

@@ -183,14 +183,9 @@ final class TigerStreets {
         return (x / total / 1e7, y / total / 1e7)
     }
 
-    /// The distance in plain degrees from `p` to the segment a–b.
+    /// The distance in plain degrees from `p` to the segment a–b (`LineMath.planarDistance`).
     private static func distance(_ p: (x: Double, y: Double), _ a: Point7, _ b: Point7) -> Double {
-        let (ax, ay) = (Double(a.lon) / 1e7, Double(a.lat) / 1e7)
-        let (dx, dy) = (Double(b.lon) / 1e7 - ax, Double(b.lat) / 1e7 - ay)
-        let length2 = dx * dx + dy * dy
-        let t = length2 > 0 ? max(0, min(1, ((p.x - ax) * dx + (p.y - ay) * dy) / length2)) : 0
-        let (ex, ey) = (ax + t * dx - p.x, ay + t * dy - p.y)
-        return (ex * ex + ey * ey).squareRoot()
+        LineMath.planarDistance(from: p, toSegment: a, b)
     }
 
     /// Whether the box of segment a–b is farther than `limit` degrees from `p` in either direction: then the
