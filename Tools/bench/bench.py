@@ -30,6 +30,7 @@ GEODB = os.path.join(ROOT, ".build", "release", "geodb")
 BASELINE = os.environ.get("GEODB_BENCH_BASELINE")
 # Issue 34: the import of Liechtenstein and of its ×20 tile at most this much slower than the baseline's.
 BASELINE_SLOWDOWN_TARGET = 0.15
+BASELINE_PAIRS = 30   # interleaved pairs of runs for a sub-second input (`bench_import`)
 GEODB_BENCH = os.path.join(ROOT, ".build", "release", "geodb-bench")
 HELSINKI = os.path.join(ROOT, "SampleData", "helsinki.osm.pbf")
 # Inputs too large for the repository, from the project's shared folder beside it; GEODB_BENCH_DATA=DIR
@@ -112,12 +113,14 @@ def bench_import(files, runs, name="Helsinki.osm.pbf"):
         nodes, ways, relations = osm_counts(path)
         objects = nodes + ways + relations
         g_wall, g_cpu, g_rss, o_wall, o_cpu, ogr_wall, hierarchy, addresses_share = [], [], [], [], [], [], [], []
-        base_wall = []
+        base_wall, pairs = [], []
         summary = None
         for _ in range(runs):
             if BASELINE:
                 base_wall.append(timed([BASELINE, "import", path, "--output", db, "--force", "--quiet"]).wall)
             geodb = timed([GEODB, "import", path, "--output", db, "--force", "--json"])
+            if BASELINE:
+                pairs.append((base_wall[-1], geodb.wall))
             g_wall.append(geodb.wall)
             g_cpu.append(geodb.cpu)
             g_rss.append(geodb.rss)
@@ -132,11 +135,18 @@ def bench_import(files, runs, name="Helsinki.osm.pbf"):
                 if os.path.exists(ogr_db):
                     os.remove(ogr_db)
                 ogr_wall.append(timed(["ogr2ogr", "-f", "SQLite", ogr_db, path]).wall)
+        # A sub-second import varies by a fifth between runs on a shared machine, more than the 15 % judged:
+        # its comparison takes more interleaved pairs, of the two builds alone (Liechtenstein: 5 pairs said +17 %
+        # where 30 said +10 %, the same builds).
+        while BASELINE and len(pairs) < BASELINE_PAIRS and statistics.median(g_wall) < 1.0:
+            base = timed([BASELINE, "import", path, "--output", db, "--force", "--quiet"]).wall
+            pairs.append((base, timed([GEODB, "import", path, "--output", db, "--force", "--quiet"]).wall))
         rows.append(dict(factor=factor, path=path, nodes=nodes, objects=objects, places=summary["places"],
                          name=name if factor == 1 else f"{name.split('.')[0]} ×{factor}", hierarchy=hierarchy,
                          geodb=g_wall, geodb_cpu=g_cpu, rss=g_rss, osmium=o_wall, osmium_cpu=o_cpu, ogr=ogr_wall,
                          size=os.path.getsize(db), addresses=summary.get("addresses"), derived=summary.get("derived"),
-                         addresses_share=addresses_share, phases=summary["phases"], baseline=base_wall))
+                         addresses_share=addresses_share, phases=summary["phases"], baseline=base_wall,
+                         baseline_pairs=pairs))
     return rows
 
 
@@ -640,6 +650,13 @@ def machine():
                 load=os.getloadavg()[0])
 
 
+def baseline_slowdown(pairs):
+    """How much slower geodb is than the baseline over interleaved pairs of runs: the medians' ratio, with the
+    number of pairs when more than the table's runs were needed."""
+    ratio = statistics.median(g for _, g in pairs) / statistics.median(b for b, _ in pairs)
+    return f"{100 * (ratio - 1):+.0f} %" + (f" ({len(pairs)} pairs)" if len(pairs) > 5 else "")
+
+
 def import_table(rows):
     with_baseline = any(r.get("baseline") for r in rows)
     lines = ["| input | nodes | geodb import | objects/s | places/s | peak RSS | output | hierarchy share | osmium fileinfo -e | ogr2ogr -f SQLite | geodb vs ogr2ogr | geodb rate / osmium rate |"
@@ -654,7 +671,7 @@ def import_table(rows):
             statistics.median(r["rss"]) / 1024, r["size"] / 1e6, statistics.median(r["hierarchy"]) * 100,
             fmt_s(r["osmium"]) if o else "–", fmt_s(r["ogr"]) if ogr else "–",
             f"{ogr / g:.1f}× faster" if ogr else "–", f"{o / g:.2f}" if o else "–")
-            + ((f" {fmt_s(r['baseline'])} | {100 * (g / statistics.median(r['baseline']) - 1):+.0f} % |" if r.get("baseline")
+            + ((f" {fmt_s(r['baseline'])} | {baseline_slowdown(r['baseline_pairs'])} |" if r.get("baseline")
                 else " – | – |") if with_baseline else ""))
     return "\n".join(lines)
 
