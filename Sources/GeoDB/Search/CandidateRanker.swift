@@ -78,8 +78,9 @@ struct CandidateRanker {
                 exactRowsDone = found.count < page || exactRowsAsked >= 2 * Self.candidateLimit
             }
         }
+        /// `rows`: every row that matches, known beforehand (a text few rows match).
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil,
-                    exactKeys: String? = nil) -> CandidateSource {
+                    exactKeys: String? = nil, rows matching: [Int64]? = nil) -> CandidateSource {
             let alternateRows: Bool? = names == .exactOwn ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more). So
@@ -102,6 +103,10 @@ struct CandidateRanker {
                         ? try self.index.candidates(of: rows(named: keys.match, alternates: alternateRows), after: after,
                                                     options: options, limit: page)
                         : try exactRows(match, keys: keys, alternates: alternateRows, after: after, limit: page)
+                    return (found, last || read >= Self.candidateLimit)
+                }
+                if let matching {
+                    let (found, last) = try self.index.candidates(of: matching, after: after, options: options, limit: page)
                     return (found, last || read >= Self.candidateLimit)
                 }
                 if let keys, keys.holding, byKeyAlone {
@@ -143,10 +148,13 @@ struct CandidateRanker {
         }
         var sources: [CandidateSource]
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
-        // streams cost three statements (Monaco's random names, p50 70 → 143 µs). A count of at most a page
-        // and one, from the index alone, tells which.
+        // streams cost three statements (Monaco's random names, p50 70 → 143 µs). The rows matching, up to a
+        // page and one, from the index alone, tell which; few, they are that stream's rows, read by rowid: the
+        // expression is not evaluated again ("Mexico City" on cities500 walked the 10,000 rows of each word
+        // twice, 300 µs a time, to find 11).
         let firstPage = max(16, 2 * options.limit)
-        if forced == nil, !words.isEmpty, try index.matchesMore(than: firstPage, match: match),
+        let matching = forced == nil && !words.isEmpty ? try index.rowids(matching: match, limit: firstPage + 1) : nil
+        if let matching, matching.count > firstPage,
            let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
             let nameMatch = "(\(match)) AND \(named)"
             let addressOnly = source("(\(match)) NOT \(named)", names: .none)
@@ -160,6 +168,8 @@ struct CandidateRanker {
             } else {
                 sources = [source(nameMatch, names: .exact), addressOnly]
             }
+        } else if let matching, matching.count <= firstPage, inSets == nil {
+            sources = [source(match, names: .exact, rows: matching)]
         } else {
             sources = [source(match, names: .exact)]
         }

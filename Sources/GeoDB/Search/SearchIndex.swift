@@ -161,10 +161,11 @@ final class SearchIndex {
         return (kept, rest.isEmpty)
     }
 
-    /// Whether more than `count` index rows match `match` (filters aside): counted from the index alone,
-    /// reading at most `count` + 1 rows.
-    func matchesMore(than count: Int, match: String) throws -> Bool {
-        try rowsMore(than: count, in: "place_fts", match: match)
+    /// The index rows that match `match` (filters aside), in rowid order, up to `limit`: from the index alone,
+    /// without the places' rows.
+    func rowids(matching match: String, limit: Int) throws -> [Int64] {
+        try db.rows("rows that match", "SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 ORDER BY rowid LIMIT \(limit)",
+                    [.text(match)]) { $0.int(0) }
     }
 
     /// Whether more than `count` index rows hold one of `keys` (`NameKey`s, an FTS5 expression over

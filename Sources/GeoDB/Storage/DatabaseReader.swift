@@ -69,12 +69,12 @@ final class DatabaseReader {
     /// Every row of `sql` with `values` bound, each read by `row`. The statement is prepared once per
     /// session; `purpose` says what it is for in the error when SQLite fails.
     func rows<T>(_ purpose: String, _ sql: String, _ values: [SQLiteValue] = [], _ row: (Statement) throws -> T) throws -> [T] {
-        try reading(purpose) { try statement(sql).rows(values, row) }
+        try reading(Self.tracesStatements ? Self.traced(purpose, values) : purpose) { try statement(sql).rows(values, row) }
     }
 
     /// The first row of `sql`, read by `row`, or nil when there is none.
     func first<T>(_ purpose: String, _ sql: String, _ values: [SQLiteValue] = [], _ row: (Statement) throws -> T) throws -> T? {
-        try reading(purpose) {
+        try reading(Self.tracesStatements ? Self.traced(purpose, values) : purpose) {
             let statement = try statement(sql)
             defer { statement.reset() }
             try statement.bind(values)
@@ -121,6 +121,15 @@ final class DatabaseReader {
     /// ("µs purpose"), to see which statements a query's time goes to; perf's call stacks stop at SQLite
     /// (Tools/README.md, "Where a query's time goes").
     private static let tracesStatements = ProcessInfo.processInfo.environment["GEODB_TRACE_STATEMENTS"] == "1"
+
+    /// A traced statement's purpose with the texts bound to it (its FTS5 expressions, its lists of ids), cut short.
+    private static func traced(_ purpose: String, _ values: [SQLiteValue]) -> String {
+        let texts = values.compactMap { value -> String? in
+            guard case .text(let text) = value, !text.isEmpty else { return nil }
+            return text.count > 120 ? text.prefix(120) + "…" : text
+        }
+        return texts.isEmpty ? purpose : purpose + " [" + texts.joined(separator: " | ") + "]"
+    }
 
     private func traced<T>(_ purpose: String, _ body: () throws -> T) rethrows -> T {
         let start = DispatchTime.now().uptimeNanoseconds
