@@ -23,7 +23,8 @@ import Testing
     }
 
     @Test func agreesWithFoundationOnEscapesAndSpacing() throws {
-        for text in [#"{}"#, #" { "a" : "b" , "c":"\u00e4\ud83d\udeb2\/\b\f" } "#, #"{"empty":""}"#] {
+        for text in [#"{}"#, #" { "a" : "b" , "c":"\u00e4\ud83d\udeb2\/\b\f" } "#, #"{"empty":""}"#,
+                     #"{"name":"Vaduz \u00C4 \"Städtle\" \uD83D\uDEB2 end","k":"v"}"#] {
             let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
             #expect(JSONText.stringObject(text) == foundation, "\(text)")
         }

@@ -90,47 +90,74 @@ package enum JSONText {
     }
 
     /// Decodes a flat JSON object of string values (what `object` writes), or nil for anything else.
-    /// Foundation's JSONSerialization costs microseconds per call; results decode tags on every query.
+    /// Foundation's JSONSerialization costs microseconds per call; results decode tags on every query. Read
+    /// in place from the String's bytes, a string without escapes (nearly all) made from its bytes at once:
+    /// byte by byte through an array slice, this was 3 % of the popular queries' instructions (Liechtenstein
+    /// ×20), 14,000 a place read.
     package static func stringObject(_ text: String) -> [String: String]? {
-        var bytes = Array(text.utf8)[...]
-        func skipSpace() { while let b = bytes.first, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { bytes.removeFirst() } }
+        var text = text
+        return text.withUTF8(stringObject(bytes:))
+    }
+
+    private static func stringObject(bytes: UnsafeBufferPointer<UInt8>) -> [String: String]? {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var i = 0
+        func skipSpace() {
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        }
         func expect(_ byte: UInt8) -> Bool {
             skipSpace()
-            guard bytes.first == byte else { return false }
-            bytes.removeFirst()
+            guard i < bytes.count, bytes[i] == byte else { return false }
+            i += 1
             return true
         }
+        func hex4() -> UInt32? {
+            guard bytes.count - i >= 4 else { return nil }
+            var value: UInt32 = 0
+            for byte in bytes[i..<(i + 4)] {
+                guard let digit = hexValue(byte) else { return nil }
+                value = value << 4 | digit
+            }
+            i += 4
+            return value
+        }
         func string() -> String? {
-            guard expect(UInt8(ascii: "\"")) else { return nil }
-            var out: [UInt8] = []
-            while let b = bytes.popFirst() {
-                switch b {
-                case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
-                case UInt8(ascii: "\\"):
-                    guard let e = bytes.popFirst() else { return nil }
-                    switch e {
-                    case UInt8(ascii: "u"):
-                        guard var scalar = hex4() else { return nil }
-                        if (0xD800..<0xDC00).contains(scalar) {   // a surrogate pair
-                            guard bytes.popFirst() == UInt8(ascii: "\\"), bytes.popFirst() == UInt8(ascii: "u"),
-                                  let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        }
-                        guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                        out += Array(String(Character(unicode)).utf8)
-                    default:
-                        guard let byte = unescaped(e) else { return nil }
-                        out.append(byte)
+            guard expect(quote) else { return nil }
+            let start = i
+            while i < bytes.count, bytes[i] != quote, bytes[i] != backslash { i += 1 }
+            guard i < bytes.count else { return nil }
+            if bytes[i] == quote {
+                i += 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)]), as: UTF8.self)
+            }
+            var out = Array(bytes[start..<i])
+            while i < bytes.count {
+                let byte = bytes[i]
+                i += 1
+                switch byte {
+                case quote: return String(decoding: out, as: UTF8.self)
+                case backslash:
+                    guard i < bytes.count else { return nil }
+                    let letter = bytes[i]
+                    i += 1
+                    guard letter == UInt8(ascii: "u") else {
+                        guard let unescaped = unescaped(letter) else { return nil }
+                        out.append(unescaped)
+                        continue
                     }
-                default: out.append(b)
+                    guard var scalar = hex4() else { return nil }
+                    if (0xD800..<0xDC00).contains(scalar) {   // a surrogate pair
+                        guard bytes.count - i >= 2, bytes[i] == backslash, bytes[i + 1] == UInt8(ascii: "u") else { return nil }
+                        i += 2
+                        guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { return nil }
+                    out += Array(String(Character(unicode)).utf8)
+                default: out.append(byte)
                 }
             }
             return nil
-        }
-        func hex4() -> UInt32? {
-            guard bytes.count >= 4, let value = UInt32(String(decoding: bytes.prefix(4), as: UTF8.self), radix: 16) else { return nil }
-            bytes.removeFirst(4)
-            return value
         }
         guard expect(UInt8(ascii: "{")) else { return nil }
         var object: [String: String] = [:]
@@ -141,6 +168,16 @@ package enum JSONText {
         } while expect(UInt8(ascii: ","))
         guard expect(UInt8(ascii: "}")) else { return nil }
         skipSpace()
-        return bytes.isEmpty ? object : nil
+        return i == bytes.count ? object : nil
+    }
+
+    /// The value of a hex digit (either case), or nil.
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
     }
 }
