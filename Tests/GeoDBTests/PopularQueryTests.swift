@@ -97,6 +97,34 @@ import TestSupport
         }
     }
 
+    /// The key of a part of the words held by more rows than the exact streams list (unnamed addresses are
+    /// keyed by their street: 1,100 houses on Landstrasse) is left to the stream of the other names, read as
+    /// names that may still be the text: the place named just "Landstrasse" in Alte is an exact match of "Alte
+    /// Landstrasse" there too, and the first page is still the beginning of a deep search.
+    @Test func aCommonPartOfTheWordsIsStillAnExactName() throws {
+        let scratch = try ScratchDirectory()
+        var osm = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+        func node(_ id: Int, _ lat: Double, _ tags: [(String, String)]) {
+            osm += "<node id='\(id)' lat='\(lat)' lon='9.52'>" + tags.map { "<tag k='\($0.0)' v='\($0.1)'/>" }.joined() + "</node>\n"
+        }
+        for i in 1...1_100 { node(i, 47.0 + Double(i) * 1e-5, [("addr:street", "Landstrasse"), ("addr:housenumber", "\(i)")]) }
+        for i in 1...40 { node(2_000 + i, 47.2 + Double(i) * 1e-5, [("addr:street", "Alte Landstrasse"), ("addr:housenumber", "\(i)")]) }
+        node(3_001, 47.3, [("highway", "bus_stop"), ("name", "Landstrasse"), ("addr:city", "Alte")])
+        node(3_002, 47.21, [])
+        node(3_003, 47.22, [])
+        osm += "<way id='1'><nd ref='3002'/><nd ref='3003'/><tag k='highway' v='residential'/><tag k='name' v='Alte Landstrasse'/></way>\n</osm>\n"
+        try osm.write(toFile: scratch.path("landstrasse.osm"), atomically: false, encoding: .utf8)
+        _ = try TestDatabases.importFiles([scratch.path("landstrasse.osm")], to: scratch.path("landstrasse.sqlite"))
+        let keyRows = try Connection(path: scratch.path("landstrasse.sqlite"), mode: .readOnly())
+            .prepare("SELECT count(*) FROM place_name_key WHERE place_name_key MATCH ?1").rows([.text("\"\(NameKey.of(words: ["landstrasse"])!)\"")]) { $0.int(0) }
+        #expect(keyRows.first ?? 0 > Int64(CandidateRanker.exactKeysListed))
+        let db = try GeoDatabase(path: scratch.path("landstrasse.sqlite"))
+        let found = try db.search("Alte Landstrasse", options: { var o = SearchOptions(); o.limit = 50; return o }())
+        #expect(found.first { $0.name == "Landstrasse" }?.match == .exact, "\(found.map { ($0.name, $0.match) })")
+        #expect(found.first?.kind == .street)
+        #expect(try Self.ids(db, "Alte Landstrasse", limit: 10) == Array(Self.ids(db, "Alte Landstrasse", limit: 100).prefix(10)))
+    }
+
     /// "Vaduz" matches 1,700 places of Liechtenstein, nearly all addresses in Vaduz: the places named
     /// exactly so and those whose names hold the word are scored, the addresses not (it scored 200).
     /// "strasse" scores the streets named "…strasse" only as far as one could still rank in the top 10

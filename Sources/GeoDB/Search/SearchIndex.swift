@@ -174,6 +174,14 @@ final class SearchIndex {
         try rowsMore(than: count, in: "place_name_key", match: keys)
     }
 
+    /// Of the whole-name keys `keys` (`NameKey`), those held by at most `most` index rows, and whether any is
+    /// held by more: all counted at once first, which settles it for most texts, else each.
+    func keysHeldByFew(_ keys: [String], most: Int) throws -> (few: [String], someHeldByMore: Bool) {
+        guard let all = FTSQuery.groups([keys]), try keysHeldByMore(than: most, keys: all) else { return (keys, false) }
+        let few = try keys.filter { key in try FTSQuery.groups([[key]]).map { try !keysHeldByMore(than: most, keys: $0) } ?? false }
+        return (few, few.count < keys.count)
+    }
+
     private func rowsMore(than count: Int, in table: String, match: String) throws -> Bool {
         try db.rows("whether many rows match", "SELECT count(*) FROM (SELECT rowid FROM \(table) WHERE \(table) MATCH ?1 LIMIT \(count + 1))",
                     [.text(match)]) { $0.int(0) }.first ?? 0 > Int64(count)
