@@ -750,8 +750,11 @@ def main():
                   file=sys.stderr)
     large_factors = [200] + ([1400] if os.environ.get("GEODB_BENCH_GERMANY") else [])
     if args.only == "countries":
-        section = country_section([row for name, path in COUNTRIES if os.path.exists(path)
-                                   for row in bench_import(prepare_tiles([1, 20], path, name.lower()), runs, os.path.basename(path))])
+        rows = [row for name, path in COUNTRIES if os.path.exists(path)
+                for row in bench_import(prepare_tiles([1, 20], path, name.lower()), runs, os.path.basename(path))]
+        if not rows:
+            sys.exit("bench.py: no country extract found, so the report is left as it was")
+        section = country_section(rows)
         bench_reliability.update(report_path, section, before="Large imports")
         print("\n".join(section))
         return
