@@ -12,8 +12,11 @@ command -v valgrind >/dev/null || { echo "query-instructions.sh: needs valgrind 
 stripped=$(mktemp)
 trap 'rm -f "$stripped"' EXIT
 strip --strip-debug -o "$stripped" "$bin"
+# count N [FLAG…]: the instructions of N runs of the query.
 count() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" query "$db" "$text" --queries "$1" "$@" 2>&1 >/dev/null |
+    local runs=$1
+    shift
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$stripped" query "$db" "$text" --queries "$runs" "$@" 2>&1 >/dev/null |
         awk '/refs:/ {gsub(",", "", $4); print $4}'
 }
 few=$(count 5 "$@")
