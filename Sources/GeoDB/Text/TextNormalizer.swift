@@ -342,23 +342,25 @@ package enum TextNormalizer {
 
     /// ASCII lower-cased, letters of `letterRange` in ASCII, apostrophes dropped, every other scalar kept;
     /// `complete` when none was kept (most names: no Foundation call, which costs microseconds per name).
+    /// Written as UTF-8 bytes and made a String once: appending to a String's scalars cost a few hundred
+    /// instructions a scalar (a third of folding the names "D" typed reads on Liechtenstein ×20).
     private static func foldLetters(_ text: String) -> (text: String, complete: Bool) {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var complete = true
         for scalar in text.unicodeScalars {
             if scalar == "'" || scalar == "’" || scalar == "`" || scalar == "ʼ" || scalar == "ʻ" { continue }
             if scalar.isASCII {
                 let value = UInt8(scalar.value)
-                out.unicodeScalars.append(Unicode.Scalar(value >= 0x41 && value <= 0x5A ? value | 0x20 : value))
+                out.append(value >= 0x41 && value <= 0x5A ? value | 0x20 : value)
             } else if let ascii = letterFold(scalar) {
-                out += ascii
+                out.append(contentsOf: ascii.utf8)
             } else {
                 complete = false
-                out.unicodeScalars.append(scalar)
+                out.append(contentsOf: UTF8.encode(scalar)!)
             }
         }
-        return (out, complete)
+        return (String(decoding: out, as: UTF8.self), complete)
     }
 
     /// Whether two street names, as their words (`tokens`), are one name written with or without
