@@ -80,7 +80,7 @@ struct CandidateRanker {
         }
         /// `rows`: every row that matches, known beforehand (a text few rows match).
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil,
-                    exactKeys: String? = nil, rows matching: [Int64]? = nil) -> CandidateSource {
+                    exactKeys: String? = nil, rows knownRows: [Int64]? = nil) -> CandidateSource {
             let alternateRows: Bool? = names == .exactOwn ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more). So
@@ -105,8 +105,8 @@ struct CandidateRanker {
                         : try exactRows(match, keys: keys, alternates: alternateRows, after: after, limit: page)
                     return (found, last || read >= Self.candidateLimit)
                 }
-                if let matching {
-                    let (found, last) = try self.index.candidates(of: matching, after: after, options: options, limit: page)
+                if let knownRows {
+                    let (found, last) = try self.index.candidates(of: knownRows, after: after, options: options, limit: page)
                     return (found, last || read >= Self.candidateLimit)
                 }
                 if let keys, keys.holding, byKeyAlone {
