@@ -166,8 +166,8 @@ import TestSupport
         names.filter { name in
             var words = TextNormalizer.tokens(name)
             if let last = words.last { words[words.count - 1] = String(last.prefix(max(1, last.count / 2))) }
-            return Highlighter.ranges(in: name, words: words, numbers: [], lastIsPrefix: true)
-                != Highlighter.ranges(in: name + "\u{2014}", words: words, numbers: [], lastIsPrefix: true)
+            let highlighter = Highlighter(words: words, numbers: [], lastIsPrefix: true)
+            return highlighter.ranges(in: name) != highlighter.ranges(in: name + "\u{2014}")
         }
     }
 

@@ -198,10 +198,8 @@ final class ForwardSearch {
             found.sort { ($0.score ?? 0, -$0.id) > ($1.score ?? 0, -$1.id) }
         }
         var results = try context.places.localized(Array(found.prefix(options.limit)), language: options.language)
-        for i in results.indices {
-            results[i].highlights = Highlighter.ranges(in: results[i].displayName, words: query.words, numbers: query.numbers,
-                                                       lastIsPrefix: options.autocomplete)
-        }
+        let highlighter = Highlighter(words: query.words, numbers: query.numbers, lastIsPrefix: options.autocomplete)
+        for i in results.indices { results[i].highlights = highlighter.ranges(in: results[i].displayName) }
         var offeredCategory = false
         if options.autocomplete, let offered = CategoryReading.suggestion(for: text, options: options) {
             // Second, so that the place the text most likely names stays first.

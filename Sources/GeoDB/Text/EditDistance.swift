@@ -17,36 +17,41 @@ enum EditDistance {
     /// Insertions, deletions, substitutions and adjacent transpositions turning `a` into `b`; stops early
     /// (returning `limit + 1`) once the distance must exceed `limit`.
     static func between(_ a: String, _ b: String, limit: Int = .max) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-        return rows(a, b, limit: limit).last ?? limit + 1
+        distance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: limit, toPrefix: false)
     }
 
     /// The least distance between `typed` and a beginning of `word`: how far what the user has typed so far
     /// is from the word they may be typing. Stops early like `between`.
     static func toPrefix(of word: String, _ typed: String, limit: Int = .max) -> Int {
-        let typed = Array(typed.unicodeScalars), word = Array(word.unicodeScalars)
-        // The last row holds the distance from all of `typed` to each beginning of `word`.
-        return rows(typed, word, limit: limit).min() ?? limit + 1
+        distance(Array(typed.unicodeScalars), Array(word.unicodeScalars), limit: limit, toPrefix: true)
     }
 
-    /// The last row of the optimal-string-alignment table of `a` against `b`: entry j is the distance from
-    /// `a` to `b[..<j]`. Empty when every entry of a row exceeds `limit`.
-    private static func rows(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> [Int] {
-        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in a.indices {
-            current[0] = i + 1
-            var rowMinimum = current[0]
-            for j in b.indices {
-                var cost = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
-                if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] { cost = min(cost, beforePrevious[j - 1] + 1) }
-                current[j + 1] = cost
-                rowMinimum = min(rowMinimum, cost)
+    /// The optimal-string-alignment distance from `a` to `b` (`toPrefix`: to the nearest beginning of `b`), or
+    /// `limit + 1` once every entry of a row of the table exceeds `limit`. The table's last three rows live in
+    /// one buffer on the stack: three arrays per call were most of the cost of a highlighter's typo tests.
+    private static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int, toPrefix: Bool) -> Int {
+        let width = b.count + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * width) { rows in
+            // Where each row starts in `rows`: entry j of a row is the distance from a[..<i] to b[..<j].
+            var (beforePrevious, previous, current) = (0, width, 2 * width)
+            for j in 0..<width { rows[beforePrevious + j] = 0; rows[previous + j] = j }
+            for i in a.indices {
+                rows[current] = i + 1
+                var rowMinimum = i + 1
+                for j in b.indices {
+                    var cost = min(rows[previous + j + 1] + 1, rows[current + j] + 1, rows[previous + j] + (a[i] == b[j] ? 0 : 1))
+                    if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] { cost = min(cost, rows[beforePrevious + j - 1] + 1) }
+                    rows[current + j + 1] = cost
+                    rowMinimum = min(rowMinimum, cost)
+                }
+                if limit != .max && rowMinimum > limit { return limit + 1 }
+                (beforePrevious, previous, current) = (previous, current, beforePrevious)
             }
-            if limit != .max && rowMinimum > limit { return [] }
-            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+            // The last row: from all of `a` to each beginning of `b`, its last entry to all of it.
+            guard toPrefix else { return rows[previous + width - 1] }
+            var least = Int.max
+            for j in 0..<width { least = min(least, rows[previous + j]) }
+            return least
         }
-        return previous
     }
 }

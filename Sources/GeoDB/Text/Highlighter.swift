@@ -1,87 +1,139 @@
 // Which parts of a result's text the query matched: the ranges an autocomplete list shows in bold.
 
-/// Finds the words of a text that query words match, as `TextRange`s.
+/// Finds the words of a text that query words match, as `TextRange`s. Made once per query (the query's words,
+/// their variants and typo limits), then asked of each result's text.
 ///
 /// ```swift
-/// Highlighter.ranges(in: "Stockmann, Aleksanterinkatu 52", words: ["stock"], numbers: [], lastIsPrefix: true)
+/// Highlighter(words: ["stock"], numbers: [], lastIsPrefix: true).ranges(in: "Stockmann, Aleksanterinkatu 52")
 /// // [TextRange(start: 0, end: 5)]
 /// ```
-enum Highlighter {
-    /// Ranges of `text` matched by the folded query `words` (whole; the last one also as a word's
-    /// beginning when `lastIsPrefix`; a word within the typo distance of one, in full) and `numbers`.
-    static func ranges(in text: String, words: [String], numbers: [String], lastIsPrefix: Bool) -> [TextRange] {
+struct Highlighter {
+    /// The folded query words with their variants, and the numbers: a text word equal to one is matched whole.
+    private let whole: Set<String>
+    /// The last query word when it is being typed (`lastIsPrefix`): a text word it begins is matched that far.
+    private let typed: String?
+    /// The query words long enough to have typos (4 letters or more), with how many edits each allows.
+    private let typoWords: [(word: String, count: Int, limit: Int, prefix: Bool)]
+
+    /// A highlighter of the folded query `words` (whole; the last one also as a word's beginning when
+    /// `lastIsPrefix`; a word within the typo distance of one, in full) and `numbers`.
+    init(words: [String], numbers: [String], lastIsPrefix: Bool) {
+        // Made once per query, not per result or per word of a text: every result of every search is
+        // highlighted (the server's profile of "Mannerheimintie": 8 % of its time here, most in these and the
+        // typo tests; made per result, they were 29,000 instructions of each).
+        whole = Set(words.flatMap(TextNormalizer.variants) + numbers)
+        typed = lastIsPrefix ? words.last : nil
+        typoWords = words.filter { $0.count >= 4 }.map {
+            (word: $0, count: $0.count, limit: EditDistance.allowed(for: $0), prefix: lastIsPrefix && $0 == words.last)
+        }
+    }
+
+    /// The ranges of `text`, in Characters, that the query matches.
+    func ranges(in text: String) -> [TextRange] {
+        if let ranges = singleScalarRanges(in: text) { return ranges }
         var ranges: [TextRange] = []
-        // Made once, not per word of the text: every result of every search is highlighted (the server's
-        // profile of "Mannerheimintie": 8 % of its time here, most in these and the typo tests).
-        let whole = Set(words.flatMap(TextNormalizer.variants) + numbers)
-        let typoWords = words.filter { $0.count >= 4 }.map { (word: $0, count: $0.count, limit: EditDistance.allowed(for: $0)) }
-        for (start, word) in Self.words(of: text) {
+        for (start, length, word) in Self.words(of: text) {
             let folded = TextNormalizer.fold(String(word))
-            if whole.contains(folded) {
-                ranges.append(TextRange(start: start, end: start + word.count))
-            } else if lastIsPrefix, let last = words.last, folded.hasPrefix(last) {
-                ranges.append(TextRange(start: start, end: start + Self.characters(of: word, folding: last)))
-            } else if folded.count >= 4, typoWords.contains(where: { query in
-                let prefix = lastIsPrefix && query.word == words.last
-                // More letters apart than edits allowed is no typo (as a whole word; a word being typed may be
-                // a beginning of a longer one).
-                guard prefix ? folded.count >= query.count - query.limit : abs(folded.count - query.count) <= query.limit else { return false }
-                return isTypo(of: folded, query.word, prefix: prefix)
-            }) {
-                ranges.append(TextRange(start: start, end: start + word.count))
+            if let found = matched(folded, count: folded.count, wordLength: length, prefixLength: { Self.characters(of: word, folding: $0) }) {
+                ranges.append(TextRange(start: start, end: start + found))
             }
         }
         return ranges
     }
 
-    /// The words of `text` (runs of letters and digits) with the Character offset each starts at.
-    private static func words(of text: String) -> [(Int, Substring)] {
-        // ASCII but for "\r" ("\r\n" is one Character of two bytes).
-        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiWords(of: text) }
-        // Telling letters Character by Character cost more than the rest of highlighting a name with an "ä"
-        // (Helsinki's street names): text in which each scalar is one Character is read a scalar at a time.
-        if text.unicodeScalars.allSatisfy({ $0.value < Self.singleScalarCharactersBelow && $0 != "\r" }) {
-            return words(of: text, in: text.unicodeScalars) { Self.isWordScalar[Int($0.value)] }
+    /// How many Characters of a text word (`wordLength` of them, folding to `folded` of `count` Characters) the
+    /// query matches: all of it when it is a query word or a typo of one, a beginning (`prefixLength` of the
+    /// typed word) when it begins with the word being typed; nil for none.
+    private func matched(_ folded: String, count: Int, wordLength: Int, prefixLength: (String) -> Int) -> Int? {
+        if whole.contains(folded) { return wordLength }
+        if let typed, folded.hasPrefix(typed) { return prefixLength(typed) }
+        guard count >= 4 else { return nil }
+        let typo = typoWords.contains { query in
+            // More letters apart than edits allowed is no typo (as a whole word; a word being typed may be
+            // a beginning of a longer one).
+            guard query.prefix ? count >= query.count - query.limit : abs(count - query.count) <= query.limit else { return false }
+            return Self.isTypo(of: folded, query.word, prefix: query.prefix, limit: query.limit)
         }
-        return words(of: text, in: text) { $0.isLetter || $0.isNumber }
+        return typo ? wordLength : nil
     }
 
-    /// The words of `text` read as `units` (its Characters, or its scalars when each is one Character), those
-    /// for which `isWordUnit` holds, with the offset of the unit each starts at.
-    private static func words<Units: Collection>(of text: String, in units: Units, isWordUnit: (Units.Element) -> Bool)
-        -> [(Int, Substring)] where Units.Index == String.Index {
-        var result: [(Int, Substring)] = []
+    /// `ranges` of text in which each scalar is one Character (none from the combining marks up, no "\r"; "\r\n" is
+    /// one Character of two): ASCII and the Latin, Finnish, German, French names of most files. Read from its UTF-8
+    /// bytes, without Character properties, which cost more than the rest of highlighting a name with an "ä"
+    /// (Helsinki's street names). Nil for other text.
+    private func singleScalarRanges(in text: String) -> [TextRange]? {
+        var text = text
+        return text.withUTF8 { bytes -> [TextRange]? in
+            var ranges: [TextRange] = []
+            // The word being read: where it starts in bytes and in Characters, and whether it is all ASCII.
+            var word: (byte: Int, character: Int, ascii: Bool)?
+            var (index, character) = (0, 0)
+            while index <= bytes.count {
+                // The scalar at `index` (past the end: none, which ends a word) and its length in bytes.
+                var (isWordScalar, isASCII, length) = (false, true, 1)
+                if index < bytes.count {
+                    let lead = bytes[index]
+                    if lead < 0x80 {
+                        guard lead != 0x0D else { return nil }
+                        isWordScalar = Self.isWordScalar[Int(lead)]
+                    } else {
+                        // Two bytes hold the scalars up to U+07FF; the others are above the single-Character ones.
+                        guard lead & 0xE0 == 0xC0, index + 1 < bytes.count else { return nil }
+                        let value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                        guard value < Self.singleScalarCharactersBelow else { return nil }
+                        (isWordScalar, isASCII, length) = (Self.isWordScalar[Int(value)], false, 2)
+                    }
+                }
+                if isWordScalar {
+                    if word == nil { word = (index, character, true) }
+                    if !isASCII { word?.ascii = false }
+                } else if let open = word {
+                    word = nil
+                    let found = matched(UnsafeBufferPointer(rebasing: bytes[open.byte..<index]), ascii: open.ascii,
+                                        characters: character - open.character)
+                    if let found { ranges.append(TextRange(start: open.character, end: open.character + found)) }
+                }
+                index += length
+                character += 1
+            }
+            return ranges
+        }
+    }
+
+    /// `matched` of a word given as its UTF-8 `bytes`, `characters` Characters long, one scalar each. An ASCII word
+    /// folds to its bytes lower-cased, a String that Swift keeps inline up to 15 bytes.
+    private func matched(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool, characters: Int) -> Int? {
+        if ascii {
+            let folded = String(unsafeUninitializedCapacity: bytes.count) { out in
+                for (i, byte) in bytes.enumerated() { out[i] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+                return bytes.count
+            }
+            // Each Character of the word folds to one: a typed word it begins is matched that many Characters.
+            return matched(folded, count: bytes.count, wordLength: characters, prefixLength: { $0.count })
+        }
+        let word = String(decoding: bytes, as: UTF8.self)
+        let folded = TextNormalizer.fold(word)
+        // Counting Characters costs more than the rest of a word's test, and most words fold to ASCII.
+        let count = folded.utf8.allSatisfy { $0 < 0x80 } ? folded.utf8.count : folded.count
+        return matched(folded, count: count, wordLength: characters, prefixLength: { Self.characters(of: word[...], folding: $0) })
+    }
+
+    /// The words of `text` (runs of letters and numbers) with the Character offset each starts at and its length
+    /// in Characters.
+    private static func words(of text: String) -> [(start: Int, length: Int, word: Substring)] {
+        var result: [(start: Int, length: Int, word: Substring)] = []
         var offset = 0
         var start: (offset: Int, index: String.Index)?
-        for index in units.indices {
-            let isWordCharacter = isWordUnit(units[index])
+        for index in text.indices {
+            let isWordCharacter = text[index].isLetter || text[index].isNumber
             if isWordCharacter && start == nil { start = (offset, index) }
             if !isWordCharacter, let open = start {
-                result.append((open.offset, text[open.index..<index]))
+                result.append((open.offset, offset - open.offset, text[open.index..<index]))
                 start = nil
             }
             offset += 1
         }
-        if let open = start { result.append((open.offset, text[open.index...])) }
-        return result
-    }
-
-    /// `words(of:)` for ASCII text without "\r", on its bytes (each byte a Character): most display names; the
-    /// Character properties cost more than the rest of highlighting.
-    private static func asciiWords(of text: String) -> [(Int, Substring)] {
-        var result: [(Int, Substring)] = []
-        let bytes = Array(text.utf8)
-        var start: Int?
-        for offset in 0...bytes.count {
-            let isWordCharacter = offset < bytes.count && (bytes[offset] | 0x20 >= UInt8(ascii: "a") && bytes[offset] | 0x20 <= UInt8(ascii: "z")
-                                                            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]))
-            if isWordCharacter && start == nil { start = offset }
-            if !isWordCharacter, let open = start {
-                let utf8 = text.utf8
-                result.append((open, text[utf8.index(utf8.startIndex, offsetBy: open)..<utf8.index(utf8.startIndex, offsetBy: offset)]))
-                start = nil
-            }
-        }
+        if let open = start { result.append((open.offset, offset - open.offset, text[open.index...])) }
         return result
     }
 
@@ -107,8 +159,7 @@ enum Highlighter {
         return count
     }
 
-    private static func isTypo(of word: String, _ queryWord: String, prefix: Bool) -> Bool {
-        let limit = EditDistance.allowed(for: queryWord)
-        return (prefix ? EditDistance.toPrefix(of: word, queryWord, limit: limit) : EditDistance.between(word, queryWord, limit: limit)) <= limit
+    private static func isTypo(of word: String, _ queryWord: String, prefix: Bool, limit: Int) -> Bool {
+        (prefix ? EditDistance.toPrefix(of: word, queryWord, limit: limit) : EditDistance.between(word, queryWord, limit: limit)) <= limit
     }
 }
