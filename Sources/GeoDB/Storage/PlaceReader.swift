@@ -51,7 +51,10 @@ final class PlaceReader {
         let kind = try Self.kind(row.text(2), place: id, in: db.path)
         var address = Address(housenumber: row.text(8), street: row.text(9), postcode: row.text(10), city: row.text(11),
                               countryCode: row.text(12), state: row.text(14), country: row.text(15))
-        if let derived = row.text(21) { address.derived = derived.split(separator: ",").compactMap { Address.Part(rawValue: String($0)) } }
+        // Split as bytes: splitting the String by Characters cost 5,000 instructions a place.
+        if let derived = row.text(21) {
+            address.derived = derived.utf8.split(separator: UInt8(ascii: ",")).compactMap { Address.Part(rawValue: String(decoding: $0, as: UTF8.self)) }
+        }
         let areaSetID = row.isNull(18) ? nil : row.int(18)
         try areaSets.fill(&address, from: areaSetID)
         let tags = Self.decodeTags(row.text(13))
