@@ -67,7 +67,7 @@ import TestSupport
             guard let kind, let key = NameKey.of(words: words) else { continue }
             let rowid = SearchRowID.of(place: id, importance: importance, kind: kind, alternate: alternate)
             // Its key, and the token of its first word (`NameKey.firstWord`).
-            for token in [key, NameKey.firstWord(words[0])] where try !lookup.rows([.text("\"\(token)\"")]) { $0.int(0) }.contains(rowid) {
+            for token in [key, NameKey.firstWord(words[0])] where try !lookup.rows([.text("\"\(token)\"")], { $0.int(0) }).contains(rowid) {
                 missing.append("\(id) \(name) \(token)")
             }
         }

@@ -59,6 +59,8 @@ struct CategoryText {
     /// Nominatim's filter in brackets before the place: "[amenity=drinking_water] Wissfläckaweg" (an OSM tag),
     /// "[restaurant] Vaduz" (a category word). The place may be any place, not only a town.
     private static func bracketed(_ text: String, taxonomy: Taxonomy) -> CategoryText? {
+        // Every search text is asked this first: trimming it with Foundation cost more than the rest.
+        guard text.utf8.contains(UInt8(ascii: "[")) else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]") else { return nil }
         let inside = trimmed[trimmed.index(after: trimmed.startIndex)..<close].trimmingCharacters(in: .whitespaces)

@@ -119,7 +119,7 @@ enum SearchRanking {
         var tier: NameTier
         /// The other words the index holds for the name (German spellings, joined and abbreviated forms):
         /// made only when its own words do not hold a query word (rarely; most names need none).
-        var otherForms: [String] { TextNormalizer.indexAlternatives(name) }
+        var otherForms: [String] { TextNormalizer.indexAlternatives(name, words: words) }
 
         /// `otherLanguage`: an own name in another language than the one asked for (`name:xx`).
         init(_ name: String, own: Bool, otherLanguage: Bool = false) {

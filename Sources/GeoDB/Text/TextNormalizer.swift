@@ -378,7 +378,9 @@ package enum TextNormalizer {
     /// Extra words the full-text index needs for `name` beyond what FTS5 makes of it (empty for most names).
     /// Runs for every name imported (millions for GeoNames), so one pass over the scalars decides first
     /// whether any alternative can exist.
-    package static func indexAlternatives(_ name: String) -> [String] {
+    /// `words`: `tokens(name)`, when the caller has them (ranking does: folding a name of another script again
+    /// was most of what its other forms cost).
+    package static func indexAlternatives(_ name: String, words: [String]? = nil) -> [String] {
         var needsFolding = false, hasUmlaut = false, hasASCIILetter = false
         for scalar in name.unicodeScalars {
             switch scalar.value {
@@ -393,13 +395,14 @@ package enum TextNormalizer {
         // Only abbreviations to look for (most names): its ASCII words suffice, without folding the rest.
         guard needsFolding || hasUmlaut else { return abbreviationAlternatives(name) }
         if !needsFolding, let extra = latin1UmlautAlternatives(name) { return extra }
-        return foldedAlternatives(name, needsFolding: needsFolding, hasUmlaut: hasUmlaut)
+        return foldedAlternatives(name, needsFolding: needsFolding, hasUmlaut: hasUmlaut, words: words)
     }
 
-    /// `indexAlternatives` of a name that needs folding or has an umlaut, on Strings.
-    static func foldedAlternatives(_ name: String, needsFolding: Bool, hasUmlaut: Bool) -> [String] {
+    /// `indexAlternatives` of a name that needs folding or has an umlaut, on Strings (`words`: its `tokens`, when
+    /// known).
+    static func foldedAlternatives(_ name: String, needsFolding: Bool, hasUmlaut: Bool, words known: [String]? = nil) -> [String] {
         var extra: [String] = []
-        let words = tokens(name)
+        let words = known ?? tokens(name)
         if needsFolding {
             extra += words
             // Hyphenated names are also found as one word ("Helsinki-Vantaa" → "helsinkivantaa").

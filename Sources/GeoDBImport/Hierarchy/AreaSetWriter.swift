@@ -78,7 +78,10 @@ final class AreaSetWriter {
         let insert = try db.prepare("INSERT INTO area_name_fts(rowid, words) VALUES (?, ?)")
         for (id, names) in names.sorted(by: { $0.key < $1.key }) {
             var seen = Set<String>()
-            let words = names.flatMap { TextNormalizer.tokens($0) + TextNormalizer.indexAlternatives($0) }.filter { seen.insert($0).inserted }
+            let words = names.flatMap { name in
+                let words = TextNormalizer.tokens(name)
+                return words + TextNormalizer.indexAlternatives(name, words: words)
+            }.filter { seen.insert($0).inserted }
             try insert.run([.integer(id), .text(words.joined(separator: " "))])
         }
     }

@@ -64,7 +64,7 @@ final class TigerStreets {
             guard !near.isEmpty else { continue }
             let ref = select.text(2) ?? ""
             var refs = [ref]
-            try merged.reset()
+            merged.reset()
             try merged.bind([.integer(select.int(0)), .integer(select.int(1))])
             while try merged.step() { refs.append(merged.text(0) ?? ref) }
             // A street whose lines are not its ways one for one (never written so) answers with its own way.
