@@ -10,7 +10,7 @@ import TestSupport
     @Test func nameTextEqualsItsDefinitionOnGazetteerNames() throws {
         func definition(_ names: [String]) -> String {
             let distinct = PlaceRecord.distinctNames(names)
-            let extra = Set(distinct.flatMap(TextNormalizer.indexAlternatives))
+            let extra = Set(distinct.flatMap { TextNormalizer.indexAlternatives($0) })
             return (distinct + (extra.isEmpty ? [] : [extra.sorted().joined(separator: " ")])).joined(separator: " ; ")
         }
         let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)
@@ -24,7 +24,7 @@ import TestSupport
         #expect(places.count > 40_000)
         // Places where two names give the same extra form: the case the removal of repeats is for.
         #expect(places.contains { names in
-            let extra = PlaceRecord.distinctNames(names).flatMap(TextNormalizer.indexAlternatives)
+            let extra = PlaceRecord.distinctNames(names).flatMap { TextNormalizer.indexAlternatives($0) }
             return Set(extra).count < extra.count
         })
         let differing = places.filter { PlaceRecord.nameSearchText($0) != definition($0) }

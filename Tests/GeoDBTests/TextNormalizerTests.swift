@@ -17,9 +17,25 @@ import TestSupport
         ("Ǆemal ĳssel", ["dzemal", "ijssel"]),
         ("Мо\u{301}сква", ["moskva"]),   // a decomposed accent on a Cyrillic letter
         ("  MAIN   st. ", ["main", "st"]),
+        ("'O'Neill` Rock`n'Roll' ''", ["oneill", "rocknroll"]),   // apostrophes dropped, not ending words
+        ("ABC123def-9 ", ["abc123def", "9"]),
+        ("", []),
     ])
     func tokens(text: String, expected: [String]) {
         #expect(TextNormalizer.tokens(text) == expected)
+    }
+
+    /// The ASCII words, written straight into their Strings, are the runs of letters, digits and apostrophes
+    /// lower-cased without the apostrophes, on every ASCII name of cities15000 (and its ASCII column).
+    @Test func asciiTokensAreTheRunsOfLettersAndDigits() throws {
+        let names = (try Self.cities15000(column: 1) + Self.cities15000(column: 2)).filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        #expect(names.count > 40_000)
+        let differing = names.filter { name in
+            let runs = name.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "`") }
+            let expected = runs.map { String($0.filter { $0 != "'" && $0 != "`" }) }.filter { !$0.isEmpty }
+            return TextNormalizer.tokens(name) != expected
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(10))")
     }
 
     @Test func indexHoldsTheFormsFTSCannotMake() {
