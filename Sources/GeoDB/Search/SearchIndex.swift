@@ -40,13 +40,18 @@ final class SearchIndex {
 
     /// Where a place is: its own city and postcode, the names of its areas.
     struct PlaceContext {
-        /// Its city and postcode, folded only when asked (most candidates read are never scored).
-        var own: String
+        /// Its city and postcode, folded only when asked (most candidates read are never scored), and not joined
+        /// into one text for each candidate read.
+        var city: String?
+        var postcode: String?
         /// The area set's folded words, shared with `AreaSets`' cached entry (not copied per candidate).
         var areas: Set<String>
 
         /// Whether the folded `word` is a word of where the place is.
-        func contains(_ word: String) -> Bool { areas.contains(word) || TextNormalizer.tokens(own).contains(word) }
+        func contains(_ word: String) -> Bool {
+            areas.contains(word) || city.map { TextNormalizer.tokens($0).contains(word) } ?? false
+                || postcode.map { TextNormalizer.tokens($0).contains(word) } ?? false
+        }
     }
 
     /// Places whose index rows match, highest rank first (ties by id), each once (through the first row of
@@ -212,7 +217,7 @@ final class SearchIndex {
     }
 
     private func candidate(_ row: Statement, rowid: Int64) throws -> Candidate {
-        let context = PlaceContext(own: [row.text(5), row.text(4)].compactMap { $0 }.joined(separator: " "),
+        let context = PlaceContext(city: row.text(5), postcode: row.text(4),
                                    areas: row.isNull(8) ? [] : try areaSets.entry(row.int(8))?.words ?? [])
         return Candidate(id: row.int(0), rowid: rowid, importance: row.double(1), kind: try PlaceReader.kind(row.text(2), place: row.int(0), in: db.path),
                          housenumber: row.text(3), postcode: row.text(4),
