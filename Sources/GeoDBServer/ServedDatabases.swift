@@ -10,6 +10,8 @@ import Synchronization
 final class ServedDatabases: Sendable {
     private let served: Mutex<GeoDatabaseSet?>
     private let paths: [String]
+    /// Whether the files are opened immutable (`ServerConfiguration.immutableDatabases`), replacements too.
+    private let immutable: Bool
     /// Why the files do not open yet, while waiting; logged when it changes.
     private let waitingFor = Mutex<String?>(nil)
     /// By file index, the replacement that did not open: it is logged once, not at every look of the watch,
@@ -19,11 +21,12 @@ final class ServedDatabases: Sendable {
 
     /// Opens every file; throws the first error (a server must not start with a file missing), unless
     /// `waiting`: then it starts without them and `openWaitingFiles` tries again.
-    init(paths: [String], waiting: Bool, logger: Logger) throws {
+    init(paths: [String], immutable: Bool = false, waiting: Bool, logger: Logger) throws {
         self.paths = paths
+        self.immutable = immutable
         self.logger = logger
         do {
-            served = Mutex(try GeoDatabaseSet(paths: paths))
+            served = Mutex(try GeoDatabaseSet(paths: paths, immutable: immutable))
         } catch where waiting {
             served = Mutex(nil)
             waitingFor.withLock { $0 = "\(error)" }
@@ -54,7 +57,7 @@ final class ServedDatabases: Sendable {
     func openWaitingFiles() -> Bool {
         guard !isReady else { return false }
         do {
-            let files = try GeoDatabaseSet(paths: paths)
+            let files = try GeoDatabaseSet(paths: paths, immutable: immutable)
             served.withLock { $0 = $0 ?? files }
             logger.info("the databases opened", metadata: ["files": "\(files.members.count)"])
             return true
@@ -80,7 +83,7 @@ final class ServedDatabases: Sendable {
             let failed = failedReplacements.withLock { $0[shard.index] }   // nil: none failed
             guard failed != .some(identity) else { continue }
             do {
-                let fresh = try GeoDatabaseSet.Member.open(index: shard.index, path: shard.path)
+                let fresh = try GeoDatabaseSet.Member.open(index: shard.index, path: shard.path, immutable: immutable)
                 served.withLock { $0 = $0?.replacing(fresh) }
                 failedReplacements.withLock { _ = $0.removeValue(forKey: shard.index) }
                 replaced += 1

@@ -109,16 +109,20 @@ import TestSupport
         #expect(statuses.withLock { $0 } == Array(repeating: 200, count: 8), "\(statuses.withLock { $0 })")
     }
 
-    /// A new import renamed over a served file is picked up (here on SIGHUP), and no request fails meanwhile.
-    @Test func aReplacedDatabaseIsPickedUp() throws {
+    /// A new import renamed over a served file is picked up (here on SIGHUP), and no request fails meanwhile;
+    /// files mapped (`--immutable`) too, which renaming over is safe for.
+    @Test(arguments: [[], ["--immutable"]]) func aReplacedDatabaseIsPickedUp(options: [String]) throws {
         let (scratch, served) = try Self.copy(try TestDatabases.liechtenstein())
-        let server = try ServerProcess([served], options: ["--watch", "0"])
+        let server = try ServerProcess([served], options: ["--watch", "0"] + options)
         defer { server.stop() }
         func sourceName() throws -> String? {
             let status = try server.get("/status", [("format", "json")]).object()
             return (((status["databases"] as? [[String: Any]])?.first?["sources"] as? [[String: Any]])?.first?["name"] as? String)
         }
         #expect(try sourceName() == "liechtenstein.osm.pbf")
+        // Mapped with --immutable, read with pread without it: the file is in the process's mappings or not.
+        let maps = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/maps", encoding: .utf8)
+        #expect(maps.contains(served) == options.contains("--immutable"), "\(options)")
 
         let failures = Mutex<[String]>([]), stop = Mutex(false)
         let load = Thread {

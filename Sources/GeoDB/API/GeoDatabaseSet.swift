@@ -32,10 +32,10 @@ public struct GeoDatabaseSet: Sendable {
             (self.index, self.path, self.database, self.info, self.hasTimeZones, self.identity) = (index, path, database, info, hasTimeZones, identity)
         }
 
-        /// Opens the file at `path` as member `index`.
-        public static func open(index: Int, path: String) throws -> Member {
+        /// Opens the file at `path` as member `index`; `immutable`: as `GeoDatabase(path:immutable:)`.
+        public static func open(index: Int, path: String, immutable: Bool = false) throws -> Member {
             let identity = FileIdentity(path: path)
-            let database = try GeoDatabase(path: path)
+            let database = try GeoDatabase(path: path, immutable: immutable)
             return Member(index: index, path: path, database: database, info: try database.info(topCategories: 0),
                           hasTimeZones: database.hasTimeZones, identity: identity)
         }
@@ -86,9 +86,9 @@ public struct GeoDatabaseSet: Sendable {
 
     public let members: [Member]
 
-    /// Opens every file; throws the first error.
-    public init(paths: [String]) throws {
-        members = try paths.enumerated().map { try Member.open(index: $0.offset, path: $0.element) }
+    /// Opens every file; throws the first error. `immutable`: as `GeoDatabase(path:immutable:)`, for every file.
+    public init(paths: [String], immutable: Bool = false) throws {
+        members = try paths.enumerated().map { try Member.open(index: $0.offset, path: $0.element, immutable: immutable) }
     }
 
     /// A set of members already open (the same member index never twice).

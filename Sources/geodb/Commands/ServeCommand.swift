@@ -53,6 +53,11 @@ extension GeoDBCommand {
             discussion: "For a server started before its data, as a container beside an import job: /status is the readiness check."))
         var wait = false
 
+        @Flag(help: ArgumentHelp(
+            "Map the database files instead of reading them: faster (+18 % requests/s on the popular mix), for files that are only ever replaced by renaming a new one over them.",
+            discussion: "A file copied over in place (cp, rsync --inplace) while mapped kills the server (SIGBUS); geodb import --output renames, which is safe."))
+        var immutable = false
+
         @Flag(help: "Log only errors, not every request.")
         var quiet = false
 
@@ -86,6 +91,7 @@ extension GeoDBCommand {
             configuration.corsOrigins = cors == "none" ? nil : cors.split(separator: ",").map(String.init)
             configuration.watchInterval = watch > 0 ? .milliseconds(Int64(watch * 1000)) : nil
             configuration.waitForDatabases = wait
+            configuration.immutableDatabases = immutable
             configuration.tiles = tiles
             configuration.tilesAttribution = tilesAttribution
             let databases = databases, host = host
