@@ -29,7 +29,7 @@ public struct ServerConfiguration: Sendable {
     /// watch or on SIGHUP); otherwise such a file stops the start.
     public var waitForDatabases = false
     /// Whether the files are opened `immutable` (`GeoDatabase(path:immutable:)`): their pages mapped, not read
-    /// with `pread` and copied (+18 % requests/s on the popular mix, docs/DESIGN-NOTES.md). Only for files that
+    /// with `pread` and copied (+13 % requests/s on the popular mix, docs/DESIGN-NOTES.md). Only for files that
     /// are replaced by renaming a new one over them: a file copied over in place while mapped kills the process.
     public var immutableDatabases = false
     /// How often the files are checked for a replacement; nil for SIGHUP only.

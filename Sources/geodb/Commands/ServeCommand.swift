@@ -54,7 +54,7 @@ extension GeoDBCommand {
         var wait = false
 
         @Flag(help: ArgumentHelp(
-            "Map the database files instead of reading them: faster (+18 % requests/s on the popular mix), for files that are only ever replaced by renaming a new one over them.",
+            "Map the database files instead of reading them: faster, for files that are only ever replaced by renaming a new one over them.",
             discussion: "A file copied over in place (cp, rsync --inplace) while mapped kills the server (SIGBUS); geodb import --output renames, which is safe."))
         var immutable = false
 
