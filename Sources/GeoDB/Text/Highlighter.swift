@@ -101,13 +101,10 @@ struct Highlighter {
     }
 
     /// `matched` of a word given as its UTF-8 `bytes`, `characters` Characters long, one scalar each. An ASCII word
-    /// folds to its bytes lower-cased, a String that Swift keeps inline up to 15 bytes.
+    /// (of letters and digits) folds to its bytes lower-cased: `TextNormalizer.asciiWord`.
     private func matched(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool, characters: Int) -> Int? {
         if ascii {
-            let folded = String(unsafeUninitializedCapacity: bytes.count) { out in
-                for (i, byte) in bytes.enumerated() { out[i] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-                return bytes.count
-            }
+            let folded = TextNormalizer.asciiWord(bytes, letters: bytes.count)
             // Each Character of the word folds to one: a typed word it begins is matched that many Characters.
             return matched(folded, count: bytes.count, wordLength: characters, prefixLength: { $0.count })
         }

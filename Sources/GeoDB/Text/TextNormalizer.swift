@@ -69,20 +69,23 @@ package enum TextNormalizer {
                 if byte >= 0x80 { return nil }
                 if Self.isASCIIWordByte(byte) { letters += 1; continue }
                 if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") { continue }
-                if letters > 0 {
-                    let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                    words.append(String(unsafeUninitializedCapacity: letters) { out in
-                        var count = 0
-                        for byte in run where Self.isASCIIWordByte(byte) {
-                            out[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                            count += 1
-                        }
-                        return count
-                    })
-                }
+                if letters > 0 { words.append(asciiWord(UnsafeBufferPointer(rebasing: bytes[start..<index]), letters: letters)) }
                 (start, letters) = (index + 1, 0)
             }
             return words
+        }
+    }
+
+    /// The `letters` ASCII letters and digits of `bytes`, lower-cased, as one word (its apostrophes left out):
+    /// written straight into its String, which Swift keeps inline up to 15 bytes.
+    static func asciiWord(_ bytes: UnsafeBufferPointer<UInt8>, letters: Int) -> String {
+        String(unsafeUninitializedCapacity: letters) { out in
+            var count = 0
+            for byte in bytes where isASCIIWordByte(byte) {
+                out[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                count += 1
+            }
+            return count
         }
     }
 
