@@ -1,6 +1,6 @@
 // The queries people type most, made from the database by rule: the most important towns, the
-// commonest street names and name words, the category words, and the first letters of towns and streets
-// as typed. The random-name sets measure rare names; these read the most candidates.
+// commonest street names, alone and with a house number, the commonest name words, the category words, and
+// the first letters of towns and streets as typed. The random-name sets measure rare names; these read the most candidates.
 import Foundation
 import GeoDB
 import GeoDBSQLite
@@ -22,14 +22,23 @@ enum PopularBench {
         let streets = try texts("""
             SELECT name FROM place WHERE kind = 'street' AND name IS NOT NULL GROUP BY name ORDER BY count(*) DESC, name LIMIT 20
             """)
+        // The main street with a number: each of those streets with the lowest house number of its addresses
+        // ("Landstrasse 1"), a number most towns along a street of a common name have too.
+        let lowestNumber = try raw.prepare("""
+            SELECT housenumber FROM place WHERE street = ?1 AND housenumber GLOB '[1-9]*' AND housenumber NOT GLOB '*[^0-9]*'
+            ORDER BY CAST(housenumber AS INTEGER) LIMIT 1
+            """)
+        let addresses = try streets.compactMap { street in
+            try lowestNumber.rows([.text(street)]) { $0.text(0) }.first.flatMap { $0 }.map { "\(street) \($0)" }
+        }
         let words = try texts("SELECT token FROM search_word WHERE token NOT GLOB '*[0-9]*' ORDER BY places DESC, token LIMIT 20")
         let categories = Taxonomy.standard.categories.map(\.label)
         var seen = Set<Query>()
         let typed = (towns + streets).flatMap { name in (1...4).map { Query(text: String(name.prefix($0)), typing: true) } }
             .filter { seen.insert($0).inserted }
         func whole(_ texts: [String]) -> [Query] { texts.map { Query(text: $0, typing: false) } }
-        return [("towns", whole(towns)), ("streets", whole(streets)), ("words", whole(words)), ("categories", whole(categories)),
-                ("as_you_type", typed)]
+        return [("towns", whole(towns)), ("streets", whole(streets)), ("addresses", whole(addresses)), ("words", whole(words)),
+                ("categories", whole(categories)), ("as_you_type", typed)]
     }
 
     /// The sets' queries without timing them (`--list`), for tools that send the same queries elsewhere

@@ -9,13 +9,13 @@ import TestSupport
 
 @Suite struct PopularQueryTests {
     /// The popular queries of a database as `geodb-bench popular DB --list` makes them (its rules, in one
-    /// place): the whole texts of the towns, streets and words sets, and the first letters typed.
+    /// place): the whole texts of the towns, streets, addresses and words sets, and the first letters typed.
     static func popularQueries(_ path: String) throws -> (whole: [String], typed: [String]) {
         let bench = URL(fileURLWithPath: TestPaths.geodbBinary).deletingLastPathComponent().appendingPathComponent("geodb-bench").path
         let run = try runGeodb(["popular", path, "--list"], binary: bench)
         let sets = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [[String: Any]]], "\(run.stderr)")
         func texts(_ set: String) -> [String] { (sets[set] ?? []).compactMap { $0["text"] as? String } }
-        return (texts("towns") + texts("streets") + texts("words"), texts("as_you_type"))
+        return (texts("towns") + texts("streets") + texts("addresses") + texts("words"), texts("as_you_type"))
     }
 
     static func ids(_ db: GeoDatabase, _ text: String, limit: Int, typing: Bool = false) throws -> [Int64] {

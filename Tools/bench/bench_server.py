@@ -79,7 +79,7 @@ def request_paths(db, count=2000, seed=7):
 
 def popular_paths(db):
     """The popular mix: the queries `geodb-bench popular --list` makes from the database, the whole texts (towns,
-    streets, name words, categories) as Nominatim's /search and the first letters typed as Photon's as-you-type
+    streets, streets with a number, name words, categories) as Nominatim's /search and the first letters typed as Photon's as-you-type
     /api, in turn, the shorter list cycled so that each is half of the requests. Both ask for 10 results, as the
     in-process sets do."""
     sets = json.loads(subprocess.run([GEODB_BENCH, "popular", db, "--list"], check=True, capture_output=True, text=True).stdout)

@@ -68,14 +68,10 @@ struct PostcodeReading: CandidateReading {
     private static func countryNamed(by words: [String], context: ReadingContext) throws -> String? {
         guard !words.isEmpty, words.count <= 4 else { return nil }
         if words.count == 1, let code = CountryCode.parse(words[0]) { return code }
-        var countries = SearchOptions()
-        countries.kinds = [.country]
-        guard let match = FTSQuery.groups(words.map { [$0] }, column: "name") else { return nil }
-        for candidate in try context.index.candidates(match: match, options: countries, limit: 5) {
-            let names = try context.index.names(of: [candidate.id], .ownInAnyLanguage, words: words, fuzzy: false,
-                                                language: nil)[candidate.id] ?? []
+        for id in try context.index.countryRows(named: words).map(SearchRowID.place) {
+            let names = try context.index.names(of: [id], .ownInAnyLanguage, words: words, fuzzy: false, language: nil)[id] ?? []
             guard names.contains(where: { $0.words == words }) else { continue }
-            return try context.places.results(ids: [candidate.id]).first?.address.countryCode
+            return try context.places.results(ids: [id]).first?.address.countryCode
         }
         return nil
     }
