@@ -327,6 +327,25 @@ import TestSupport
         }
     }
 
+    /// Whether words are a country's name is read from the rows holding their name key up to the last country's
+    /// (`SearchIndex.countryRows`, which "9486 Liechtenstein" asks): Liechtenstein by its name in any language,
+    /// and no country by a town's or a street's name, however many rows hold those.
+    @Test func aCountryIsNamedByAnyOfItsNamesAndNoStreets() throws {
+        let path = try TestDatabases.liechtenstein()
+        let reader = try DatabaseReader(path: path, immutable: false)
+        let index = SearchIndex(reader, areaSets: AreaSets(reader))
+        let country = try #require(try GeoDatabase(path: path).search("Liechtenstein").first { $0.kind == .country })
+        let names = try reader.rows("names", "SELECT name FROM place_name WHERE place_id = ?1 AND lang IN ('de', 'ru', 'el')",
+                                    [.integer(country.id)]) { $0.text(0) ?? "" }
+        #expect(names.count >= 3)
+        for name in names + ["Liechtenstein"] {
+            #expect(try index.countryRows(named: TextNormalizer.tokens(name)).map(SearchRowID.place) == [country.id], "\(name)")
+        }
+        for words in [["vaduz"], ["landstrasse"], ["schaan"], ["liechtensteinische"]] {
+            #expect(try index.countryRows(named: words).isEmpty, "\(words)")
+        }
+    }
+
     /// The names of candidates are read in one statement and taken a tier at a time: each tier is what its
     /// definition in SQL gives (own names in the language asked for or none, and an unnamed address's street;
     /// own names in other languages; alternates), in the same order, for places of many names and few.
