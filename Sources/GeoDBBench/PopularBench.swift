@@ -23,14 +23,14 @@ enum PopularBench {
             SELECT name FROM place WHERE kind = 'street' AND name IS NOT NULL GROUP BY name ORDER BY count(*) DESC, name LIMIT 20
             """)
         // The main street with a number: each of those streets with the lowest house number of its addresses
-        // ("Landstrasse 1"), a number most towns along a street of a common name have too.
-        let lowestNumber = try raw.prepare("""
-            SELECT housenumber FROM place WHERE street = ?1 AND housenumber GLOB '[1-9]*' AND housenumber NOT GLOB '*[^0-9]*'
-            ORDER BY CAST(housenumber AS INTEGER) LIMIT 1
-            """)
-        let addresses = try streets.compactMap { street in
-            try lowestNumber.rows([.text(street)]) { $0.text(0) }.first.flatMap { $0 }.map { "\(street) \($0)" }
-        }
+        // ("Landstrasse 1"), a number most towns along a street of a common name have too. One pass over the
+        // places: `street` has no index.
+        let lowest = Dictionary(try raw.prepare("""
+            SELECT street, min(CAST(housenumber AS INTEGER)) FROM place
+            WHERE street IN (SELECT value FROM json_each(?1)) AND housenumber GLOB '[1-9]*' AND housenumber NOT GLOB '*[^0-9]*'
+            GROUP BY street
+            """).rows([.text(JSONText.array(streets))]) { ($0.text(0) ?? "", $0.int(1)) }, uniquingKeysWith: min)
+        let addresses = streets.compactMap { street in lowest[street].map { "\(street) \($0)" } }
         let words = try texts("SELECT token FROM search_word WHERE token NOT GLOB '*[0-9]*' ORDER BY places DESC, token LIMIT 20")
         let categories = Taxonomy.standard.categories.map(\.label)
         var seen = Set<Query>()
