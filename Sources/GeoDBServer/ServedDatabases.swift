@@ -21,7 +21,7 @@ final class ServedDatabases: Sendable {
 
     /// Opens every file; throws the first error (a server must not start with a file missing), unless
     /// `waiting`: then it starts without them and `openWaitingFiles` tries again.
-    init(paths: [String], immutable: Bool = false, waiting: Bool, logger: Logger) throws {
+    init(paths: [String], immutable: Bool, waiting: Bool, logger: Logger) throws {
         self.paths = paths
         self.immutable = immutable
         self.logger = logger

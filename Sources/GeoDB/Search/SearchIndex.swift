@@ -155,16 +155,18 @@ final class SearchIndex {
     func countryRows(named words: [String]) throws -> [Int64] {
         guard let key = NameKey.of(words: words), let match = FTSQuery.groups([[key]]) else { return [] }
         if countryRowsKnown == nil {
-            countryRowsKnown = Set(try db.rows("country places", "SELECT id, importance FROM place WHERE kind = 'country'") {
+            let rows = Set(try db.rows("country places", "SELECT id, importance FROM place WHERE kind = 'country'") {
                 SearchRowID.of(place: $0.int(0), importance: $0.double(1), kind: .country)
             })
+            countryRowsKnown = (rows, rows.max())
         }
-        guard let countries = countryRowsKnown, let last = countries.max() else { return [] }
+        guard let (countries, last) = countryRowsKnown, let last else { return [] }
         return try db.rows("countries named so", """
             SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 AND rowid <= ?2 ORDER BY rowid
             """, [.text(match), .integer(last)]) { $0.int(0) }.filter(countries.contains)
     }
-    private var countryRowsKnown: Set<Int64>?
+    /// The country places' rows of own names and the last of them, listed once per session.
+    private var countryRowsKnown: (rows: Set<Int64>, last: Int64?)?
 
     /// Whether a row of alternate names holds one of the whole-name keys `keys`: else a search needs no
     /// stream of exact alternate names (reading it would read every exact own row too, ahead of need).
