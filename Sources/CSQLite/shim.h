@@ -29,3 +29,49 @@ static inline int geodb_sqlite_db_config_flag(sqlite3 *db, int option, int on) {
 static inline int geodb_sqlite_db_config_get(sqlite3 *db, int option, int *on) {
     return sqlite3_db_config(db, option, -1, on);
 }
+
+// geodb_phrase_columns(fts_table), an FTS5 auxiliary function: for the row being read, one byte per phrase
+// of the MATCH expression, in the order the phrases are written in it, whose bit c is set when the phrase
+// occurs in column c (columns 0 to 7). Search lists a query's matches once and learns from it which words
+// each holds in which columns, where a column filter in the expression would walk the index again
+// (sqlite.org/fts5.html#custom_auxiliary_functions). NULL beyond 64 phrases.
+static void geodb_phrase_columns(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *context,
+                                 int argc, sqlite3_value **argv) {
+    (void)argc;
+    (void)argv;
+    int phrases = api->xPhraseCount(fts);
+    unsigned char columns[64];
+    if (phrases > 64) {
+        sqlite3_result_null(context);
+        return;
+    }
+    for (int phrase = 0; phrase < phrases; phrase++) {
+        Fts5PhraseIter iterator;
+        int column = -1;
+        unsigned char bits = 0;
+        int rc = api->xPhraseFirstColumn(fts, phrase, &iterator, &column);
+        if (rc != SQLITE_OK) {
+            sqlite3_result_error_code(context, rc);
+            return;
+        }
+        for (; column >= 0; api->xPhraseNextColumn(fts, &iterator, &column)) {
+            if (column < 8) bits |= (unsigned char)(1u << column);
+        }
+        columns[phrase] = bits;
+    }
+    sqlite3_result_blob(context, columns, phrases, SQLITE_TRANSIENT);
+}
+
+// Registers geodb_phrase_columns on a connection, through the FTS5 API pointer that `SELECT fts5(?1)` gives.
+static inline int geodb_register_phrase_columns(sqlite3 *db) {
+    fts5_api *api = 0;
+    sqlite3_stmt *statement = 0;
+    int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0);
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", 0);
+    sqlite3_step(statement);
+    rc = sqlite3_finalize(statement);
+    if (rc != SQLITE_OK) return rc;
+    if (api == 0 || api->iVersion < 2) return SQLITE_ERROR;
+    return api->xCreateFunction(api, "geodb_phrase_columns", 0, geodb_phrase_columns, 0);
+}

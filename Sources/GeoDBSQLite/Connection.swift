@@ -162,6 +162,16 @@ public final class Connection {
         return try body()
     }
 
+    /// Adds the FTS5 auxiliary function `geodb_phrase_columns(table)` to this connection: for each row a
+    /// MATCH gives, a blob of one byte per phrase of the expression (in the order written) whose bit c says
+    /// the phrase occurs in column c (shim.h).
+    public func addPhraseColumnsFunction() throws {
+        let rc = geodb_register_phrase_columns(handle)
+        guard rc == SQLITE_OK else {
+            throw SQLiteError(code: rc, message: "cannot add an FTS5 function to \(path) (SQLite \(Self.libraryVersion))")
+        }
+    }
+
     deinit { sqlite3_close_v2(handle) }
 
     /// Runs one or more statements that return no rows (DDL, PRAGMAs, transactions).

@@ -346,6 +346,37 @@ import TestSupport
         }
     }
 
+    /// A query's matches are listed once with whether a name column holds one of its words
+    /// (`SearchIndex.rowidsNaming`, through the FTS5 function `geodb_phrase_columns`): the rows it lists are
+    /// the matches, and those it calls named are the rows FTS5's own column filter gives, for words with other
+    /// forms, prefixes and house numbers. An expression whose phrases FTS5 numbers otherwise (a word of no
+    /// letters) is not classified at all.
+    @Test func matchesListedKnowWhichHoldAWordInAName() throws {
+        let reader = try DatabaseReader(path: try TestDatabases.liechtenstein(), immutable: false)
+        let index = SearchIndex(reader, areaSets: AreaSets(reader))
+        let queries: [(words: [[String]], numbers: [String])] = [
+            ([["landstrasse", "landstr"]], ["1"]), ([["vaduz"], ["stadtle"]], []), ([["alte"], ["landstrasse", "landstr"]], []),
+            ([["schaan"], ["la*"]], []), ([["eschner"], ["strasse", "str"]], []), ([["vaduz"], ["aulestrasse", "aulestr"]], []),
+            ([["-", "vaduz"], ["stadtle"]], []),   // a phrase of no letters keeps its number
+        ]
+        for (words, numbers) in queries {
+            let groups = words + numbers.map { [$0] }
+            let match = try #require(FTSQuery.groups(groups))
+            let nameMatch = try #require(FTSQuery.groups([Array(words.joined())], column: FTSQuery.names))
+            let listed = try #require(try index.rowidsNaming(matching: match, phrases: FTSQuery.phraseCount(groups),
+                                                             namePhrases: FTSQuery.phraseCount(words), limit: 100_000), "\(match)")
+            let all = try reader.rows("matches", "SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 ORDER BY rowid", [.text(match)]) { $0.int(0) }
+            let named = try reader.rows("named", "SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 ORDER BY rowid",
+                                        [.text("(\(match)) AND \(nameMatch)")]) { $0.int(0) }
+            #expect(listed.map(\.rowid) == all, "\(match)")
+            #expect(listed.filter(\.named).map(\.rowid) == named, "\(match)")
+            #expect(!named.isEmpty && named.count < all.count, "\(match): \(named.count) named of \(all.count)")
+        }
+        // Told of a phrase more than FTS5 numbers.
+        let twoPhrases = [["vaduz"], ["stadtle"]]
+        #expect(try index.rowidsNaming(matching: try #require(FTSQuery.groups(twoPhrases)), phrases: 3, namePhrases: 2, limit: 10) == nil)
+    }
+
     /// The names of candidates are read in one statement and taken a tier at a time: each tier is what its
     /// definition in SQL gives (own names in the language asked for or none, and an unnamed address's street;
     /// own names in other languages; alternates), in the same order, for places of many names and few.

@@ -71,12 +71,31 @@ struct CandidateRanker {
                 let kind = exactRowsRead.filter { $0.throughAlternates == alternates && $0.rowid > after ?? .min }
                 if kind.count >= limit || exactRowsDone { return (Array(kind.prefix(limit)), exactRowsDone && kind.count <= limit) }
                 let page = min(2 * Self.candidateLimit - exactRowsAsked, max(firstPage, exactRowsAsked))
-                let found = try index.candidateRows(match: match, options: options, inSets: inSets, after: exactRowsRead.last?.rowid,
-                                                    keys: keys, limit: page)
+                let found = try index.candidateRows(match: match, options: options, inSets: inSets,
+                                                    after: exactRowsRead.last?.rowid ?? matchesListed?.last, keys: keys, limit: page)
                 exactRowsRead += found
                 exactRowsAsked += page
                 exactRowsDone = found.count < page || exactRowsAsked >= 2 * Self.candidateLimit
             }
+        }
+        // The first matches of a text of several words (or a word and a number), up to the candidate limit and
+        // one: listed once with whether each holds a word in a name, and each stream's rows up to the last
+        // listed taken from the list, then from the index after it when there are more. FTS5 finds the rows
+        // holding all the words by walking the rows of each, and a page of sparse matches costs the walk
+        // whatever its size ("Landstrasse 1" on ×20: 80 matches among 11,160 rows, in four pages of the name
+        // stream at 0.3 ms each, its column filter a walk more).
+        var matchesListed: (rows: [(rowid: Int64, named: Bool)], last: Int64, all: Bool)?
+        var rowsKeyed: [String: Set<Int64>] = [:]
+        func listedRows(names: SearchRanking.NameBound, keys: (match: String, holding: Bool)?, alternates: Bool?) throws -> [Int64]? {
+            guard let matchesListed else { return nil }
+            var rows = matchesListed.rows.filter { $0.named == (names != .none) }.map(\.rowid)
+            if let alternates { rows.removeAll { SearchRowID.isAlternate($0) != alternates } }
+            if let keys {
+                let keyed = try rowsKeyed[keys.match] ?? Set(index.rowids(named: keys.match, upTo: matchesListed.last))
+                rowsKeyed[keys.match] = keyed
+                rows.removeAll { keyed.contains($0) != keys.holding }
+            }
+            return rows
         }
         /// `rows`: every row that matches, known beforehand (a text few rows match).
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil,
@@ -89,24 +108,34 @@ struct CandidateRanker {
             let firstPage = names == .none || names == .notExactNotLeading ? 2 : firstPage
             var read = 0
             var listed: [Int64]?
+            var streamListed: [Int64]?
             var source = CandidateSource(bound: { rank in
                 SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names)
             }, read: { after in
+                var after = after
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
                 // kept first (on data with many places of a name, often all it takes: the tenth of 400 equal
                 // "Stockmann"s is known after 11), then pages doubling.
                 guard read < Self.candidateLimit else { return nil }
                 let page = min(Self.candidateLimit - read, read == 0 ? firstPage : read)
                 read += page
+                if let knownRows {
+                    let (found, last) = try self.index.candidates(of: knownRows, after: after, options: options, limit: page)
+                    return (found, last || read >= Self.candidateLimit)
+                }
+                if let matchesListed, let rows = try streamListed ?? listedRows(names: names, keys: keys, alternates: alternateRows) {
+                    streamListed = rows
+                    let (found, last) = try self.index.candidates(of: rows, after: after, options: options, limit: page)
+                    if matchesListed.all || !found.isEmpty {
+                        return (found, (last && matchesListed.all) || read >= Self.candidateLimit)
+                    }
+                    after = max(after ?? .min, matchesListed.last)
+                }
                 if let keys, keys.holding, let alternateRows {
                     let (found, last) = byKeyAlone
                         ? try self.index.candidates(of: rows(named: keys.match, alternates: alternateRows), after: after,
                                                     options: options, limit: page)
                         : try exactRows(match, keys: keys, alternates: alternateRows, after: after, limit: page)
-                    return (found, last || read >= Self.candidateLimit)
-                }
-                if let knownRows {
-                    let (found, last) = try self.index.candidates(of: knownRows, after: after, options: options, limit: page)
                     return (found, last || read >= Self.candidateLimit)
                 }
                 if let keys, keys.holding, byKeyAlone {
@@ -156,7 +185,18 @@ struct CandidateRanker {
         // expression is not evaluated again ("Mexico City" on cities500 walked the 10,000 rows of each word
         // twice, 300 µs a time, to find 11).
         let firstPage = max(16, 2 * options.limit)
-        let matching = forced == nil && !words.isEmpty ? try index.rowids(matching: match, limit: firstPage + 1) : nil
+        var matching: [Int64]?
+        if forced == nil && !words.isEmpty {
+            if inSets == nil, prefixGroups.filter({ FTSQuery.phraseCount([$0]) > 0 }).count > 1,
+               let rows = try index.rowidsNaming(matching: match, phrases: FTSQuery.phraseCount(prefixGroups),
+                                                 namePhrases: FTSQuery.phraseCount(Array(prefixGroups.prefix(words.count))),
+                                                 limit: Self.candidateLimit + 1) {
+                matching = rows.prefix(firstPage + 1).map(\.rowid)
+                if let last = rows.last?.rowid { matchesListed = (rows, last, rows.count <= Self.candidateLimit) }
+            } else {
+                matching = try index.rowids(matching: match, limit: firstPage + 1)
+            }
+        }
         if let matching, matching.count > firstPage,
            let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
             let nameMatch = "(\(match)) AND \(named)"

@@ -195,6 +195,29 @@ final class SearchIndex {
                     [.text(match)]) { $0.int(0) }
     }
 
+    /// The index rows that match `match` (filters aside), in rowid order, up to `limit`, each with whether a
+    /// name column (`FTSQuery.names`) holds one of the expression's first `namePhrases` phrases: the rows of
+    /// `(match) AND {name street}: (those phrases)`, learnt while listing the matches, from the index alone.
+    /// Nil when FTS5 numbered the phrases otherwise than the expression's `phrases` (`FTSQuery.phraseCount`).
+    func rowidsNaming(matching match: String, phrases: Int, namePhrases: Int, limit: Int) throws -> [(rowid: Int64, named: Bool)]? {
+        var numbered = true
+        let rows = try db.rows("rows that match, with their name columns", """
+            SELECT rowid, geodb_phrase_columns(place_fts) FROM place_fts WHERE place_fts MATCH ?1 ORDER BY rowid LIMIT \(limit)
+            """, [.text(match)]) { row -> (rowid: Int64, named: Bool) in
+            let columns = row.blob(1) ?? []
+            numbered = numbered && columns.count == phrases
+            return (row.int(0), columns.prefix(namePhrases).contains { $0 & FTSQuery.nameColumnBits != 0 })
+        }
+        return numbered ? rows : nil
+    }
+
+    /// The rows holding one of the whole-name keys `keys` up to rowid `last`, in rowid order.
+    func rowids(named keys: String, upTo last: Int64) throws -> [Int64] {
+        try db.rows("rows named so up to a row", """
+            SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 AND rowid <= ?2 ORDER BY rowid
+            """, [.text(keys), .integer(last)]) { $0.int(0) }
+    }
+
     /// Whether more than `count` index rows hold one of `keys` (`NameKey`s, an FTS5 expression over
     /// `place_name_key`), reading at most `count` + 1 of them.
     func keysHeldByMore(than count: Int, keys: String) throws -> Bool {

@@ -43,6 +43,7 @@ final class DatabaseReader {
             try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = \(immutable ? 1 << 30 : 0)")
         }
         try Schema.check(connection)
+        try reading("open") { try connection.addPhraseColumnsFunction() }
         connection.setInterruptCheck { [deadline] in deadline.hasPassed || deadline.cancelled.load(ordering: .relaxed) }
     }
 

@@ -17,7 +17,7 @@ package enum FTSQuery {
     /// ```
     package static func groups(_ groups: [[String]], column: String? = nil) -> String? {
         let parts = groups.compactMap { alternatives -> String? in
-            let terms = alternatives.filter { !$0.isEmpty && $0 != "*" }.map { word -> String in
+            let terms = phrases(alternatives).map { word -> String in
                 let isPrefix = word.hasSuffix("*")
                 let bare = isPrefix ? String(word.dropLast()) : word
                 return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
@@ -29,6 +29,20 @@ package enum FTSQuery {
         let body = parts.joined(separator: " AND ")
         return column.map { "\($0): (\(body))" } ?? body
     }
+
+    /// How many phrases `groups(groups)` writes, which FTS5 numbers in the order written
+    /// (`geodb_phrase_columns`): one per word that is not empty or a bare `*`.
+    package static func phraseCount(_ groups: [[String]]) -> Int {
+        groups.reduce(0) { $0 + phrases($1).count }
+    }
+
+    private static func phrases(_ alternatives: [String]) -> [String] {
+        alternatives.filter { !$0.isEmpty && $0 != "*" }
+    }
+
+    /// The columns `names` filters to, as `geodb_phrase_columns` marks them: bits 1 (street) and 2 (name) of
+    /// place_fts's columns address, street, name.
+    package static let nameColumnBits: UInt8 = 1 << 1 | 1 << 2
 
     /// `col: "tok1"* "tok2"*` for the words of `text` (letters and digits only; quotes escaped),
     /// or nil when the text has no words.
