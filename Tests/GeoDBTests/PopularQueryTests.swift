@@ -125,6 +125,37 @@ import TestSupport
         #expect(try Self.ids(db, "Alte Landstrasse", limit: 10) == Array(Self.ids(db, "Alte Landstrasse", limit: 100).prefix(10)))
     }
 
+    /// A street and number whose first 201 matches are all shops on the street whose address holds the number
+    /// elsewhere ("9, Floor 5"), ranked above the houses: the houses are read after the listed matches, whose
+    /// list grows as far as the stream of names needs (`CandidateRanker.mostListed`), and the answer is the
+    /// houses numbered so, the deep search's first page; a text of a town matching more than the list can
+    /// hold is read from the index after it.
+    @Test func matchesBeyondTheFirstListedAreReadToo() throws {
+        let scratch = try ScratchDirectory()
+        var osm = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+        func node(_ id: Int, _ lat: Double, _ tags: [(String, String)]) {
+            osm += "<node id='\(id)' lat='\(lat)' lon='9.52'>" + tags.map { "<tag k='\($0.0)' v='\($0.1)'/>" }.joined() + "</node>\n"
+        }
+        for i in 1...300 {
+            node(i, 47.0 + Double(i) * 1e-4, [("shop", "clothes"), ("name", "Shop \(i)"), ("addr:street", "Teststrasse"),
+                                              ("addr:housenumber", "9, Floor 5"), ("addr:city", "Testdorf")])
+        }
+        for i in 1...2_300 {
+            node(1_000 + i, 47.1 + Double(i) * 1e-4, [("addr:street", "Teststrasse"), ("addr:housenumber", "\(i % 400 == 0 ? 5 : 100 + i)"),
+                                                       ("addr:city", "Testdorf")])
+        }
+        osm += "</osm>\n"
+        try osm.write(toFile: scratch.path("teststrasse.osm"), atomically: false, encoding: .utf8)
+        _ = try TestDatabases.importFiles([scratch.path("teststrasse.osm")], to: scratch.path("teststrasse.sqlite"))
+        let db = try GeoDatabase(path: scratch.path("teststrasse.sqlite"))
+        let houses = try db.search("Teststrasse 5")
+        #expect(houses.prefix(5).allSatisfy { $0.kind == .address && $0.match == .exact } && houses.dropFirst(5).allSatisfy { $0.kind == .poi },
+                "\(houses.map { ($0.name, $0.kind) })")
+        for text in ["Teststrasse 5", "Testdorf Teststrasse", "Teststrasse Testdorf"] {
+            #expect(try Self.ids(db, text, limit: 3) == Array(Self.ids(db, text, limit: 100).prefix(3)), "\(text)")
+        }
+    }
+
     /// "Vaduz" matches 1,700 places of Liechtenstein, nearly all addresses in Vaduz: the places named
     /// exactly so and those whose names hold the word are scored, the addresses not (it scored 200).
     /// "strasse" scores the streets named "…strasse" only as far as one could still rank in the top 10

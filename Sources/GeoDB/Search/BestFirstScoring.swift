@@ -69,6 +69,18 @@ extension CandidateRanker {
         func mayHoldQueryWords(_ name: String) -> Bool {
             !checkFirsts || TextNormalizer.mayHoldWord(name, startingWithOneOf: firsts)
         }
+        // The rowid after which no row of a source can rank above the k-th (the start of the first rank step whose
+        // bound rounds below its score: the bound falls with the rank), nil when the lowest rank still can.
+        func rowsMatter(_ source: CandidateSource, against kth: RankedCandidate.Standing) -> Int64? {
+            func matters(_ step: Int64) -> Bool { rounded(source.bound(SearchRowID.rank(ofStep: step))) >= kth.score }
+            var (low, high) = (Int64(0), SearchRowID.rankSteps)
+            guard matters(low), !matters(high) else { return nil }
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if matters(middle) { low = middle } else { high = middle }
+            }
+            return SearchRowID.start(ofStep: high)
+        }
         var open: [Scoring] = []
         var scored: [RankedCandidate] = []
         /// The `keep`-th best score and its order, when that many are scored, or `floor` when it ranks higher.
@@ -110,7 +122,8 @@ extension CandidateRanker {
             }
             // More candidates when those read are used up, or one not read may score more than they can.
             if unreadBound > open.first?.bound ?? -.infinity || (mayRankAbove == 0 && unreadBound > -.infinity) {
-                guard let page = try sources[next].read(sources[next].lastRowID) else { sources[next].more = false; continue }
+                guard let page = try sources[next].read(sources[next].lastRowID, kth().flatMap { rowsMatter(sources[next], against: $0) })
+                else { sources[next].more = false; continue }
                 // A place first found through its alternates' row is scored by its alternates alone: its own
                 // row, had it matched for more points, came first (in the same stream, at a lower rowid, or in
                 // a stream read further ahead). Not from the stream of exact alternate names: that is read
@@ -155,8 +168,8 @@ extension CandidateRanker {
                     candidate.bound = candidate.unreadBound(bound)
                     return candidate
                 }
-                sources[next].lastRowID = page.candidates.last?.rowid ?? sources[next].lastRowID
-                sources[next].more = !page.last && !page.candidates.isEmpty
+                sources[next].lastRowID = page.readTo ?? page.candidates.last?.rowid ?? sources[next].lastRowID
+                sources[next].more = !page.last && (!page.candidates.isEmpty || page.readTo != nil)
                 continue
             }
             guard !open.isEmpty else { break }

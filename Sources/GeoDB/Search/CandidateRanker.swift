@@ -78,22 +78,43 @@ struct CandidateRanker {
                 exactRowsDone = found.count < page || exactRowsAsked >= 2 * Self.candidateLimit
             }
         }
-        // The first matches of a text of several words (or a word and a number), up to the candidate limit and
-        // one: listed once with whether each holds a word in a name, and each stream's rows up to the last
-        // listed taken from the list, then from the index after it when there are more. FTS5 finds the rows
-        // holding all the words by walking the rows of each, and a page of sparse matches costs the walk
-        // whatever its size ("Landstrasse 1" on ×20: 80 matches among 11,160 rows, in four pages of the name
-        // stream at 0.3 ms each, its column filter a walk more).
+        // The matches of a text of several words (or a word and a number), listed in one statement with whether
+        // each holds a word in a name: the first 201, then, as a stream has read all of its rows listed, as many
+        // more (no further than its rows can matter), up to `mostListed`; each stream's rows taken from the list,
+        // then from the index after it. FTS5 finds the rows holding all the words by walking the rows of each:
+        // a page of sparse matches costs the walk whatever its size ("Landstrasse 1" on ×20: 80 matches among
+        // 11,160 rows, in four pages of the name stream at 0.3 ms each, its column filter a walk more), and a
+        // statement starts at 0.1–0.25 ms on the long lists of the words of tiled ×400.
+        // `last`: every match up to it is listed; `all`: every match is.
         var matchesListed: (rows: [(rowid: Int64, named: Bool)], last: Int64, all: Bool)?
-        var rowsKeyed: [String: Set<Int64>] = [:]
+        var rowsKeyed: [String: (rows: Set<Int64>, through: Int64)] = [:]
+        let phrases = FTSQuery.phraseCount(prefixGroups), namePhrases = FTSQuery.phraseCount(Array(prefixGroups.prefix(words.count)))
+        func listMatches(upTo: Int64?, limit: Int) throws -> Bool {
+            let after = matchesListed?.last
+            guard let rows = try index.rowidsNaming(matching: match, after: after, upTo: upTo, phrases: phrases, namePhrases: namePhrases,
+                                                    limit: limit) else { return false }
+            let short = rows.count < limit
+            let last = short ? upTo ?? rows.last?.rowid ?? after : rows.last?.rowid
+            matchesListed = ((matchesListed?.rows ?? []) + rows, last ?? .min, short && upTo == nil)
+            return true
+        }
+        func listMore(upTo: Int64?) throws -> Bool {
+            guard let listed = matchesListed, !listed.all, listed.rows.count < Self.mostListed else { return false }
+            return try listMatches(upTo: upTo, limit: min(listed.rows.count, Self.mostListed - listed.rows.count))
+        }
         func listedRows(names: SearchRanking.NameBound, keys: (match: String, holding: Bool)?, alternates: Bool?) throws -> [Int64]? {
             guard let matchesListed else { return nil }
             var rows = matchesListed.rows.filter { $0.named == (names != .none) }.map(\.rowid)
             if let alternates { rows.removeAll { SearchRowID.isAlternate($0) != alternates } }
             if let keys {
-                let keyed = try rowsKeyed[keys.match] ?? Set(index.rowids(named: keys.match, upTo: matchesListed.last))
-                rowsKeyed[keys.match] = keyed
-                rows.removeAll { keyed.contains($0) != keys.holding }
+                // The rows holding the keys, read as far as the list goes.
+                var keyed = rowsKeyed[keys.match] ?? ([], .min)
+                if keyed.through < matchesListed.last {
+                    keyed.rows.formUnion(try index.rowids(named: keys.match, after: keyed.through, upTo: matchesListed.last))
+                    keyed.through = matchesListed.last
+                    rowsKeyed[keys.match] = keyed
+                }
+                rows.removeAll { keyed.rows.contains($0) != keys.holding }
             }
             return rows
         }
@@ -108,10 +129,10 @@ struct CandidateRanker {
             let firstPage = names == .none || names == .notExactNotLeading ? 2 : firstPage
             var read = 0
             var listed: [Int64]?
-            var streamListed: [Int64]?
+            var streamListed: (rows: [Int64], of: Int)?
             var source = CandidateSource(bound: { rank in
                 SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names)
-            }, read: { after in
+            }, read: { after, upTo in
                 var after = after
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
                 // kept first (on data with many places of a name, often all it takes: the tenth of 400 equal
@@ -121,22 +142,29 @@ struct CandidateRanker {
                 read += page
                 if let knownRows {
                     let (found, last) = try self.index.candidates(of: knownRows, after: after, options: options, limit: page)
-                    return (found, last || read >= Self.candidateLimit)
+                    return (found, last || read >= Self.candidateLimit, nil)
                 }
-                if let matchesListed, let rows = try streamListed ?? listedRows(names: names, keys: keys, alternates: alternateRows) {
-                    streamListed = rows
-                    let (found, last) = try self.index.candidates(of: rows, after: after, options: options, limit: page)
-                    if matchesListed.all || !found.isEmpty {
-                        return (found, (last && matchesListed.all) || read >= Self.candidateLimit)
+                while let listed = matchesListed {
+                    if streamListed?.of != listed.rows.count, let rows = try listedRows(names: names, keys: keys, alternates: alternateRows) {
+                        streamListed = (rows, listed.rows.count)
                     }
-                    after = max(after ?? .min, matchesListed.last)
+                    let (found, last) = try self.index.candidates(of: streamListed?.rows ?? [], after: after, options: options, limit: page)
+                    if listed.all || !found.isEmpty {
+                        return (found, (last && listed.all) || read >= Self.candidateLimit, nil)
+                    }
+                    after = max(after ?? .min, listed.last)
+                    if let upTo, listed.last >= upTo {
+                        read -= page
+                        return ([], false, listed.last)
+                    }
+                    guard try listMore(upTo: upTo) else { break }
                 }
                 if let keys, keys.holding, let alternateRows {
                     let (found, last) = byKeyAlone
                         ? try self.index.candidates(of: rows(named: keys.match, alternates: alternateRows), after: after,
                                                     options: options, limit: page)
                         : try exactRows(match, keys: keys, alternates: alternateRows, after: after, limit: page)
-                    return (found, last || read >= Self.candidateLimit)
+                    return (found, last || read >= Self.candidateLimit, nil)
                 }
                 if let keys, keys.holding, byKeyAlone {
                     // The rows with a name beginning with the word: listed from place_name_key (few, or the stream
@@ -144,11 +172,18 @@ struct CandidateRanker {
                     let rows = try listed ?? self.index.rowids(named: keys.match, limit: Self.candidateLimit)
                     listed = rows
                     let (found, last) = try self.index.candidates(of: rows, after: after, options: options, limit: page)
-                    return (found, last || read >= Self.candidateLimit)
+                    return (found, last || read >= Self.candidateLimit, nil)
                 }
-                let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, keys: keys,
-                                                         limit: page)
-                return (found, found.count < page || read >= Self.candidateLimit)
+                // No further than the rows that can still matter (`upTo`): a stream of sparse matches is a walk
+                // through the rows of each word, to the end when the page is not filled.
+                let lastRow = upTo.flatMap { $0 > after ?? .min ? $0 : nil }
+                let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, upTo: lastRow,
+                                                         keys: keys, limit: page)
+                if let lastRow, found.count < page {
+                    read -= page - found.count
+                    return (found, false, lastRow)
+                }
+                return (found, found.count < page || read >= Self.candidateLimit, nil)
             })
             if let exactKeys, byKeyAlone { source.hasNoExactName = hasNoExactName(exactKeys) }
             source.givesWholeAlternates = alternateRows == true
@@ -156,6 +191,16 @@ struct CandidateRanker {
             source.namesMayLead = names != .notExactNotLeading
             source.ownMayScoreMore = alternateRows == true && (entry != .complete || !byKeyAlone)
             return source
+        }
+        // Rows that may be exact whose keys are not listed apart, in two streams when every match is listed: own
+        // names' rows and alternates' (when one is listed). Read as one, every row is bound as an alternate name
+        // that is the whole text may score, above its rank, and a stream of equal addresses was read to the
+        // candidate limit after the tenth ("Landstrasse 1" on ×20: all 80 that name the street).
+        func mayBeExact(_ nameMatch: String, keys: (match: String, holding: Bool)? = nil, exactKeys: String? = nil) -> [CandidateSource] {
+            guard let matchesListed, matchesListed.all else { return [source(nameMatch, names: .exact, keys: keys, exactKeys: exactKeys)] }
+            let alternates = matchesListed.rows.contains { $0.named && SearchRowID.isAlternate($0.rowid) }
+            return [source(nameMatch, names: .exactOwn, keys: keys, exactKeys: exactKeys)]
+                + (alternates ? [source(nameMatch, names: .exactAlternate, keys: keys, exactKeys: exactKeys)] : [])
         }
         // The rows whose names are not the text, those with a name beginning with a query word apart when the
         // file's keys say which (a typed word's beginning is no key: not while typing). A name that begins with
@@ -166,7 +211,7 @@ struct CandidateRanker {
         // `someExact`: a name of these rows may still be the text (its key is one held by too many rows to list
         // apart, `exactKeysListed`): one stream, bound as rows that may be exact.
         func notExact(_ nameMatch: String, exactKeys: String, someExact: Bool) throws -> [CandidateSource] {
-            guard !someExact else { return [source(nameMatch, names: .exact, keys: (exactKeys, false), exactKeys: exactKeys)] }
+            guard !someExact else { return mayBeExact(nameMatch, keys: (exactKeys, false), exactKeys: exactKeys) }
             var firstWords: [String] = []
             for token in query.words.flatMap(TextNormalizer.variants).map(NameKey.firstWord) where !firstWords.contains(token) {
                 firstWords.append(token)
@@ -188,11 +233,8 @@ struct CandidateRanker {
         var matching: [Int64]?
         if forced == nil && !words.isEmpty {
             if inSets == nil, prefixGroups.filter({ FTSQuery.phraseCount([$0]) > 0 }).count > 1,
-               let rows = try index.rowidsNaming(matching: match, phrases: FTSQuery.phraseCount(prefixGroups),
-                                                 namePhrases: FTSQuery.phraseCount(Array(prefixGroups.prefix(words.count))),
-                                                 limit: Self.candidateLimit + 1) {
-                matching = rows.prefix(firstPage + 1).map(\.rowid)
-                if let last = rows.last?.rowid { matchesListed = (rows, last, rows.count <= Self.candidateLimit) }
+               try listMatches(upTo: nil, limit: Self.candidateLimit + 1), let listed = matchesListed {
+                matching = listed.rows.prefix(firstPage + 1).map(\.rowid)
             } else {
                 matching = try index.rowids(matching: match, limit: firstPage + 1)
             }
@@ -225,7 +267,7 @@ struct CandidateRanker {
                     + (try index.alternateRowHolds(keys: exactKeys) ? [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true))] : [])
                     + (try notExact(nameMatch, exactKeys: exactKeys, someExact: someExact)) + [addressOnly]
             } else {
-                sources = [source(nameMatch, names: .exact), addressOnly]
+                sources = mayBeExact(nameMatch) + [addressOnly]
             }
         } else if let matching, matching.count <= firstPage, inSets == nil {
             sources = [source(match, names: .exact, rows: matching)]
@@ -241,7 +283,9 @@ struct CandidateRanker {
     /// row of at most a rank (`SearchRowID.highestRank`) can score.
     struct CandidateSource {
         let bound: (_ rank: Double) -> Double
-        let read: (_ after: Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool)?
+        /// `upTo`: no row after it can matter, when known; `readTo`, when the rows read stopped there, short of
+        /// the page.
+        let read: (_ after: Int64?, _ upTo: Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool, readTo: Int64?)?
         /// The last rowid read; nil before the first page.
         var lastRowID: Int64?
         var more = true
@@ -282,6 +326,9 @@ struct CandidateRanker {
     /// The whole-name key of a part of the words held by more rows than this is not listed for the exact streams
     /// (`keysHeldByFew`): SQLite lists a key's rows for every statement that filters by it, about 0.3 µs a row.
     static let exactKeysListed = 1_000
+
+    /// At most this many matches of a text of several words are listed (`rowidsNaming`) for the streams to read.
+    static let mostListed = 2_000
 
     /// At most this many matches of a query are ranked, the most important ones.
     static let candidateLimit = 200

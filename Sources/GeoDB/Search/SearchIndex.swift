@@ -71,7 +71,7 @@ final class SearchIndex {
     /// `limit` rows, however many places match.
     /// With `keys`, only the rows that hold (or, `holding` false, do not hold) one of these whole-name keys
     /// (`NameKey`, an FTS5 expression over `place_name_key`).
-    func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil,
+    func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil, upTo lastRow: Int64? = nil,
                        keys: (match: String, holding: Bool)? = nil, limit: Int = 200) throws -> [Candidate] {
         let placeID = SearchRowID.placeIDSQL("f.rowid")
         // Few rows hold a key: SQLite lists them once per statement, then checks each match against the list.
@@ -85,22 +85,24 @@ final class SearchIndex {
             // those as are needed: most lie elsewhere ("Scandic Haka" on tiled ×400 read 1,300 matches,
             // place rows and all, to keep 20). Pages doubling.
             var kept: [Candidate] = []
-            var last = after
+            var from = after
             var page = 4 * limit
             while kept.count < limit {
                 let rows = try db.rows("search rows and their area sets", """
                     SELECT f.rowid, pas.area_set_id FROM place_fts f JOIN place_area_set pas ON pas.place_id = \(placeID)
-                    WHERE place_fts MATCH ?1 AND f.rowid > ?2\(keyed(3)) ORDER BY f.rowid LIMIT \(page)
-                    """, [.text(match), .integer(last ?? Int64.min)] + (keys.map { [.text($0.match)] } ?? [])) { (rowid: $0.int(0), set: $0.int(1)) }
+                    WHERE place_fts MATCH ?1 AND f.rowid > ?2 AND f.rowid <= ?3\(keyed(4)) ORDER BY f.rowid LIMIT \(page)
+                    """, [.text(match), .integer(from ?? Int64.min), .integer(lastRow ?? Int64.max)] + (keys.map { [.text($0.match)] } ?? [])) {
+                    (rowid: $0.int(0), set: $0.int(1))
+                }
                 let inside = rows.filter { inSets.contains($0.set) }.map(\.rowid)
                 let taken = inside.prefix(limit - kept.count)
                 kept += try candidates(rowids: Array(taken), options: options)
                 if taken.count < inside.count {
-                    last = taken.last   // the rest of this page again, should the options' filters drop some taken
+                    from = taken.last   // the rest of this page again, should the options' filters drop some taken
                     continue
                 }
                 guard rows.count == page else { break }
-                last = rows.last?.rowid
+                from = rows.last?.rowid
                 page = min(2 * page, 4_000)
             }
             return kept
@@ -109,6 +111,10 @@ final class SearchIndex {
         if let after {
             values.append(.integer(after))
             filter += " AND f.rowid > ?\(values.count)"
+        }
+        if let lastRow {
+            values.append(.integer(lastRow))
+            filter += " AND f.rowid <= ?\(values.count)"
         }
         if let json = inSets?.json {
             values.append(.text(json))
@@ -199,11 +205,14 @@ final class SearchIndex {
     /// name column (`FTSQuery.names`) holds one of the expression's first `namePhrases` phrases: the rows of
     /// `(match) AND {name street}: (those phrases)`, learnt while listing the matches, from the index alone.
     /// Nil when FTS5 numbered the phrases otherwise than the expression's `phrases` (`FTSQuery.phraseCount`).
-    func rowidsNaming(matching match: String, phrases: Int, namePhrases: Int, limit: Int) throws -> [(rowid: Int64, named: Bool)]? {
+    /// After `after` and up to `upTo` when given.
+    func rowidsNaming(matching match: String, after: Int64? = nil, upTo lastRow: Int64? = nil, phrases: Int, namePhrases: Int,
+                      limit: Int) throws -> [(rowid: Int64, named: Bool)]? {
         var numbered = true
         let rows = try db.rows("rows that match, with their name columns", """
-            SELECT rowid, geodb_phrase_columns(place_fts) FROM place_fts WHERE place_fts MATCH ?1 ORDER BY rowid LIMIT \(limit)
-            """, [.text(match)]) { row -> (rowid: Int64, named: Bool) in
+            SELECT rowid, geodb_phrase_columns(place_fts) FROM place_fts WHERE place_fts MATCH ?1 AND rowid > ?2 AND rowid <= ?3
+            ORDER BY rowid LIMIT \(limit)
+            """, [.text(match), .integer(after ?? .min), .integer(lastRow ?? .max)]) { row -> (rowid: Int64, named: Bool) in
             let columns = row.blob(1) ?? []
             numbered = numbered && columns.count == phrases
             return (row.int(0), columns.prefix(namePhrases).contains { $0 & FTSQuery.nameColumnBits != 0 })
@@ -211,11 +220,11 @@ final class SearchIndex {
         return numbered ? rows : nil
     }
 
-    /// The rows holding one of the whole-name keys `keys` up to rowid `last`, in rowid order.
-    func rowids(named keys: String, upTo last: Int64) throws -> [Int64] {
+    /// The rows holding one of the whole-name keys `keys` after rowid `after` up to rowid `last`, in rowid order.
+    func rowids(named keys: String, after: Int64?, upTo last: Int64) throws -> [Int64] {
         try db.rows("rows named so up to a row", """
-            SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 AND rowid <= ?2 ORDER BY rowid
-            """, [.text(keys), .integer(last)]) { $0.int(0) }
+            SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 AND rowid > ?2 AND rowid <= ?3 ORDER BY rowid
+            """, [.text(keys), .integer(after ?? .min), .integer(last)]) { $0.int(0) }
     }
 
     /// Whether more than `count` index rows hold one of `keys` (`NameKey`s, an FTS5 expression over

@@ -58,7 +58,18 @@ package enum SearchRowID {
 
     /// The highest rank a row that follows `rowid` can have (an alternate row's, lowered).
     static func highestRank(after rowid: Int64) -> Double {
-        1 - Double(rowid >> stepShift) / Double(rankSteps)
+        rank(ofStep: rowid >> stepShift)
+    }
+
+    /// The rank of the rows of a step (0 the highest, `rankSteps` the lowest).
+    static func rank(ofStep step: Int64) -> Double {
+        1 - Double(step) / Double(rankSteps)
+    }
+
+    /// The rowid below every row of a step and after every row of the steps before it (the own row of place
+    /// id 0, which no place has).
+    static func start(ofStep step: Int64) -> Int64 {
+        step << stepShift
     }
 
     /// `of(place:importance:kind:alternate:)`'s step in SQL, for the place columns `importance` and `kind`
