@@ -122,7 +122,8 @@ extension CandidateRanker {
             }
             // More candidates when those read are used up, or one not read may score more than they can.
             if unreadBound > open.first?.bound ?? -.infinity || (mayRankAbove == 0 && unreadBound > -.infinity) {
-                guard let page = try sources[next].read(sources[next].lastRowID, kth().flatMap { rowsMatter(sources[next], against: $0) })
+                let source = sources[next]
+                guard let page = try source.read(source.lastRowID, { kth().flatMap { rowsMatter(source, against: $0) } })
                 else { sources[next].more = false; continue }
                 // A place first found through its alternates' row is scored by its alternates alone: its own
                 // row, had it matched for more points, came first (in the same stream, at a lower rowid, or in
@@ -130,7 +131,6 @@ extension CandidateRanker {
                 // ahead of the own names' at equal rank, and its row may be no whole alternate ("El Ejido"
                 // found the town through its alternate "Ejido", keyed as if "El" named where it is) or, while
                 // typing, score less than an own name beginning with the words: its own names are read too.
-                let source = sources[next]
                 var fresh: [SearchIndex.Candidate] = []
                 for place in page.candidates {
                     let throughOwn = !place.throughAlternates || source.ownMayScoreMore

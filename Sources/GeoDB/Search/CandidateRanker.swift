@@ -88,11 +88,11 @@ struct CandidateRanker {
         // `last`: every match up to it is listed; `all`: every match is.
         var matchesListed: (rows: [(rowid: Int64, named: Bool)], last: Int64, all: Bool)?
         var rowsKeyed: [String: (rows: Set<Int64>, through: Int64)] = [:]
-        let phrases = FTSQuery.phraseCount(prefixGroups), namePhrases = FTSQuery.phraseCount(Array(prefixGroups.prefix(words.count)))
         func listMatches(upTo: Int64?, limit: Int) throws -> Bool {
             let after = matchesListed?.last
-            guard let rows = try index.rowidsNaming(matching: match, after: after, upTo: upTo, phrases: phrases, namePhrases: namePhrases,
-                                                    limit: limit) else { return false }
+            guard let rows = try index.rowidsNaming(matching: match, after: after, upTo: upTo, phrases: FTSQuery.phraseCount(prefixGroups),
+                                                    namePhrases: FTSQuery.phraseCount(Array(prefixGroups.prefix(words.count))), limit: limit)
+            else { return false }
             let short = rows.count < limit
             let last = short ? upTo ?? rows.last?.rowid ?? after : rows.last?.rowid
             matchesListed = ((matchesListed?.rows ?? []) + rows, last ?? .min, short && upTo == nil)
@@ -132,7 +132,7 @@ struct CandidateRanker {
             var streamListed: (rows: [Int64], of: Int)?
             var source = CandidateSource(bound: { rank in
                 SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names)
-            }, read: { after, upTo in
+            }, read: { after, rowsMatter in
                 var after = after
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
                 // kept first (on data with many places of a name, often all it takes: the tenth of 400 equal
@@ -153,6 +153,7 @@ struct CandidateRanker {
                         return (found, (last && listed.all) || read >= Self.candidateLimit, nil)
                     }
                     after = max(after ?? .min, listed.last)
+                    let upTo = rowsMatter()
                     if let upTo, listed.last >= upTo {
                         read -= page
                         return ([], false, listed.last)
@@ -176,7 +177,7 @@ struct CandidateRanker {
                 }
                 // No further than the rows that can still matter (`upTo`): a stream of sparse matches is a walk
                 // through the rows of each word, to the end when the page is not filled.
-                let lastRow = upTo.flatMap { $0 > after ?? .min ? $0 : nil }
+                let lastRow = rowsMatter().flatMap { $0 > after ?? .min ? $0 : nil }
                 let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, upTo: lastRow,
                                                          keys: keys, limit: page)
                 if let lastRow, found.count < page {
@@ -283,9 +284,10 @@ struct CandidateRanker {
     /// row of at most a rank (`SearchRowID.highestRank`) can score.
     struct CandidateSource {
         let bound: (_ rank: Double) -> Double
-        /// `upTo`: no row after it can matter, when known; `readTo`, when the rows read stopped there, short of
+        /// `rowsMatter`: the rowid after which no row can matter, when known (asked only by a read that would
+        /// walk the index: it costs a search of the bound); `readTo`, when the rows read stopped there, short of
         /// the page.
-        let read: (_ after: Int64?, _ upTo: Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool, readTo: Int64?)?
+        let read: (_ after: Int64?, _ rowsMatter: () -> Int64?) throws -> (candidates: [SearchIndex.Candidate], last: Bool, readTo: Int64?)?
         /// The last rowid read; nil before the first page.
         var lastRowID: Int64?
         var more = true
