@@ -167,9 +167,7 @@ final class SearchIndex {
             countryRowsKnown = (rows, rows.max())
         }
         guard let (countries, last) = countryRowsKnown, let last else { return [] }
-        return try db.rows("countries named so", """
-            SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 AND rowid <= ?2 ORDER BY rowid
-            """, [.text(match), .integer(last)]) { $0.int(0) }.filter(countries.contains)
+        return try rowids(named: match, after: nil, upTo: last).filter(countries.contains)
     }
     /// The country places' rows of own names and the last of them, listed once per session.
     private var countryRowsKnown: (rows: Set<Int64>, last: Int64?)?
