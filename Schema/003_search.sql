@@ -1,13 +1,18 @@
 -- Full-text index of names and address text: a row of each place's own names, and one of its alternate
 -- names (alt_name, old_name, short_name) when it has any. Columns: the address ("street housenumber
 -- postcode city state country", without the street when it is in `street`); the street of a place without
--- a name (place.name NULL: an address, which search compares by its street), else empty; the names.
+-- a name (place.name NULL: an address, which search compares by its street), else empty; the names (of
+-- the own row: its main name and its names in no language); the own row's names in a language (name:xx,
+-- official_name:xx, ...) that are not among those, else empty. Search ranks a name in another language than
+-- the one asked for lower, and a row holding a query word only in `lang_name` is read as one whose names in
+-- no language cannot hold it: a capital's hundred names in other languages no longer make each of its rows
+-- a candidate for the best own match ("Helsingfors", "K" typed, on tiled Helsinki: 400 capitals).
 -- The address is the first column because in a country's data it holds most of the words (Liechtenstein
 -- x20: 811,551 of 1,500,166), and FTS5 stores each entry of a word in any other column with two bytes
 -- more: the index is 18-20 % smaller than with names first on Liechtenstein and x20, and 3-11 % larger on
 -- files whose words are mostly names (Monaco, Nominatim's test extract, cities500 with its hundreds of
 -- names a city): the big files are countries' addresses.
--- A row holding no query word in `name` or `street` matched only through where it is: search reads those
+-- A row holding no query word in `name`, `street` or `lang_name` matched only through where it is: search reads those
 -- rows after the others, as far as their lower scores can matter. rowid = the row's rank step (26 bits:
 -- importance, streets lifted, an alternates' row lower; highest first) above 1 bit (the alternates' row)
 -- above place.id (36 bits), so matches come highest-ranked first; place.id = rowid & 68719476735
@@ -20,6 +25,7 @@ CREATE VIRTUAL TABLE place_fts USING fts5(
     address,
     street,
     name,
+    lang_name,
     content = '',
     tokenize = 'unicode61 remove_diacritics 2',
     prefix = '1 2 3 4'
@@ -28,7 +34,9 @@ CREATE VIRTUAL TABLE place_fts USING fts5(
 -- The whole names of each place_fts row, at its rowid: one token per name (NameKey: a hash of its folded
 -- words; for a place without a name, of its street), so that a search for "Vaduz" finds the places named
 -- exactly so among the thousands whose names or addresses hold the word, and reads the others only as far
--- as their lower scores can matter. Only which rows hold a key is kept (detail = none, no sizes).
+-- as their lower scores can matter. The key of a name in `lang_name` is written with an "l" before it
+-- (NameKey.inLanguage), so the rows named so only in another language are found apart. Only which rows
+-- hold a key is kept (detail = none, no sizes).
 CREATE VIRTUAL TABLE place_name_key USING fts5(
     key,
     content = '',

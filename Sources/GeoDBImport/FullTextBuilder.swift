@@ -89,6 +89,8 @@ final class FullTextBuilder {
     /// The texts of a place_fts row, one per column, and of its place_name_key row.
     struct RowText {
         var name: String
+        /// Own names in a language that are not among `name`'s (`SearchNames.inLanguages`).
+        var langName: String
         var street: String
         var address: String
         /// `NameKey.text` of the row's names (and of the street of a place without a name).
@@ -134,12 +136,13 @@ final class FullTextBuilder {
         let texts = names.texts
         // A place without a name or names of its own (an address) is keyed by its street alone.
         let ownKeys = names.own.isEmpty && !named && street != nil ? street!.keys
-            : NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []), firstWords: firstWords)
+            : NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []), inLanguages: names.inLanguages,
+                           firstWords: firstWords)
         let own = (SearchRowID.of(place: id, importance: importance, kind: kind),
-                   RowText(name: texts.own, street: columns.street, address: columns.address, keys: ownKeys))
+                   RowText(name: texts.own, langName: texts.inLanguages, street: columns.street, address: columns.address, keys: ownKeys))
         guard !texts.alternate.isEmpty else { return [own] }
         return [own, (SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true),
-                      RowText(name: texts.alternate, street: columns.street, address: columns.address,
+                      RowText(name: texts.alternate, langName: "", street: columns.street, address: columns.address,
                               keys: NameKey.text(of: names.alternate, firstWords: firstWords)))]
     }
 
@@ -246,8 +249,8 @@ private final class ScratchIndex {
         db = try Connection(path: path, mode: .create)
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -\(cacheMiB * 1024)")
         try FullTextMerging.defer(in: db)
-        insert = try db.prepare("INSERT INTO place_fts(rowid, name, street, address) VALUES (?, ?, ?, ?)")
-        delete = try db.prepare("INSERT INTO place_fts(place_fts, rowid, name, street, address) VALUES ('delete', ?, ?, ?, ?)")
+        insert = try db.prepare("INSERT INTO place_fts(rowid, name, street, address, lang_name) VALUES (?, ?, ?, ?, ?)")
+        delete = try db.prepare("INSERT INTO place_fts(place_fts, rowid, name, street, address, lang_name) VALUES ('delete', ?, ?, ?, ?, ?)")
         insertKeys = try db.prepare("INSERT INTO place_name_key(rowid, key) VALUES (?, ?)")
         deleteKeys = try db.prepare("INSERT INTO place_name_key(place_name_key, rowid, key) VALUES ('delete', ?, ?)")
         for statement in [insert, delete, insertKeys, deleteKeys] { statement.copiesBoundValues = true }
@@ -301,7 +304,8 @@ private final class ScratchIndex {
 
     /// Counts `text` as held; a batch's worth is indexed.
     private func hold(_ text: FullTextBuilder.RowText) throws {
-        heldBytes += text.name.utf8.count + text.street.utf8.count + text.address.utf8.count + text.keys.utf8.count
+        heldBytes += text.name.utf8.count + text.langName.utf8.count + text.street.utf8.count + text.address.utf8.count
+            + text.keys.utf8.count
         if heldBytes >= Self.batchBytes { try indexHeld() }
     }
 
@@ -321,6 +325,7 @@ private final class ScratchIndex {
         try statement.bind(2, text.name)
         try statement.bind(3, text.street)
         try statement.bind(4, text.address)
+        try statement.bind(5, text.langName)
         try statement.step()
         statement.reset()
         try keys.bind(1, rowid)
@@ -330,7 +335,8 @@ private final class ScratchIndex {
     }
 
     /// Indexes the rows still held, optimizes place_fts, then fills the vocabulary: the distinct words (4 to 32 letters) of its name
-    /// column with their place counts, read from the optimized index (one segment to walk).
+    /// columns with their place counts (a row holding a word in both `name` and `lang_name`, rare, counted twice), read from the
+    /// optimized index (one segment to walk).
     /// `Tools/bench/sqlite-floor.py` times these statements by themselves: keep it in step with them.
     private func complete() throws {
         try indexHeld()
@@ -339,7 +345,8 @@ private final class ScratchIndex {
             INSERT INTO place_name_key(place_name_key) VALUES ('optimize');
             CREATE VIRTUAL TABLE temp.place_fts_vocabulary USING fts5vocab(main, place_fts, 'col');
             INSERT INTO search_word(token, places)
-              SELECT term, doc FROM temp.place_fts_vocabulary WHERE col = 'name' AND length(term) BETWEEN 4 AND 32;
+              SELECT term, sum(doc) FROM temp.place_fts_vocabulary
+              WHERE col IN ('name', 'lang_name') AND length(term) BETWEEN 4 AND 32 GROUP BY term;
             DROP TABLE temp.place_fts_vocabulary;
             INSERT INTO search_token(search_token) VALUES ('rebuild');
             INSERT INTO search_token(search_token) VALUES ('optimize');

@@ -320,7 +320,7 @@ public final class PlaceWriter {
     /// Loads the linkable places already in the database (appending), so new records can link to them.
     public func loadLinkCandidates() throws {
         let rows = try db.prepare("""
-            SELECT p.id, p.source_id, p.kind, p.lat, p.lon, n.name, n.type FROM place p JOIN place_name n ON n.place_id = p.id
+            SELECT p.id, p.source_id, p.kind, p.lat, p.lon, n.name, n.type, n.lang FROM place p JOIN place_name n ON n.place_id = p.id
             WHERE p.kind IN ('city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood', 'locality',
                              'country', 'state', 'county', 'island')
             ORDER BY p.id, n.rowid
@@ -342,7 +342,7 @@ public final class PlaceWriter {
                 }
                 names = []
             }
-            if let name = rows.text(5) { names.append(PlaceName(name: name, type: rows.text(6) ?? "")) }
+            if let name = rows.text(5) { names.append(PlaceName(name: name, type: rows.text(6) ?? "", lang: rows.text(7))) }
         }
         register()
     }

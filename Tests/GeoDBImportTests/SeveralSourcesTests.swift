@@ -60,7 +60,7 @@ import TestSupport
         let link = try query(db.path, "SELECT place_id, s.format, l.source_ref, l.distance_m < 1000 FROM place_link l JOIN source s ON s.id = l.source_id WHERE l.source_ref = '658225'")
         #expect(link == [[.integer(id), .text("geonames"), .text("658225"), .integer(1)]])
         // GeoNames' alternate names are now names of the OSM place, found by the index.
-        let helsset = try query(db.path, "SELECT \(SearchRowID.placeIDSQL("rowid")) FROM place_fts WHERE place_fts MATCH 'name:helsset'")
+        let helsset = try query(db.path, "SELECT \(SearchRowID.placeIDSQL("rowid")) FROM place_fts WHERE place_fts MATCH '{name lang_name}: helsset'")
         #expect(helsset == [[.integer(id)]])
         let types = try query(db.path, "SELECT count(*) FROM place_name WHERE place_id = \(id) AND type = 'name' AND lang IS NULL")
         #expect(types == [[.integer(1)]])   // still one main name
@@ -75,8 +75,8 @@ import TestSupport
     /// place's importance and kind give (`SearchRowID`): a merge that changed one without the other fails here too.
     func expectIndexHoldsItsRebuiltText(_ path: String, placeID id: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let db = try Connection(path: path, mode: .readOnly())
-        let names = try db.prepare("SELECT name, type FROM place_name WHERE place_id = ? ORDER BY rowid").rows([.integer(id)]) {
-            PlaceName(name: $0.text(0) ?? "", type: $0.text(1) ?? "")
+        let names = try db.prepare("SELECT name, type, lang FROM place_name WHERE place_id = ? ORDER BY rowid").rows([.integer(id)]) {
+            PlaceName(name: $0.text(0) ?? "", type: $0.text(1) ?? "", lang: $0.text(2))
         }
         let columns = try db.prepare("""
             SELECT housenumber, street, postcode, city, state, country, importance, kind, name IS NOT NULL FROM place WHERE id = ?
@@ -92,8 +92,8 @@ import TestSupport
         let sql = try #require(SchemaFiles.all.first { $0.name == "003_search.sql" }?.sql)
         try scratch.execute(sql)
         for (rowid, text) in rows {
-            try scratch.prepare("INSERT INTO place_fts(rowid, name, street, address) VALUES (?, ?, ?, ?)")
-                .run([.integer(rowid), .text(text.name), .text(text.street), .text(text.address)])
+            try scratch.prepare("INSERT INTO place_fts(rowid, name, street, address, lang_name) VALUES (?, ?, ?, ?, ?)")
+                .run([.integer(rowid), .text(text.name), .text(text.street), .text(text.address), .text(text.langName)])
         }
         try scratch.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
         for (rowid, _) in rows {

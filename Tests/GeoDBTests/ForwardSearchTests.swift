@@ -346,11 +346,11 @@ import TestSupport
         }
     }
 
-    /// A query's matches are listed once with whether a name column holds one of its words
+    /// A query's matches are listed once with which name columns hold one of its words
     /// (`SearchIndex.rowidsNaming`, through the FTS5 function `geodb_phrase_columns`): the rows it lists are
-    /// the matches, and those it calls named are the rows FTS5's own column filter gives, for words with other
-    /// forms, prefixes and house numbers. An expression whose phrases FTS5 numbers otherwise (a word of no
-    /// letters) is not classified at all.
+    /// the matches, and those it calls named in no language, or in a language only, are the rows FTS5's own
+    /// column filters give, for words with other forms, prefixes and house numbers. An expression whose phrases
+    /// FTS5 numbers otherwise (a word of no letters) is not classified at all.
     @Test func matchesListedKnowWhichHoldAWordInAName() throws {
         let reader = try DatabaseReader(path: try TestDatabases.liechtenstein(), immutable: false)
         let index = SearchIndex(reader, areaSets: AreaSets(reader))
@@ -358,20 +358,28 @@ import TestSupport
             ([["landstrasse", "landstr"]], ["1"]), ([["vaduz"], ["stadtle"]], []), ([["alte"], ["landstrasse", "landstr"]], []),
             ([["schaan"], ["la*"]], []), ([["eschner"], ["strasse", "str"]], []), ([["vaduz"], ["aulestrasse", "aulestr"]], []),
             ([["-", "vaduz"], ["stadtle"]], []),   // a phrase of no letters keeps its number
+            ([["principaute", "p*"]], []),   // the country's official names in French, Spanish, ...
         ]
+        var inLanguagesOnly = 0
         for (words, numbers) in queries {
             let groups = words + numbers.map { [$0] }
             let match = try #require(FTSQuery.groups(groups))
-            let nameMatch = try #require(FTSQuery.groups([Array(words.joined())], column: FTSQuery.names))
+            let inNoLanguage = try #require(FTSQuery.groups([Array(words.joined())], column: FTSQuery.namesInNoLanguage))
+            let inLanguages = try #require(FTSQuery.groups([Array(words.joined())], column: FTSQuery.namesInLanguages))
             let listed = try #require(try index.rowidsNaming(matching: match, phrases: FTSQuery.phraseCount(groups),
                                                              namePhrases: FTSQuery.phraseCount(words), limit: 100_000), "\(match)")
-            let all = try reader.rows("matches", "SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 ORDER BY rowid", [.text(match)]) { $0.int(0) }
-            let named = try reader.rows("named", "SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 ORDER BY rowid",
-                                        [.text("(\(match)) AND \(nameMatch)")]) { $0.int(0) }
+            func rows(_ expression: String) throws -> [Int64] {
+                try reader.rows("matches", "SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 ORDER BY rowid", [.text(expression)]) { $0.int(0) }
+            }
+            let all = try rows(match), named = try rows("(\(match)) AND \(inNoLanguage)")
+            let namedInLanguages = try rows("(\(match)) AND (\(inLanguages) NOT \(inNoLanguage))")
             #expect(listed.map(\.rowid) == all, "\(match)")
-            #expect(listed.filter(\.named).map(\.rowid) == named, "\(match)")
+            #expect(listed.filter { $0.names == .inNoLanguage }.map(\.rowid) == named, "\(match)")
+            #expect(listed.filter { $0.names == .inLanguagesOnly }.map(\.rowid) == namedInLanguages, "\(match)")
             #expect(!named.isEmpty && named.count < all.count, "\(match): \(named.count) named of \(all.count)")
+            inLanguagesOnly += namedInLanguages.count
         }
+        #expect(inLanguagesOnly > 0)
         // Told of a phrase more than FTS5 numbers.
         let twoPhrases = [["vaduz"], ["stadtle"]]
         #expect(try index.rowidsNaming(matching: try #require(FTSQuery.groups(twoPhrases)), phrases: 3, namePhrases: 2, limit: 10) == nil)

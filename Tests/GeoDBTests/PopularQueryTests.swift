@@ -44,34 +44,46 @@ import TestSupport
     }
 
     /// Every name of a place is in `place_name_key` at its search row (an alternate name that is also an
-    /// own name at the own names' row, as `SearchNames` has it), under the key of its folded words, and an
-    /// address without a name is there under its street's (but for a street derived for a POI without a house
-    /// number, which is shown, not searched): the exact matches search reads first are all there is.
+    /// own name at the own names' row, as `SearchNames` has it), under the key of its folded words (a name in a
+    /// language whose key no name in none has, under `NameKey.inLanguage` of it), and an address without a name
+    /// is there under its street's (but for a street derived for a POI without a house number, which is shown,
+    /// not searched): the exact matches search reads first are all there is.
     @Test func everyNameIsUnderItsKey() throws {
         let path = try TestDatabases.liechtenstein()
         let db = try Connection(path: path, mode: .readOnly())
         let rows = try db.prepare("""
-            SELECT p.id, p.importance, p.kind, coalesce(n.name, p.street), n.type IS NOT NULL AND n.type IN ('alt_name', 'old_name', 'short_name')
-              AND NOT EXISTS (SELECT 1 FROM place_name o WHERE o.place_id = p.id AND o.name = n.name
-                              AND o.type NOT IN ('alt_name', 'old_name', 'short_name'))
+            SELECT p.id, p.importance, p.kind, n.name, n.type, n.lang, p.street
             FROM place p LEFT JOIN place_name n ON n.place_id = p.id
             WHERE n.name IS NOT NULL OR (p.name IS NULL AND p.street IS NOT NULL
                                          AND NOT (p.kind = 'poi' AND p.housenumber IS NULL AND ',' || p.derived || ',' LIKE '%,street,%'))
-            ORDER BY p.id
-            """).rows { ($0.int(0), $0.double(1), PlaceKind(rawValue: $0.text(2) ?? ""), $0.text(3) ?? "", $0.int(4) != 0) }
+            ORDER BY p.id, n.rowid
+            """).rows { ($0.int(0), $0.double(1), PlaceKind(rawValue: $0.text(2) ?? ""),
+                         $0.text(3).map { PlaceName(name: $0, type: "", lang: nil) }, $0.text(4), $0.text(5), $0.text(6)) }
         #expect(rows.count > 10_000)
         let lookup = try db.prepare("SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1")
         var missing: [String] = []
-        for (id, importance, kind, name, alternate) in rows {
-            let words = TextNormalizer.tokens(name)
-            guard let kind, let key = NameKey.of(words: words) else { continue }
-            let rowid = SearchRowID.of(place: id, importance: importance, kind: kind, alternate: alternate)
-            // Its key, and the token of its first word (`NameKey.firstWord`).
-            for token in [key, NameKey.firstWord(words[0])] where try !lookup.rows([.text("\"\(token)\"")], { $0.int(0) }).contains(rowid) {
-                missing.append("\(id) \(name) \(token)")
+        var languageKeys = 0
+        for place in Dictionary(grouping: rows, by: \.0).values {
+            guard let (id, importance, kind, _, _, _, street) = place.first, let kind else { continue }
+            let names = SearchNames(place.compactMap { row in row.3.map { PlaceName(name: $0.name, type: row.4 ?? "", lang: row.5) } })
+            let own = SearchRowID.of(place: id, importance: importance, kind: kind)
+            let ownKeys = Set(names.own.compactMap { NameKey.of(words: TextNormalizer.tokens($0)) })
+            var expected = (names.all.isEmpty ? street.map { [$0] } ?? [] : names.own).map { ($0, own, false) }
+            expected += names.inLanguages.map { ($0, own, true) }
+            expected += names.alternate.map { ($0, SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true), false) }
+            for (name, rowid, inLanguage) in expected {
+                let words = TextNormalizer.tokens(name)
+                guard let key = NameKey.of(words: words) else { continue }
+                let whole = inLanguage && !ownKeys.contains(key) ? NameKey.inLanguage(key) : key
+                if whole != key { languageKeys += 1 }
+                // Its key, and the token of its first word (`NameKey.firstWord`).
+                for token in [whole, NameKey.firstWord(words[0])] where try !lookup.rows([.text("\"\(token)\"")], { $0.int(0) }).contains(rowid) {
+                    missing.append("\(id) \(name) \(token)")
+                }
             }
         }
         #expect(missing.isEmpty, "\(missing.prefix(5))")
+        #expect(languageKeys > 100)
     }
 
     /// The rows whose names do not begin with a query word are read apart from those that do, bounded 1.5
@@ -103,22 +115,18 @@ import TestSupport
     /// Landstrasse" there too, and the first page is still the beginning of a deep search.
     @Test func aCommonPartOfTheWordsIsStillAnExactName() throws {
         let scratch = try ScratchDirectory()
-        var osm = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
-        func node(_ id: Int, _ lat: Double, _ tags: [(String, String)]) {
-            osm += "<node id='\(id)' lat='\(lat)' lon='9.52'>" + tags.map { "<tag k='\($0.0)' v='\($0.1)'/>" }.joined() + "</node>\n"
-        }
-        for i in 1...1_100 { node(i, 47.0 + Double(i) * 1e-5, [("addr:street", "Landstrasse"), ("addr:housenumber", "\(i)")]) }
-        for i in 1...40 { node(2_000 + i, 47.2 + Double(i) * 1e-5, [("addr:street", "Alte Landstrasse"), ("addr:housenumber", "\(i)")]) }
-        node(3_001, 47.3, [("highway", "bus_stop"), ("name", "Landstrasse"), ("addr:city", "Alte")])
-        node(3_002, 47.21, [])
-        node(3_003, 47.22, [])
-        osm += "<way id='1'><nd ref='3002'/><nd ref='3003'/><tag k='highway' v='residential'/><tag k='name' v='Alte Landstrasse'/></way>\n</osm>\n"
-        try osm.write(toFile: scratch.path("landstrasse.osm"), atomically: false, encoding: .utf8)
-        _ = try TestDatabases.importFiles([scratch.path("landstrasse.osm")], to: scratch.path("landstrasse.sqlite"))
-        let keyRows = try Connection(path: scratch.path("landstrasse.sqlite"), mode: .readOnly())
+        var osm = OSMFile(lon: 9.52)
+        for i in 1...1_100 { osm.node(i, 47.0 + Double(i) * 1e-5, [("addr:street", "Landstrasse"), ("addr:housenumber", "\(i)")]) }
+        for i in 1...40 { osm.node(2_000 + i, 47.2 + Double(i) * 1e-5, [("addr:street", "Alte Landstrasse"), ("addr:housenumber", "\(i)")]) }
+        osm.node(3_001, 47.3, [("highway", "bus_stop"), ("name", "Landstrasse"), ("addr:city", "Alte")])
+        osm.node(3_002, 47.21, [])
+        osm.node(3_003, 47.22, [])
+        osm.xml += "<way id='1'><nd ref='3002'/><nd ref='3003'/><tag k='highway' v='residential'/><tag k='name' v='Alte Landstrasse'/></way>\n"
+        let path = try osm.imported("landstrasse", in: scratch)
+        let keyRows = try Connection(path: path, mode: .readOnly())
             .prepare("SELECT count(*) FROM place_name_key WHERE place_name_key MATCH ?1").rows([.text("\"\(NameKey.of(words: ["landstrasse"])!)\"")]) { $0.int(0) }
         #expect(keyRows.first ?? 0 > Int64(CandidateRanker.exactKeysListed))
-        let db = try GeoDatabase(path: scratch.path("landstrasse.sqlite"))
+        let db = try GeoDatabase(path: path)
         let found = try db.search("Alte Landstrasse", options: { var o = SearchOptions(); o.limit = 50; return o }())
         #expect(found.first { $0.name == "Landstrasse" }?.match == .exact, "\(found.map { ($0.name, $0.match) })")
         #expect(found.first?.kind == .street)
@@ -132,27 +140,61 @@ import TestSupport
     /// hold is read from the index after it.
     @Test func matchesBeyondTheFirstListedAreReadToo() throws {
         let scratch = try ScratchDirectory()
-        var osm = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
-        func node(_ id: Int, _ lat: Double, _ tags: [(String, String)]) {
-            osm += "<node id='\(id)' lat='\(lat)' lon='9.52'>" + tags.map { "<tag k='\($0.0)' v='\($0.1)'/>" }.joined() + "</node>\n"
-        }
+        var osm = OSMFile(lon: 9.52)
         for i in 1...300 {
-            node(i, 47.0 + Double(i) * 1e-4, [("shop", "clothes"), ("name", "Shop \(i)"), ("addr:street", "Teststrasse"),
+            osm.node(i, 47.0 + Double(i) * 1e-4, [("shop", "clothes"), ("name", "Shop \(i)"), ("addr:street", "Teststrasse"),
                                               ("addr:housenumber", "9, Floor 5"), ("addr:city", "Testdorf")])
         }
         for i in 1...2_300 {
-            node(1_000 + i, 47.1 + Double(i) * 1e-4, [("addr:street", "Teststrasse"), ("addr:housenumber", "\(i % 400 == 0 ? 5 : 100 + i)"),
+            osm.node(1_000 + i, 47.1 + Double(i) * 1e-4, [("addr:street", "Teststrasse"), ("addr:housenumber", "\(i % 400 == 0 ? 5 : 100 + i)"),
                                                        ("addr:city", "Testdorf")])
         }
-        osm += "</osm>\n"
-        try osm.write(toFile: scratch.path("teststrasse.osm"), atomically: false, encoding: .utf8)
-        _ = try TestDatabases.importFiles([scratch.path("teststrasse.osm")], to: scratch.path("teststrasse.sqlite"))
-        let db = try GeoDatabase(path: scratch.path("teststrasse.sqlite"))
+        let path = try osm.imported("teststrasse", in: scratch)
+        let db = try GeoDatabase(path: path)
         let houses = try db.search("Teststrasse 5")
         #expect(houses.prefix(5).allSatisfy { $0.kind == .address && $0.match == .exact } && houses.dropFirst(5).allSatisfy { $0.kind == .poi },
                 "\(houses.map { ($0.name, $0.kind) })")
         for text in ["Teststrasse 5", "Testdorf Teststrasse", "Teststrasse Testdorf"] {
             #expect(try Self.ids(db, text, limit: 3) == Array(Self.ids(db, text, limit: 100).prefix(3)), "\(text)")
+        }
+    }
+
+    /// Sixty capitals named Helsinki, Helsingfors in Swedish and "Kapitale …" in German, and thirty villages
+    /// "Kirchdorf …": with no language asked for, "Helsingfors" reads the capitals as named so in another
+    /// language (their rows apart, `NameKey.inLanguage`), and "K" typed leaves them below the villages unread
+    /// (the index says only their names in a language hold the word, `Candidate.namesInLanguagesOnly`). Each
+    /// read the names of all sixty before, in four statements (counted in the CLI's traced statements). With
+    /// Swedish asked for, Helsingfors is their own name. Each first page is still the deep search's.
+    @Test func namesInOtherLanguagesAreReadAsSuch() throws {
+        let scratch = try ScratchDirectory()
+        var osm = OSMFile(lon: 24.9)
+        for i in 1...60 {
+            osm.node(i, 60.0 + Double(i) * 1e-2, [("place", "city"), ("name", "Helsinki"), ("name:sv", "Helsingfors"),
+                                              ("name:de", "Kapitale Helsinki"), ("population", "600000")])
+        }
+        for i in 1...30 { osm.node(100 + i, 61.0 + Double(i) * 1e-2, [("place", "village"), ("name", "Kirchdorf \(i)")]) }
+        let path = try osm.imported("capitals", in: scratch)
+        let db = try GeoDatabase(path: path)
+        func explained(_ text: String, typing: Bool = false, language: String? = nil) throws -> (names: [String?], namesRead: Int) {
+            var options = SearchOptions()
+            options.autocomplete = typing
+            options.language = language
+            let traced = try runProgram("/usr/bin/env", ["GEODB_TRACE_STATEMENTS=1", TestPaths.geodbBinary, "search", path, text]
+                                        + (typing ? ["--autocomplete"] : []))
+            let namesRead = traced.stderr.split(separator: "\n").filter { $0.contains("names of search candidates") }.count
+            return (try db.search(text, options: options).map(\.name), namesRead)
+        }
+        let swedish = try explained("Helsingfors")
+        #expect(swedish.names == Array(repeating: "Helsinki", count: 10) && swedish.namesRead <= 2, "\(swedish)")
+        let typed = try explained("K", typing: true)
+        #expect(typed.names.allSatisfy { $0?.hasPrefix("Kirchdorf") == true } && typed.namesRead == 0, "\(typed)")
+        let asked = try explained("Helsingfors", language: "sv")
+        #expect(asked.names == Array(repeating: "Helsingfors", count: 10), "\(asked)")
+        for text in ["Helsingfors", "Helsinki", "Kapitale"] {
+            #expect(try Self.ids(db, text, limit: 10) == Array(Self.ids(db, text, limit: 100).prefix(10)), "\(text)")
+        }
+        for typed in ["K", "Ka", "Hel"] {
+            #expect(try Self.ids(db, typed, limit: 10, typing: true) == Array(Self.ids(db, typed, limit: 100, typing: true).prefix(10)), "\(typed)")
         }
     }
 
@@ -187,5 +229,22 @@ import TestSupport
         }
         // A misspelt name is still corrected.
         #expect(try db.search("Helsinkki").first?.name == "Helsinki")
+    }
+}
+
+/// An OSM XML file made node by node (at one longitude), imported into a database of its own.
+struct OSMFile {
+    let lon: Double
+    var xml = "<?xml version='1.0'?>\n<osm version='0.6'>\n"
+
+    mutating func node(_ id: Int, _ lat: Double, _ tags: [(String, String)]) {
+        xml += "<node id='\(id)' lat='\(lat)' lon='\(lon)'>" + tags.map { "<tag k='\($0.0)' v='\($0.1)'/>" }.joined() + "</node>\n"
+    }
+
+    /// Written as `name`.osm in `scratch` and imported into `name`.sqlite there: its path.
+    func imported(_ name: String, in scratch: ScratchDirectory) throws -> String {
+        try (xml + "</osm>\n").write(toFile: scratch.path("\(name).osm"), atomically: false, encoding: .utf8)
+        _ = try TestDatabases.importFiles([scratch.path("\(name).osm")], to: scratch.path("\(name).sqlite"))
+        return scratch.path("\(name).sqlite")
     }
 }

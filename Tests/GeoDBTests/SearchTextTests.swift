@@ -39,8 +39,13 @@ import TestSupport
         let split = SearchNames([PlaceName(name: "Turku", type: "name"), PlaceName(name: "Åbo", type: "name", lang: "sv"),
                                  PlaceName(name: "TKU", type: "short_name"), PlaceName(name: "Turku", type: "alt_name"),
                                  PlaceName(name: "Aboa", type: "old_name"), PlaceName(name: "TKU", type: "alt_name")])
-        #expect(split.own == ["Turku", "Åbo"] && split.alternate == ["TKU", "Aboa"])
-        #expect(split.texts.own == PlaceRecord.nameSearchText(["Turku", "Åbo"]) && split.texts.alternate == "TKU ; Aboa")
+        #expect(split.own == ["Turku"] && split.inLanguages == ["Åbo"] && split.alternate == ["TKU", "Aboa"])
+        #expect(split.texts.own == "Turku" && split.texts.inLanguages == PlaceRecord.nameSearchText(["Åbo"]) && split.texts.alternate == "TKU ; Aboa")
+        // The main name is the first own name in whatever language; names in a language that are also in none are
+        // in none alone.
+        let inLanguages = SearchNames([PlaceName(name: "Vaduz", type: "name", lang: "de"), PlaceName(name: "Vaduz", type: "name"),
+                                       PlaceName(name: "Vadouz", type: "name", lang: "fr"), PlaceName(name: "Vaduz", type: "official_name", lang: "it")])
+        #expect(inLanguages.own == ["Vaduz"] && inLanguages.inLanguages == ["Vadouz"] && inLanguages.all == ["Vaduz", "Vadouz"])
         #expect(SearchNames([PlaceName(name: "Turku", type: "name")]).texts.alternate.isEmpty)
 
         let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)

@@ -132,39 +132,54 @@ package struct PlaceName: Hashable, Sendable {
     package var isAlternate: Bool { Self.alternateTypes.contains(type) }
 }
 
-/// A place's names as its `place_fts` rows index them: its own names (name, official, local and language
-/// names) in one row, its alternate names (`PlaceName.alternateTypes`) that are not also own names in a
-/// second, ranked lower (`SearchRowID`), so that a search reads places through their own names first.
+/// A place's names as its `place_fts` rows index them: its own names (name, official and local names) in one
+/// row, those in a language (`name:xx`) that are not also among them in a column of their own, its alternate
+/// names (`PlaceName.alternateTypes`) that are not also own names in a second row, ranked lower
+/// (`SearchRowID`), so that a search reads places through their own names first.
 /// Each list distinct, in `place_name` order: writers keep these for the places a later record can merge
 /// into, and rebuild the rows' texts from them (to delete a row, contentless FTS5 needs its text).
 package struct SearchNames: Equatable, Sendable {
+    /// The main name (the first own name, whatever its language: the name the place is shown by), then its
+    /// own names in no language.
     package private(set) var own: [String]
+    /// Its own names in a language that are not among `own`: search ranks them below `own` unless the
+    /// language is the one asked for.
+    package private(set) var inLanguages: [String]
     package private(set) var alternate: [String]
 
     package init(_ names: [PlaceName]) {
-        // Most places have no alternate name: one pass over their names, as before the split (it runs for
-        // every place an import writes).
-        guard names.contains(where: \.isAlternate) else {
+        let main = names.firstIndex { !$0.isAlternate }
+        // Most places have one or two names, all own and in no language: one pass, as before the split (it runs
+        // for every place an import writes).
+        guard names.contains(where: { $0.isAlternate || $0.lang != nil }) else {
             own = PlaceRecord.distinctNames(names.lazy.map(\.name))
+            inLanguages = []
             alternate = []
             return
         }
-        own = PlaceRecord.distinctNames(names.lazy.filter { !$0.isAlternate }.map(\.name))
-        alternate = Array(PlaceRecord.distinctNames(own + names.lazy.filter(\.isAlternate).map(\.name))[own.count...])
+        own = PlaceRecord.distinctNames(names.indices.lazy.filter { i in
+            !names[i].isAlternate && (names[i].lang == nil || i == main)
+        }.map { names[$0].name })
+        inLanguages = Array(PlaceRecord.distinctNames(own + names.lazy.filter { !$0.isAlternate && $0.lang != nil }.map(\.name))[own.count...])
+        let known = own + inLanguages
+        alternate = Array(PlaceRecord.distinctNames(known + names.lazy.filter(\.isAlternate).map(\.name))[known.count...])
     }
 
     /// The main name first (the first own name, else the first alternate), then the others.
-    package var all: [String] { own + alternate }
+    package var all: [String] { own + inLanguages + alternate }
 
     /// With `names` added after these (as their `place_name` rows follow).
     package func adding(_ names: [PlaceName]) -> SearchNames {
-        SearchNames(own.map { PlaceName(name: $0, type: "name") } + alternate.map { PlaceName(name: $0, type: "alt_name") } + names)
+        // Any language marks a name in one: which it is, these lists do not keep.
+        SearchNames(own.map { PlaceName(name: $0, type: "name") } + inLanguages.map { PlaceName(name: $0, type: "name", lang: "") }
+                    + alternate.map { PlaceName(name: $0, type: "alt_name") } + names)
     }
 
-    /// The `name` texts of the two rows (`PlaceRecord.nameSearchText`); `alternate` is empty when the
-    /// place has no second row.
-    package var texts: (own: String, alternate: String) {
-        (PlaceRecord.nameSearchText(own), alternate.isEmpty ? "" : PlaceRecord.nameSearchText(alternate))
+    /// The `name` and `lang_name` texts of the own names' row and the `name` text of the alternates' row
+    /// (`PlaceRecord.nameSearchText`); each empty when there are no such names (`alternate`: no second row).
+    package var texts: (own: String, inLanguages: String, alternate: String) {
+        (PlaceRecord.nameSearchText(own), inLanguages.isEmpty ? "" : PlaceRecord.nameSearchText(inLanguages),
+         alternate.isEmpty ? "" : PlaceRecord.nameSearchText(alternate))
     }
 }
 

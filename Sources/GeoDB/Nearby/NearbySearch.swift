@@ -127,7 +127,7 @@ final class NearbySearch {
         -> [(id: Int64, coordinate: Coordinate)] {
         var values = box.sqlValues + [filter.sqlValue]
         if let name {
-            guard let match = FTSQuery.allPrefixes(name, column: "name") else { return [] }
+            guard let match = FTSQuery.allPrefixes(name, column: FTSQuery.placeNames) else { return [] }
             values.append(.text(match))
         }
         let sql = Self.candidateSQL(filter, categoryFirst: try categoryFirst(filter, box: box), byName: name != nil)

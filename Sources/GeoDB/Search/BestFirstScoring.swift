@@ -158,6 +158,9 @@ extension CandidateRanker {
                         candidate.alternateMayBeExact = source.namesMayBeExact
                         candidate.alternateMayLead = source.namesMayLead
                     } else {
+                        // Its names in no language (its main name too) hold no word: not read, nor its main name
+                        // folded; its bound is that of its names in other languages.
+                        if place.namesInLanguagesOnly { candidate.read = .own }
                         if try source.hasNoExactName(place) {
                             (candidate.ownMayBeExact, candidate.alternateMayBeExact) = (false, false)
                         } else {

@@ -29,6 +29,13 @@ struct CandidateRanker {
             prefixGroups[words.count - 1] = try typed.flatMap(index.prefixTerms) + groups[words.count - 1].filter { !typed.contains($0) }
         }
         guard let match = FTSQuery.groups(prefixGroups) else { return [] }
+        // The phrases of the words, not of the numbers: those a name holds. With no language asked for, a name in a
+        // language ranks lower, and a candidate whose names in a language alone hold them (the index says so, where
+        // it is asked anyway) is scored without reading its names in no language, from a lower bound (`.own` read):
+        // "K" typed on tiled ×400 read the hundred names of 200 capitals whose names "Kh…" in other languages hold
+        // it. Not for typos: a name's edits are counted whatever word the index matched.
+        let namePhrases = FTSQuery.phraseCount(Array(prefixGroups.prefix(words.count)))
+        let marksLanguages = options.language == nil && forced == nil
         // Streams of matches, each in rank order, read as far as their bounds can matter: the places one of
         // whose names is exactly the query (their whole-name keys, `NameKey`), those whose names hold a
         // query word, and those that matched through their address alone, which score as no name holding
@@ -41,21 +48,27 @@ struct CandidateRanker {
         // both exact streams, not by going through every match for the few that hold it ("S" typed: 40,000
         // rows of cities500).
         let byKeyAlone = inSets == nil && query.words.count == 1 && query.numbers.isEmpty && words.count == 1 && words[0].count == 1
-        var keyedRows: [Int64]?
+        var keyedRows: [String: [Int64]] = [:]
+        func rows(named keys: String) throws -> [Int64] {
+            if let known = keyedRows[keys] { return known }
+            let all = try index.rowids(named: keys, limit: Self.candidateLimit)
+            keyedRows[keys] = all
+            return all
+        }
         func rows(named keys: String, alternates: Bool) throws -> [Int64] {
-            let all = try keyedRows ?? index.rowids(named: keys, limit: Self.candidateLimit)
-            keyedRows = all
-            return all.filter { SearchRowID.isAlternate($0) == alternates }
+            try rows(named: keys).filter { SearchRowID.isAlternate($0) == alternates }
         }
         // The places with a name that is the text (own or alternate), when all are known: a place read from
         // the stream of names that are not the text and not among them has none (its names need only reach
         // a prefix match's points, which its main name usually does, without reading the rest).
+        // `keys`: the expressions of the exact streams' keys, whose rows together are those of every name that is
+        // the text.
         var placesNamedSo: Set<Int64>??
-        func hasNoExactName(_ keys: String) -> (SearchIndex.Candidate) throws -> Bool {
+        func hasNoExactName(_ keys: [String]) -> (SearchIndex.Candidate) throws -> Bool {
             { place in
                 if placesNamedSo == nil {
-                    let all = try rows(named: keys, alternates: false) + rows(named: keys, alternates: true)
-                    placesNamedSo = .some(all.count < Self.candidateLimit ? Set(all.map(SearchRowID.place)) : nil)
+                    let lists = try keys.map(rows(named:))
+                    placesNamedSo = .some(lists.allSatisfy { $0.count < Self.candidateLimit } ? Set(lists.joined().map(SearchRowID.place)) : nil)
                 }
                 guard let known = placesNamedSo ?? nil else { return false }
                 return !known.contains(place.id)
@@ -86,14 +99,17 @@ struct CandidateRanker {
         // 11,160 rows, in four pages of the name stream at 0.3 ms each, its column filter a walk more), and a
         // statement starts at 0.1–0.25 ms on the long lists of the words of tiled ×400.
         // `last`: every match up to it is listed; `all`: every match is.
-        var matchesListed: (rows: [(rowid: Int64, named: Bool)], last: Int64, all: Bool)?
+        var matchesListed: (rows: [(rowid: Int64, names: SearchIndex.NamesHolding)], last: Int64, all: Bool)?
+        // The rows listed whose names in a language alone hold the words (`Candidate.namesInLanguagesOnly`).
+        var listedInLanguagesOnly: Set<Int64> = []
         var rowsKeyed: [String: (rows: Set<Int64>, through: Int64)] = [:]
         func listMatches(upTo: Int64?, limit: Int) throws -> Bool {
             let after = matchesListed?.last
             guard let rows = try index.rowidsNaming(matching: match, after: after, upTo: upTo, phrases: FTSQuery.phraseCount(prefixGroups),
-                                                    namePhrases: FTSQuery.phraseCount(Array(prefixGroups.prefix(words.count))), limit: limit)
+                                                    namePhrases: namePhrases, limit: limit)
             else { return false }
             let short = rows.count < limit
+            for row in rows where row.names == .inLanguagesOnly { listedInLanguagesOnly.insert(row.rowid) }
             let last = short ? upTo ?? rows.last?.rowid ?? after : rows.last?.rowid
             matchesListed = ((matchesListed?.rows ?? []) + rows, last ?? .min, short && upTo == nil)
             return true
@@ -104,7 +120,7 @@ struct CandidateRanker {
         }
         func listedRows(names: SearchRanking.NameBound, keys: (match: String, holding: Bool)?, alternates: Bool?) throws -> [Int64]? {
             guard let matchesListed else { return nil }
-            var rows = matchesListed.rows.filter { $0.named == (names != .none) }.map(\.rowid)
+            var rows = matchesListed.rows.filter { ($0.names == .none) == (names == .none) }.map(\.rowid)
             if let alternates { rows.removeAll { SearchRowID.isAlternate($0) != alternates } }
             if let keys {
                 // The rows holding the keys, read as far as the list goes.
@@ -118,10 +134,11 @@ struct CandidateRanker {
             }
             return rows
         }
+        /// `exactKeys`: the expressions of every key a name that is the text has (`hasNoExactName`).
         /// `rows`: every row that matches, known beforehand (a text few rows match).
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil,
-                    exactKeys: String? = nil, rows knownRows: [Int64]? = nil) -> CandidateSource {
-            let alternateRows: Bool? = names == .exactOwn ? false : names == .exactAlternate ? true : nil
+                    exactKeys: [String]? = nil, rows knownRows: [Int64]? = nil) -> CandidateSource {
+            let alternateRows: Bool? = names == .exactOwn || names == .exactInLanguage ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more). So
             // are the rows whose names do not begin with the word, where most do ("Schaan": 14 of 66, a page of
@@ -148,7 +165,10 @@ struct CandidateRanker {
                     if streamListed?.of != listed.rows.count, let rows = try listedRows(names: names, keys: keys, alternates: alternateRows) {
                         streamListed = (rows, listed.rows.count)
                     }
-                    let (found, last) = try self.index.candidates(of: streamListed?.rows ?? [], after: after, options: options, limit: page)
+                    var (found, last) = try self.index.candidates(of: streamListed?.rows ?? [], after: after, options: options, limit: page)
+                    if marksLanguages {
+                        for i in found.indices { found[i].namesInLanguagesOnly = listedInLanguagesOnly.contains(found[i].rowid) }
+                    }
                     if listed.all || !found.isEmpty {
                         return (found, (last && listed.all) || read >= Self.candidateLimit, nil)
                     }
@@ -179,7 +199,8 @@ struct CandidateRanker {
                 // through the rows of each word, to the end when the page is not filled.
                 let lastRow = rowsMatter().flatMap { $0 > after ?? .min ? $0 : nil }
                 let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, upTo: lastRow,
-                                                         keys: keys, limit: page)
+                                                         keys: keys, namePhrases: marksLanguages && names != .none ? namePhrases : nil,
+                                                         limit: page)
                 if let lastRow, found.count < page {
                     read -= page - found.count
                     return (found, false, lastRow)
@@ -197,9 +218,9 @@ struct CandidateRanker {
         // names' rows and alternates' (when one is listed). Read as one, every row is bound as an alternate name
         // that is the whole text may score, above its rank, and a stream of equal addresses was read to the
         // candidate limit after the tenth ("Landstrasse 1" on ×20: all 80 that name the street).
-        func mayBeExact(_ nameMatch: String, keys: (match: String, holding: Bool)? = nil, exactKeys: String? = nil) -> [CandidateSource] {
+        func mayBeExact(_ nameMatch: String, keys: (match: String, holding: Bool)? = nil, exactKeys: [String]? = nil) -> [CandidateSource] {
             guard let matchesListed, matchesListed.all else { return [source(nameMatch, names: .exact, keys: keys, exactKeys: exactKeys)] }
-            let alternates = matchesListed.rows.contains { $0.named && SearchRowID.isAlternate($0.rowid) }
+            let alternates = matchesListed.rows.contains { $0.names != .none && SearchRowID.isAlternate($0.rowid) }
             return [source(nameMatch, names: .exactOwn, keys: keys, exactKeys: exactKeys)]
                 + (alternates ? [source(nameMatch, names: .exactAlternate, keys: keys, exactKeys: exactKeys)] : [])
         }
@@ -210,19 +231,20 @@ struct CandidateRanker {
         // only as far as that can matter, not to the 200th. Not when many names begin with a word ("San"):
         // then most rows are of the first kind, and SQLite would list them all for each page read of either.
         // `someExact`: a name of these rows may still be the text (its key is one held by too many rows to list
-        // apart, `exactKeysListed`): one stream, bound as rows that may be exact.
-        func notExact(_ nameMatch: String, exactKeys: String, someExact: Bool) throws -> [CandidateSource] {
-            guard !someExact else { return mayBeExact(nameMatch, keys: (exactKeys, false), exactKeys: exactKeys) }
+        // apart, `exactKeysListed`): one stream, bound as rows that may be exact. `exactKeys`: every key a name that
+        // is the text has; `namedSo`: the same as the exact streams' expressions.
+        func notExact(_ nameMatch: String, exactKeys: String, namedSo: [String], someExact: Bool) throws -> [CandidateSource] {
+            guard !someExact else { return mayBeExact(nameMatch, keys: (exactKeys, false), exactKeys: [exactKeys]) }
             var firstWords: [String] = []
             for token in query.words.flatMap(TextNormalizer.variants).map(NameKey.firstWord) where !firstWords.contains(token) {
                 firstWords.append(token)
             }
             guard entry == .complete, try index.keysHoldFirstWords(), let leading = FTSQuery.groups([firstWords]),
                   try !index.keysHeldByMore(than: Self.leadingRowsApart, keys: leading) else {
-                return [source(nameMatch, names: .notExact, keys: (exactKeys, false), exactKeys: exactKeys)]
+                return [source(nameMatch, names: .notExact, keys: (exactKeys, false), exactKeys: namedSo)]
             }
-            return [source(nameMatch, names: .notExact, keys: ("(\(leading)) NOT (\(exactKeys))", true), exactKeys: exactKeys),
-                    source(nameMatch, names: .notExactNotLeading, keys: ("(\(exactKeys)) OR (\(leading))", false), exactKeys: exactKeys)]
+            return [source(nameMatch, names: .notExact, keys: ("(\(leading)) NOT (\(exactKeys))", true), exactKeys: namedSo),
+                    source(nameMatch, names: .notExactNotLeading, keys: ("(\(exactKeys)) OR (\(leading))", false), exactKeys: namedSo)]
         }
         var sources: [CandidateSource]
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
@@ -262,11 +284,20 @@ struct CandidateRanker {
             let numbered = !query.numbers.isEmpty
             let (listed, someExact) = byKeyAlone ? (partKeys, false)
                 : try index.keysHeldByFew((numbered ? wholeKeys : []) + partKeys, most: Self.exactKeysListed)
-            let exactKeys = FTSQuery.groups([(numbered ? [] : wholeKeys) + listed])
-            if let exactKeys {
+            // A name in a language has its key as `NameKey.inLanguage`. With no language asked for, the rows named so
+            // in a language alone are a stream apart for a text of one word (from place_name_key alone, as its other
+            // exact streams are), bound as such a name ranks ("helsingfors" on tiled ×400: 400 capitals named so in
+            // Swedish were read as if Helsingfors were their own name, and their hundred names each).
+            let keyList = (numbered ? [] : wholeKeys) + listed
+            if let ownKeys = FTSQuery.groups([keyList]), let anyKeys = FTSQuery.groups([keyList + keyList.map(NameKey.inLanguage)]) {
+                let inLanguageKeys = "(\(FTSQuery.groups([keyList.map(NameKey.inLanguage)]) ?? "")) NOT (\(ownKeys))"
+                let splitsExact = options.language == nil && byKeyAlone
+                let exactKeys = splitsExact ? ownKeys : anyKeys
                 sources = [source(nameMatch, names: .exactOwn, keys: (exactKeys, true))]
-                    + (try index.alternateRowHolds(keys: exactKeys) ? [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true))] : [])
-                    + (try notExact(nameMatch, exactKeys: exactKeys, someExact: someExact)) + [addressOnly]
+                    + (splitsExact ? [source(nameMatch, names: .exactInLanguage, keys: (inLanguageKeys, true))] : [])
+                    + (try index.alternateRowHolds(keys: ownKeys) ? [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true))] : [])
+                    + (try notExact(nameMatch, exactKeys: anyKeys, namedSo: splitsExact ? [ownKeys, inLanguageKeys] : [anyKeys], someExact: someExact))
+                    + [addressOnly]
             } else {
                 sources = mayBeExact(nameMatch) + [addressOnly]
             }

@@ -36,6 +36,10 @@ final class SearchIndex {
         /// Where the place is: a query word naming it says where, not what ("Marc Cain, Vaduz" is exactly
         /// Marc Cain).
         var context: PlaceContext
+        /// Its row's names in no language (its main name among them) hold no query word, its names in a language
+        /// do (`NamesHolding.inLanguagesOnly`), when the index was asked (`candidateRows`' `namePhrases`, or the
+        /// listing of the matches).
+        var namesInLanguagesOnly = false
     }
 
     /// Where a place is: its own city and postcode, the names of its areas.
@@ -70,9 +74,11 @@ final class SearchIndex {
     /// FTS5 yields its matches in rowid order, which is this order (`SearchRowID`): the query stops after
     /// `limit` rows, however many places match.
     /// With `keys`, only the rows that hold (or, `holding` false, do not hold) one of these whole-name keys
-    /// (`NameKey`, an FTS5 expression over `place_name_key`).
+    /// (`NameKey`, an FTS5 expression over `place_name_key`). With `namePhrases`, each candidate says whether only
+    /// its names in a language hold one of the expression's first `namePhrases` phrases (`rowidsNaming`; not
+    /// with sets kept by their members).
     func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil, upTo lastRow: Int64? = nil,
-                       keys: (match: String, holding: Bool)? = nil, limit: Int = 200) throws -> [Candidate] {
+                       keys: (match: String, holding: Bool)? = nil, namePhrases: Int? = nil, limit: Int = 200) throws -> [Candidate] {
         let placeID = SearchRowID.placeIDSQL("f.rowid")
         // Few rows hold a key: SQLite lists them once per statement, then checks each match against the list.
         // `+f.rowid`: offered the IN as a rowid constraint, FTS5 took it and gave up its rowid order, and
@@ -128,10 +134,14 @@ final class SearchIndex {
         let setsBefore = inSets == nil ? "" : "JOIN place_area_set pas ON pas.place_id = \(placeID)"
         let setsAfter = inSets == nil ? "LEFT JOIN place_area_set pas ON pas.place_id = p.id" : ""
         return try db.rows("search candidates", """
-            SELECT \(Self.candidateColumns), f.rowid
+            SELECT \(Self.candidateColumns), f.rowid\(namePhrases == nil ? "" : ", geodb_phrase_columns(f.place_fts)")
             FROM place_fts f \(setsBefore) JOIN place p ON p.id = \(placeID) \(setsAfter) \(Self.areasJoin(options))
             WHERE place_fts MATCH ?1\(filter) ORDER BY f.rowid LIMIT \(limit)
-            """, values) { try candidate($0, rowid: $0.int(10)) }
+            """, values) { row in
+            var candidate = try candidate(row, rowid: row.int(10))
+            if let namePhrases { candidate.namesInLanguagesOnly = Self.namesHolding(row.blob(11) ?? [], namePhrases) == .inLanguagesOnly }
+            return candidate
+        }
     }
 
     /// The index rows that hold one of the whole-name keys `keys` (`NameKey`, an FTS5 expression over
@@ -159,7 +169,7 @@ final class SearchIndex {
     /// country is named so: 4.2 M of its 36 M instructions). Nor each country's row looked up: FTS5 starts the
     /// expression again for each (3 µs; a planet's 250 countries for every query with a number).
     func countryRows(named words: [String]) throws -> [Int64] {
-        guard let key = NameKey.of(words: words), let match = FTSQuery.groups([[key]]) else { return [] }
+        guard let key = NameKey.of(words: words), let match = FTSQuery.groups([[key, NameKey.inLanguage(key)]]) else { return [] }
         if countryRowsKnown == nil {
             let rows = Set(try db.rows("country places", "SELECT id, importance FROM place WHERE kind = 'country'") {
                 SearchRowID.of(place: $0.int(0), importance: $0.double(1), kind: .country)
@@ -199,23 +209,40 @@ final class SearchIndex {
                     [.text(match)]) { $0.int(0) }
     }
 
-    /// The index rows that match `match` (filters aside), in rowid order, up to `limit`, each with whether a
-    /// name column (`FTSQuery.names`) holds one of the expression's first `namePhrases` phrases: the rows of
-    /// `(match) AND {name street}: (those phrases)`, learnt while listing the matches, from the index alone.
+    /// Which of a row's names hold a query word (`FTSQuery`'s column filters).
+    enum NamesHolding {
+        /// None: it matched through its address alone.
+        case none
+        /// Its main name, a name in no language or the street of an unnamed address (`FTSQuery.namesInNoLanguage`).
+        case inNoLanguage
+        /// Only its names in a language (`FTSQuery.namesInLanguages`).
+        case inLanguagesOnly
+    }
+
+    /// The index rows that match `match` (filters aside), in rowid order, up to `limit`, each with which of its
+    /// name columns hold one of the expression's first `namePhrases` phrases: the rows of `(match) AND
+    /// {name street}: (those phrases)` and of `(match) AND {lang_name}: (…) NOT {name street}: (…)`, learnt
+    /// while listing the matches, from the index alone.
     /// Nil when FTS5 numbered the phrases otherwise than the expression's `phrases` (`FTSQuery.phraseCount`).
     /// After `after` and up to `upTo` when given.
     func rowidsNaming(matching match: String, after: Int64? = nil, upTo lastRow: Int64? = nil, phrases: Int, namePhrases: Int,
-                      limit: Int) throws -> [(rowid: Int64, named: Bool)]? {
+                      limit: Int) throws -> [(rowid: Int64, names: NamesHolding)]? {
         var numbered = true
         let rows = try db.rows("rows that match, with their name columns", """
             SELECT rowid, geodb_phrase_columns(place_fts) FROM place_fts WHERE place_fts MATCH ?1 AND rowid > ?2 AND rowid <= ?3
             ORDER BY rowid LIMIT \(limit)
-            """, [.text(match), .integer(after ?? .min), .integer(lastRow ?? .max)]) { row -> (rowid: Int64, named: Bool) in
+            """, [.text(match), .integer(after ?? .min), .integer(lastRow ?? .max)]) { row -> (rowid: Int64, names: NamesHolding) in
             let columns = row.blob(1) ?? []
             numbered = numbered && columns.count == phrases
-            return (row.int(0), columns.prefix(namePhrases).contains { $0 & FTSQuery.nameColumnBits != 0 })
+            return (row.int(0), Self.namesHolding(columns, namePhrases))
         }
         return numbered ? rows : nil
+    }
+
+    /// Which names of a row hold one of the first `namePhrases` phrases, from `geodb_phrase_columns`' bytes.
+    private static func namesHolding(_ columns: [UInt8], _ namePhrases: Int) -> NamesHolding {
+        let named = columns.prefix(namePhrases).reduce(UInt8(0)) { $0 | $1 }
+        return named & FTSQuery.inNoLanguageColumnBits != 0 ? .inNoLanguage : named & FTSQuery.inLanguagesColumnBits != 0 ? .inLanguagesOnly : .none
     }
 
     /// The rows holding one of the whole-name keys `keys` after rowid `after` up to rowid `last`, in rowid order.

@@ -279,6 +279,9 @@ enum SearchRanking {
         case exactOwn
         /// Rows of alternate names, one of which may be the query exactly.
         case exactAlternate
+        /// Rows of own names, one of whose names in a language may be the query exactly and none of whose names
+        /// in no language is (the index's `NameKey.inLanguage` keys say so): those may still hold the words.
+        case exactInLanguage
         /// Names may hold the words, none is them exactly (the index's whole-name keys say so).
         case notExact
         /// As `notExact`, and no name begins with a query word (the index's first-word keys say so): no
@@ -295,6 +298,9 @@ enum SearchRanking {
                       entry: Entry, names: NameBound = .exact) -> Double {
         let name: Double
         switch names {
+        case .exactInLanguage:
+            let inLanguage = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .otherLanguage, edits: 0, leading: true, whole: true)
+            name = max(inLanguage.points(entry), NameMatch(match: .prefix, tier: .own, edits: 0, leading: true, whole: true).points(entry))
         case .exact, .exactOwn, .exactAlternate:
             // A row of alternate names ranks `alternatePenalty` lower, but one that is the whole text loses
             // only half of it: such a row may score that much more than its rank says.

@@ -86,7 +86,7 @@ final class StructuredSearch {
         streetOptions.near = nil
         var prefixWords = TextNormalizer.tokens(street).map { [$0] }
         if let last = prefixWords.indices.last { prefixWords[last] = [prefixWords[last][0] + "*"] }
-        guard let streetMatch = FTSQuery.groups(prefixWords, column: "name") else { return [] }
+        guard let streetMatch = FTSQuery.groups(prefixWords, column: FTSQuery.placeNames) else { return [] }
         let streets = try scope.filter(try places.results(ids: try index.candidates(match: streetMatch, options: streetOptions,
                                                                                   limit: 1000).map(\.id)))
             .map { var s = $0; s.distanceM = options.near?.distance(to: s.coordinate); return s }
@@ -183,7 +183,7 @@ final class StructuredSearch {
         var words = TextNormalizer.tokens(text).map { [$0] }
         guard let last = words.indices.last else { return [] }
         words[last] = [words[last][0] + "*"]
-        guard let match = FTSQuery.groups(words, column: "name") else { return [] }
+        guard let match = FTSQuery.groups(words, column: FTSQuery.placeNames) else { return [] }
         var townOptions = options
         townOptions.kinds = PlaceReach.townKinds
         let settlements = try index.candidates(match: match, options: townOptions, limit: 200)

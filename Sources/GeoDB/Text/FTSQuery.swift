@@ -5,7 +5,13 @@
 package enum FTSQuery {
     /// The column filters of `place_fts` (docs/SCHEMA.md): what search compares as a place's names (its
     /// names, or an address's street) …
-    package static let names = "{name street}"
+    package static let names = "{name street lang_name}"
+    /// … of those, the names ranked fully whatever language is asked for (its main name and its names in no
+    /// language, or an address's street), and the others of its own (in a language) …
+    package static let namesInNoLanguage = "{name street}"
+    package static let namesInLanguages = "{lang_name}"
+    /// … a place's names, not an address's street …
+    package static let placeNames = "{name lang_name}"
     /// … and its whole address (the street wherever it is indexed, number, postcode and areas).
     package static let address = "{street address}"
 
@@ -40,9 +46,10 @@ package enum FTSQuery {
         alternatives.filter { !$0.isEmpty && $0 != "*" }
     }
 
-    /// The columns `names` filters to, as `geodb_phrase_columns` marks them: bits 1 (street) and 2 (name) of
-    /// place_fts's columns address, street, name.
-    package static let nameColumnBits: UInt8 = 1 << 1 | 1 << 2
+    /// The columns `namesInNoLanguage` and `namesInLanguages` filter to, as `geodb_phrase_columns` marks them:
+    /// bits 1 (street) and 2 (name), and 3 (lang_name), of place_fts's columns address, street, name, lang_name.
+    package static let inNoLanguageColumnBits: UInt8 = 1 << 1 | 1 << 2
+    package static let inLanguagesColumnBits: UInt8 = 1 << 3
 
     /// `col: "tok1"* "tok2"*` for the words of `text` (letters and digits only; quotes escaped),
     /// or nil when the text has no words.

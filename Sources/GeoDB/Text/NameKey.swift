@@ -21,15 +21,32 @@ package enum NameKey {
     /// which costs time, never an answer.
     package static func firstWord(_ word: String) -> String { "w" + (of(words: [word]) ?? "") }
 
-    /// The `key` text of an index row holding `names`: their distinct keys and, with `firstWords`, the
-    /// distinct `firstWord` tokens of their first words, joined by spaces.
-    package static func text<C: Collection<String>>(of names: C, firstWords: Bool) -> String {
+    /// The token of an index row one of whose names in a language (`SearchNames.inLanguages`, place_fts's
+    /// `lang_name`) is the folded `words`, and none in no language is: "l" and the name's key. Search reads
+    /// those rows apart, ranked as names in another language than the one asked for (`inLanguage(_:)` of a
+    /// key made by `of(words:)`).
+    package static func inLanguage(_ key: String) -> String { "l" + key }
+
+    /// The `key` text of an index row holding `names` and `inLanguages`: the distinct keys of `names`, those of
+    /// `inLanguages` that are not among them as `inLanguage` tokens, and, with `firstWords`, the distinct
+    /// `firstWord` tokens of all their first words, joined by spaces.
+    package static func text<C: Collection<String>>(of names: C, inLanguages: [String] = [], firstWords: Bool) -> String {
         var tokens: [String] = []
-        tokens.reserveCapacity(firstWords ? 2 * names.count : names.count)
+        tokens.reserveCapacity((firstWords ? 2 : 1) * (names.count + inLanguages.count))
+        var ownKeys: Set<String> = []
         for name in names {
             guard let hash = hashes(of: name) else { continue }
             tokens.append(key(of: hash.whole))
+            if !inLanguages.isEmpty { ownKeys.insert(tokens[tokens.count - 1]) }
             if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
+        }
+        if !inLanguages.isEmpty {
+            for name in inLanguages {
+                guard let hash = hashes(of: name) else { continue }
+                let whole = key(of: hash.whole)
+                if !ownKeys.contains(whole) { tokens.append(inLanguage(whole)) }
+                if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
+            }
         }
         var text = ""
         func add(_ token: String) {

@@ -38,7 +38,7 @@ struct PostcodeReading: CandidateReading {
         var postcodes = options
         postcodes.kinds = [.postcode]
         if let countryCode { postcodes.countryCode = countryCode }
-        guard let match = FTSQuery.groups([[code.count >= 3 ? code + "*" : code]], column: "name") else { return [] }
+        guard let match = FTSQuery.groups([[code.count >= 3 ? code + "*" : code]], column: FTSQuery.placeNames) else { return [] }
         return try context.index.candidates(match: match, options: postcodes, limit: 100)
             .filter { place in
                 towns.isEmpty || place.postcode.map(TextNormalizer.fold) == code && towns.contains { town in

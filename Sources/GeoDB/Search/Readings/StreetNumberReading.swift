@@ -35,7 +35,7 @@ struct StreetNumberReading {
                 .filter { $0.kind == .interpolation }
             results += try houses(wanted, written: number, on: lines)
         }
-        if results.isEmpty, let match = FTSQuery.groups(words, column: "name") {
+        if results.isEmpty, let match = FTSQuery.groups(words, column: FTSQuery.placeNames) {
             // The street named so: not every street with one of its words in a longer name. A word may be
             // written short ("52 Bodastr, Triesenberg" for Bodastrasse): each name word one of its forms.
             let streets = try context.streets(match: match, options: options, inSets: inSets).prefix(20)

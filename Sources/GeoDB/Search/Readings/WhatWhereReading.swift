@@ -85,7 +85,7 @@ struct WhatWhereReading: CandidateReading {
         // All of them (the one in the town may rank below other towns' streets of the name), by their names
         // alone: a street's other names are not what "Street, Town" is typed as, and reading them for the
         // 200 Aleksanterinkatus of tiled ×400 was 4 of its 10 ms.
-        guard let match = FTSQuery.groups(CandidateRanker.variantGroups(words), column: "name") else { return [] }
+        guard let match = FTSQuery.groups(CandidateRanker.variantGroups(words), column: FTSQuery.placeNames) else { return [] }
         let streets = try context.streets(match: match, options: options).compactMap { street in
             street.mainName.map {
                 SearchRanking.rank(street, query: query, names: [SearchRanking.CandidateName($0, own: true)], forced: forced,
