@@ -198,6 +198,33 @@ import TestSupport
         }
     }
 
+    /// 250 squares named "Asema N" in no language and "Stora Järnvägstorget N" in Swedish: "Järnvägstorget", which
+    /// no name in no language holds and no name is or begins with, reads the rows of names in a language apart,
+    /// bound as those names rank, and stops after its first 16 places (it read all 200 rows it may, and their
+    /// names, in rounds). (Rows whose names begin with the word are read by their first-word keys, which do not tell
+    /// names in a language apart.) With Swedish asked for, those names are the places' own. Each first page is
+    /// the deep search's.
+    @Test func aWordOnlyNamesInALanguageHoldIsReadApart() throws {
+        let scratch = try ScratchDirectory()
+        var osm = OSMFile(lon: 24.9)
+        for i in 1...250 { osm.node(i, 60.0 + Double(i) * 1e-3, [("place", "square"), ("name", "Asema \(i)"), ("name:sv", "Stora Järnvägstorget \(i)")]) }
+        let path = try osm.imported("squares", in: scratch)
+        let db = try GeoDatabase(path: path)
+        let traced = try runProgram("/usr/bin/env", ["GEODB_TRACE_STATEMENTS=1", TestPaths.geodbBinary, "search", path, "Järnvägstorget"])
+        let lines = traced.stderr.split(separator: "\n")
+        // The places whose names were read: the ids the traced statements list (a list cut short is a long one).
+        let namesRead = lines.filter { $0.contains("names of search candidates") }.map { line in
+            line.contains("…") ? 100 : line.split(separator: ",").count
+        }.reduce(0, +)
+        #expect(namesRead <= 20, "\(lines)")
+        #expect(lines.contains { $0.contains("{lang_name}") }, "\(lines)")
+        #expect(try db.search("Järnvägstorget").count == 10)
+        var swedish = SearchOptions()
+        swedish.language = "sv"
+        #expect(try db.search("Järnvägstorget", options: swedish).first?.name?.hasPrefix("Stora Järnvägstorget") == true)
+        #expect(try Self.ids(db, "Järnvägstorget", limit: 10) == Array(Self.ids(db, "Järnvägstorget", limit: 100).prefix(10)))
+    }
+
     /// "Vaduz" matches 1,700 places of Liechtenstein, nearly all addresses in Vaduz: the places named
     /// exactly so and those whose names hold the word are scored, the addresses not (it scored 200).
     /// "strasse" scores the streets named "…strasse" only as far as one could still rank in the top 10

@@ -135,9 +135,10 @@ struct CandidateRanker {
             return rows
         }
         /// `exactKeys`: the expressions of every key a name that is the text has (`hasNoExactName`).
+        /// `inLanguagesOnly`: `match` gives only rows whose names in a language alone hold the words.
         /// `rows`: every row that matches, known beforehand (a text few rows match).
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil,
-                    exactKeys: [String]? = nil, rows knownRows: [Int64]? = nil) -> CandidateSource {
+                    exactKeys: [String]? = nil, inLanguagesOnly: Bool = false, rows knownRows: [Int64]? = nil) -> CandidateSource {
             let alternateRows: Bool? = names == .exactOwn || names == .exactInLanguage ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more). So
@@ -148,7 +149,8 @@ struct CandidateRanker {
             var listed: [Int64]?
             var streamListed: (rows: [Int64], of: Int)?
             var source = CandidateSource(bound: { rank in
-                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names)
+                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names,
+                                    inLanguagesOnly: inLanguagesOnly)
             }, read: { after, rowsMatter in
                 var after = after
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
@@ -232,8 +234,10 @@ struct CandidateRanker {
         // then most rows are of the first kind, and SQLite would list them all for each page read of either.
         // `someExact`: a name of these rows may still be the text (its key is one held by too many rows to list
         // apart, `exactKeysListed`): one stream, bound as rows that may be exact. `exactKeys`: every key a name that
-        // is the text has; `namedSo`: the same as the exact streams' expressions.
-        func notExact(_ nameMatch: String, exactKeys: String, namedSo: [String], someExact: Bool) throws -> [CandidateSource] {
+        // is the text has; `namedSo`: the same as the exact streams' expressions. `namings`: the streams' matches,
+        // each with whether it gives only rows whose names in a language alone hold the words.
+        func notExact(_ nameMatch: String, _ namings: [(match: String, inLanguagesOnly: Bool)], exactKeys: String, namedSo: [String],
+                      someExact: Bool) throws -> [CandidateSource] {
             guard !someExact else { return mayBeExact(nameMatch, keys: (exactKeys, false), exactKeys: [exactKeys]) }
             var firstWords: [String] = []
             for token in query.words.flatMap(TextNormalizer.variants).map(NameKey.firstWord) where !firstWords.contains(token) {
@@ -241,10 +245,33 @@ struct CandidateRanker {
             }
             guard entry == .complete, try index.keysHoldFirstWords(), let leading = FTSQuery.groups([firstWords]),
                   try !index.keysHeldByMore(than: Self.leadingRowsApart, keys: leading) else {
-                return [source(nameMatch, names: .notExact, keys: (exactKeys, false), exactKeys: namedSo)]
+                return namings.map { source($0.match, names: .notExact, keys: (exactKeys, false), exactKeys: namedSo, inLanguagesOnly: $0.inLanguagesOnly) }
             }
-            return [source(nameMatch, names: .notExact, keys: ("(\(leading)) NOT (\(exactKeys))", true), exactKeys: namedSo),
-                    source(nameMatch, names: .notExactNotLeading, keys: ("(\(exactKeys)) OR (\(leading))", false), exactKeys: namedSo)]
+            return namings.flatMap { naming in
+                [source(naming.match, names: .notExact, keys: ("(\(leading)) NOT (\(exactKeys))", true), exactKeys: namedSo,
+                        inLanguagesOnly: naming.inLanguagesOnly),
+                 source(naming.match, names: .notExactNotLeading, keys: ("(\(exactKeys)) OR (\(leading))", false), exactKeys: namedSo,
+                        inLanguagesOnly: naming.inLanguagesOnly)]
+            }
+        }
+        // The streams of rows whose names hold the words but are not the text: with `splits`, those whose names in a
+        // language alone hold them apart, bound as those names rank, for a complete word few rows hold
+        // (`languageRowsApart`): "jaernvaegstorget" on tiled ×400, 400 squares named so in Swedish, read 200 of
+        // them as if it could be their own name (6.1 → 2.3 ms). FTS5 finds either kind by walking the word's rows
+        // (the 10,000 of that word: 0.7 ms), so not for a word of more ("street" went through every "str…": 3.6 ms);
+        // nor for one of no more rows than are read anyway (`candidateLimit`), whose candidates are marked
+        // (`Candidate.namesInLanguagesOnly`): twice the streams cost Monaco's "monaco" a third more. Nor when a page's
+        // worth of places are named so in no language (`ownKeys`' rows, read for their stream anyway): those rank
+        // first ("Vaduz" on Liechtenstein ×20, +4.6 % for nothing).
+        func namings(_ nameMatch: String, splits: Bool, ownKeys: String) throws -> [(match: String, inLanguagesOnly: Bool)] {
+            let nameWords = [Array(prefixGroups.prefix(words.count).joined())]
+            guard splits, entry == .complete, try rows(named: ownKeys, alternates: false).count < options.limit,
+                  let inNoLanguage = FTSQuery.groups(nameWords, column: FTSQuery.namesInNoLanguage),
+                  let inLanguages = FTSQuery.groups(nameWords, column: FTSQuery.namesInLanguages),
+                  let rows = try index.rowsNaming(nameWords[0]), rows > Self.candidateLimit, rows <= Self.languageRowsApart else {
+                return [(nameMatch, false)]
+            }
+            return [("(\(match)) AND \(inNoLanguage)", false), ("(\(match)) AND (\(inLanguages) NOT \(inNoLanguage))", true)]
         }
         var sources: [CandidateSource]
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
@@ -296,7 +323,8 @@ struct CandidateRanker {
                 sources = [source(nameMatch, names: .exactOwn, keys: (exactKeys, true))]
                     + (splitsExact ? [source(nameMatch, names: .exactInLanguage, keys: (inLanguageKeys, true))] : [])
                     + (try index.alternateRowHolds(keys: ownKeys) ? [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true))] : [])
-                    + (try notExact(nameMatch, exactKeys: anyKeys, namedSo: splitsExact ? [ownKeys, inLanguageKeys] : [anyKeys], someExact: someExact))
+                    + (try notExact(nameMatch, namings(nameMatch, splits: splitsExact, ownKeys: ownKeys), exactKeys: anyKeys,
+                                    namedSo: splitsExact ? [ownKeys, inLanguageKeys] : [anyKeys], someExact: someExact))
                     + [addressOnly]
             } else {
                 sources = mayBeExact(nameMatch) + [addressOnly]
@@ -355,6 +383,10 @@ struct CandidateRanker {
 
     /// At most this many rows with a name beginning with a query word are read as a stream of their own.
     static let leadingRowsApart = 500
+
+    /// A word held by more than `candidateLimit` and at most this many rows' names (`SearchIndex.rowsNaming`) has the
+    /// rows whose names in a language alone hold it read as a stream of their own.
+    static let languageRowsApart = 12_000
 
     /// The whole-name key of a part of the words held by more rows than this is not listed for the exact streams
     /// (`keysHeldByFew`): SQLite lists a key's rows for every statement that filters by it, about 0.3 µs a row.

@@ -590,6 +590,20 @@ final class SearchIndex {
         return words.isEmpty ? [word + "*"] : words.contains(word) ? words : [word] + words
     }
 
+    /// How many rows hold the words `terms` in their names, from the vocabulary (`search_word.places`: a row
+    /// counted once per name column); nil when one of them is not in it (under 4 letters, a prefix, or in no
+    /// name).
+    func rowsNaming(_ terms: [String]) throws -> Int? {
+        // A word at a time, by the token's index: through json_each the statement cost 3 % of a popular word's search.
+        var rows = 0
+        for term in Set(terms) {
+            guard let places = try db.first("how many rows name a word", "SELECT places FROM search_word WHERE token = ?1",
+                                            [.text(term)], { $0.int(0) }) else { return nil }
+            rows += Int(places)
+        }
+        return rows
+    }
+
     /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word` (with `typing`,
     /// words beginning so: "stcokh" → stockholm), nearest first, then most used.
     /// Found through the trigram index on `search_token`: with k edits allowed, one of k+1 pieces of the

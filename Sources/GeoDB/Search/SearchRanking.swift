@@ -294,8 +294,11 @@ enum SearchRanking {
     /// The most a candidate not yet read can score: `bound` for a place of at most `rank` (`SearchRowID`:
     /// importance and street bonus) that gets every bonus its names cannot give (the house number's, full
     /// nearness), its names matching at best as `names` says (typo matching: always as `.exact` says).
+    /// `inLanguagesOnly`: rows of own names whose names in no language hold no query word (`.notExact` and
+    /// `.notExactNotLeading`: their names in a language do, ranked as in another language than the one asked
+    /// for; only when none is asked for).
     static func bound(ofPlacesUpTo rank: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      entry: Entry, names: NameBound = .exact) -> Double {
+                      entry: Entry, names: NameBound = .exact, inLanguagesOnly: Bool = false) -> Double {
         let name: Double
         switch names {
         case .exactInLanguage:
@@ -310,7 +313,8 @@ enum SearchRanking {
             let own = best(.own), alternate = best(.alternate) + SearchRowID.alternateRankDrop * SearchRowID.rankScale
             name = names == .exactOwn ? own : names == .exactAlternate ? alternate : max(own, alternate)
         case .notExact, .notExactNotLeading:
-            name = NameMatch(match: .prefix, tier: .own, edits: 0, leading: names == .notExact, whole: true).points(entry)
+            name = NameMatch(match: .prefix, tier: inLanguagesOnly ? .otherLanguage : .own, edits: 0, leading: names == .notExact,
+                             whole: true).points(entry)
         case .none:
             // As `rank` scores a candidate no name of which holds the words.
             name = weight(of: forced ?? (query.numbers.isEmpty ? .prefix : .exact)) - acrossNamesPenalty - (forced == .fuzzy ? editPenalty : 0)
