@@ -18,6 +18,14 @@ import TestSupport
         return (texts("towns") + texts("streets") + texts("addresses") + texts("words"), texts("as_you_type"))
     }
 
+    /// The statements `geodb search` runs for `text` on `path`, one line each ("µs purpose [values]", the values cut
+    /// short): how much a search reads, from a real run of the CLI (`GEODB_TRACE_STATEMENTS`).
+    static func tracedStatements(_ path: String, _ text: String, typing: Bool = false) throws -> [Substring] {
+        let run = try runProgram("/usr/bin/env", ["GEODB_TRACE_STATEMENTS=1", TestPaths.geodbBinary, "search", path, text]
+                                 + (typing ? ["--autocomplete"] : []))
+        return run.stderr.split(separator: "\n")
+    }
+
     static func ids(_ db: GeoDatabase, _ text: String, limit: Int, typing: Bool = false) throws -> [Int64] {
         var options = SearchOptions()
         options.limit = limit
@@ -179,9 +187,7 @@ import TestSupport
             var options = SearchOptions()
             options.autocomplete = typing
             options.language = language
-            let traced = try runProgram("/usr/bin/env", ["GEODB_TRACE_STATEMENTS=1", TestPaths.geodbBinary, "search", path, text]
-                                        + (typing ? ["--autocomplete"] : []))
-            let namesRead = traced.stderr.split(separator: "\n").filter { $0.contains("names of search candidates") }.count
+            let namesRead = try Self.tracedStatements(path, text, typing: typing).filter { $0.contains("names of search candidates") }.count
             return (try db.search(text, options: options).map(\.name), namesRead)
         }
         let swedish = try explained("Helsingfors")
@@ -210,8 +216,7 @@ import TestSupport
         for i in 1...250 { osm.node(i, 60.0 + Double(i) * 1e-3, [("place", "square"), ("name", "Asema \(i)"), ("name:sv", "Stora Järnvägstorget \(i)")]) }
         let path = try osm.imported("squares", in: scratch)
         let db = try GeoDatabase(path: path)
-        let traced = try runProgram("/usr/bin/env", ["GEODB_TRACE_STATEMENTS=1", TestPaths.geodbBinary, "search", path, "Järnvägstorget"])
-        let lines = traced.stderr.split(separator: "\n")
+        let lines = try Self.tracedStatements(path, "Järnvägstorget")
         // The places whose names were read: the ids the traced statements list (a list cut short is a long one).
         let namesRead = lines.filter { $0.contains("names of search candidates") }.map { line in
             line.contains("…") ? 100 : line.split(separator: ",").count

@@ -34,7 +34,10 @@ struct CandidateRanker {
         // it is asked anyway) is scored without reading its names in no language, from a lower bound (`.own` read):
         // "K" typed on tiled ×400 read the hundred names of 200 capitals whose names "Kh…" in other languages hold
         // it. Not for typos: a name's edits are counted whatever word the index matched.
-        let namePhrases = FTSQuery.phraseCount(Array(prefixGroups.prefix(words.count)))
+        let nameGroups = Array(prefixGroups.prefix(words.count))
+        let namePhrases = FTSQuery.phraseCount(nameGroups)
+        // The words a name may hold, any of them: the groups of the column filters of names.
+        let nameWords = [Array(nameGroups.joined())]
         let marksLanguages = options.language == nil && forced == nil
         // Streams of matches, each in rank order, read as far as their bounds can matter: the places one of
         // whose names is exactly the query (their whole-name keys, `NameKey`), those whose names hold a
@@ -264,7 +267,6 @@ struct CandidateRanker {
         // worth of places are named so in no language (`ownKeys`' rows, read for their stream anyway): those rank
         // first ("Vaduz" on Liechtenstein ×20, +4.6 % for nothing).
         func namings(_ nameMatch: String, splits: Bool, ownKeys: String) throws -> [(match: String, inLanguagesOnly: Bool)] {
-            let nameWords = [Array(prefixGroups.prefix(words.count).joined())]
             guard splits, entry == .complete, try rows(named: ownKeys, alternates: false).count < options.limit,
                   let inNoLanguage = FTSQuery.groups(nameWords, column: FTSQuery.namesInNoLanguage),
                   let inLanguages = FTSQuery.groups(nameWords, column: FTSQuery.namesInLanguages),
@@ -290,7 +292,7 @@ struct CandidateRanker {
             }
         }
         if let matching, matching.count > firstPage,
-           let named = FTSQuery.groups([Array(prefixGroups.prefix(words.count).joined())], column: FTSQuery.names) {
+           let named = FTSQuery.groups(nameWords, column: FTSQuery.names) {
             let nameMatch = "(\(match)) AND \(named)"
             let addressOnly = source("(\(match)) NOT \(named)", names: .none)
             // Rows of own and of alternate names apart: a whole alternate name loses less than its row's rank
