@@ -62,16 +62,57 @@ static void geodb_phrase_columns(const Fts5ExtensionApi *api, Fts5Context *fts, 
     sqlite3_result_blob(context, columns, phrases, SQLITE_TRANSIENT);
 }
 
-// Registers geodb_phrase_columns on a connection, through the FTS5 API pointer that `SELECT fts5(?1)` gives.
-static inline int geodb_register_phrase_columns(sqlite3 *db) {
+// The FTS5 API of a connection, the pointer that `SELECT fts5(?1)` gives (sqlite.org/fts5.html#extending_fts5);
+// NULL when the connection has no FTS5 of version 2 or later. Valid while the connection is open.
+static inline fts5_api *geodb_fts5_api(sqlite3 *db) {
     fts5_api *api = 0;
     sqlite3_stmt *statement = 0;
-    int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0);
-    if (rc != SQLITE_OK) return rc;
+    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0) != SQLITE_OK) return 0;
     sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", 0);
     sqlite3_step(statement);
-    rc = sqlite3_finalize(statement);
-    if (rc != SQLITE_OK) return rc;
-    if (api == 0 || api->iVersion < 2) return SQLITE_ERROR;
+    if (sqlite3_finalize(statement) != SQLITE_OK) return 0;
+    return api != 0 && api->iVersion >= 2 ? api : 0;
+}
+
+// Registers geodb_phrase_columns on a connection.
+static inline int geodb_register_phrase_columns(sqlite3 *db) {
+    fts5_api *api = geodb_fts5_api(db);
+    if (api == 0) return SQLITE_ERROR;
     return api->xCreateFunction(api, "geodb_phrase_columns", 0, geodb_phrase_columns, 0);
+}
+
+// Receives each token geodb_fts5_tokenize makes: its bytes (not NUL-terminated) and their count.
+typedef void (*geodb_token_sink)(void *context, const char *token, int length);
+
+struct geodb_token_forwarding {
+    void *context;
+    geodb_token_sink sink;
+};
+
+static int geodb_forward_token(void *context, int flags, const char *token, int length, int start, int end) {
+    (void)flags;
+    (void)start;
+    (void)end;
+    struct geodb_token_forwarding *forwarding = (struct geodb_token_forwarding *)context;
+    forwarding->sink(forwarding->context, token, length);
+    return SQLITE_OK;
+}
+
+// Tokenizes `text` as a query (FTS5_TOKENIZE_QUERY) with the tokenizer `name` of `api` created with `arguments`
+// (as a table's `tokenize = 'name arg …'` creates it), giving each token to `sink`. A tokenizer instance is
+// made for the call: unicode61's keeps a buffer it writes each token into, so one instance cannot serve two
+// threads at once.
+static inline int geodb_fts5_tokenize(fts5_api *api, const char *name, const char **arguments, int argumentCount,
+                                      const char *text, int length, void *context, geodb_token_sink sink) {
+    void *userData = 0;
+    fts5_tokenizer methods;
+    Fts5Tokenizer *tokenizer = 0;
+    int rc = api->xFindTokenizer(api, name, &userData, &methods);
+    if (rc != SQLITE_OK) return rc;
+    rc = methods.xCreate(userData, arguments, argumentCount, &tokenizer);
+    if (rc != SQLITE_OK) return rc;
+    struct geodb_token_forwarding forwarding = {context, sink};
+    rc = methods.xTokenize(tokenizer, &forwarding, FTS5_TOKENIZE_QUERY, text, length, geodb_forward_token);
+    methods.xDelete(tokenizer);
+    return rc;
 }

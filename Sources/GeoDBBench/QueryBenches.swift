@@ -37,8 +37,8 @@ enum SearchBench {
         // SQLite alone: the bare FTS5 lookup of the same names (geodb's overhead is the difference).
         let fts = try raw.prepare("SELECT rowid FROM place_fts WHERE place_fts MATCH ?1 LIMIT 10")
         let ftsStats = try Measure.latencies(picked) { item in
-            let words = TextNormalizer.tokens(item.1).map { "\"\($0)\"" }.joined(separator: " ")
-            _ = try fts.rows([.text(words.isEmpty ? "\"x\"" : words)]) { $0.int(0) }
+            let words = FTSQuery.groups(TextNormalizer.tokens(item.1).map { [$0] }) ?? "\"x\""
+            _ = try fts.rows([.text(words)]) { $0.int(0) }
         }
         let n = Double(picked.count)
         return ["places": sample.count, "full": fullStats, "autocomplete": autoStats, "sqlite_fts_only": ftsStats,

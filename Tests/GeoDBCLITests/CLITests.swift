@@ -104,7 +104,12 @@ import TestSupport
     /// Damage a buggy writer or a hand edit could do, the check that names it, and what it says.
     static let damages: [(edit: String, check: String, detail: String)] = [
         // One place's index entries lost.
-        ("DELETE FROM place_rtree WHERE id = 1", "place = place_rtree = place_fts own names' rows", "place 12, place_rtree 11"),
+        ("DELETE FROM place_rtree WHERE id = 1", "place = place_rtree; every named place has a place_fts row", "place 12, place_rtree 11"),
+        // A place added without its search rows: search would never find it.
+        ("""
+         INSERT INTO place(id, source_id, source_ref, kind, name, lat, lon, rank, importance) VALUES (99, 1, 'n99', 'poi', 'Uusi kahvila', 60.17, 24.94, 30, 0.2);
+         INSERT INTO place_rtree(id, min_lon, max_lon, min_lat, max_lat) VALUES (99, 24.94, 24.94, 60.17, 60.17)
+         """, "place = place_rtree; every named place has a place_fts row", "1 named places without a place_fts row"),
         // An alternate name added without its search row: search would never find the place by it.
         ("INSERT INTO place_name(place_id, name, type) VALUES (1, 'Vanha nimi', 'old_name')",
          "place_fts alternate names' rows = places with alternate names", "1 rows of alternate names for 2 places with alternate names"),

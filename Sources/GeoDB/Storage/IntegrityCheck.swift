@@ -79,35 +79,55 @@ public enum IntegrityCheck {
                 return text == "ok" ? nil : text
             }
         }
-        check("place = place_rtree = place_fts own names' rows") {
+        // place_fts keeps no column sizes (columnsize = 0), so its rows are listed from its index: the rows
+        // each word is in (fts5vocab 'instance'). A row without words leaves no trace there, nor anywhere.
+        let ftsRows = Result<Void, Error>(catching: {
+            try db.execute("""
+                CREATE VIRTUAL TABLE temp.place_fts_instance USING fts5vocab(main, place_fts, 'instance');
+                CREATE TEMP TABLE place_fts_row (id INTEGER PRIMARY KEY);
+                INSERT OR IGNORE INTO temp.place_fts_row SELECT doc FROM temp.place_fts_instance;
+                """)
+        })
+        /// Whether the name in `column` holds an ASCII letter or digit, which is a word of the index whatever
+        /// else it holds (a name of other letters may be all separators to the tokenizer: "–").
+        func worded(_ column: String) -> String { "\(column) GLOB '*[0-9A-Za-z]*'" }
+        check("place = place_rtree; every named place has a place_fts row") {
+            try ftsRows.get()
             let places = try count("SELECT count(*) FROM place")
             let boxes = try count("SELECT count(*) FROM place_rtree")
-            let fts = try count("SELECT count(*) FROM place_fts_docsize WHERE \(SearchRowID.isAlternateSQL("id")) = 0")
             let orphans = try count("SELECT count(*) FROM place_rtree r WHERE NOT EXISTS (SELECT 1 FROM place p WHERE p.id = r.id)")
-            guard places == boxes, places == fts, orphans == 0 else {
-                return "place \(places), place_rtree \(boxes) (\(orphans) without a place), place_fts \(fts)"
+            let unindexed = try count("""
+                SELECT count(*) FROM place p WHERE \(worded("p.name")) AND NOT EXISTS (SELECT 1 FROM temp.place_fts_row f
+                  WHERE f.id = (\(SearchRowID.stepSQL(importance: "p.importance", kind: "p.kind", alternate: "0")) << \(SearchRowID.stepShift)) | p.id)
+                """)
+            guard places == boxes, orphans == 0, unindexed == 0 else {
+                return "place \(places), place_rtree \(boxes) (\(orphans) without a place), \(unindexed) named places without a place_fts row"
             }
             return nil
         }
         check("place_fts rowids follow place rank") {
+            try ftsRows.get()
             // SearchRowID.of in SQL: a row elsewhere would rank its place as if it were more or less important.
             let misplaced = try count("""
-                SELECT count(*) FROM place_fts_docsize d LEFT JOIN place p ON p.id = \(SearchRowID.placeIDSQL("d.id"))
+                SELECT count(*) FROM temp.place_fts_row d LEFT JOIN place p ON p.id = \(SearchRowID.placeIDSQL("d.id"))
                 WHERE p.id IS NULL OR (d.id >> \(SearchRowID.stepShift))
                       != \(SearchRowID.stepSQL(importance: "p.importance", kind: "p.kind", alternate: SearchRowID.isAlternateSQL("d.id")))
                 """)
             return misplaced == 0 ? nil : "\(misplaced) rows are not at their place's rowid (docs/SCHEMA.md, place_fts)"
         }
         check("place_fts alternate names' rows = places with alternate names") {
+            try ftsRows.get()
             // An alternate name that is also an own name is in the own names' row only.
             let alternates = JSONText.array(PlaceName.alternateTypes)
-            let rows = try count("SELECT count(*) FROM place_fts_docsize WHERE \(SearchRowID.isAlternateSQL("id")) = 1")
+            let rows = try count("SELECT count(*) FROM temp.place_fts_row WHERE \(SearchRowID.isAlternateSQL("id")) = 1")
+            // All of them, and those with an alternate name that is sure to hold a word: the rows lie between.
             let places = try db.prepare("""
-                SELECT count(DISTINCT a.place_id) FROM place_name a
+                SELECT count(DISTINCT a.place_id), count(DISTINCT CASE WHEN \(worded("a.name")) THEN a.place_id END) FROM place_name a
                 WHERE a.type IN (SELECT value FROM json_each(?1)) AND NOT EXISTS (
                     SELECT 1 FROM place_name o WHERE o.place_id = a.place_id AND o.name = a.name AND o.type NOT IN (SELECT value FROM json_each(?1)))
-                """).rows([.text(alternates)]) { $0.int(0) }.first ?? 0
-            return rows == places ? nil : "\(rows) rows of alternate names for \(places) places with alternate names"
+                """).rows([.text(alternates)]) { (all: $0.int(0), worded: $0.int(1)) }.first ?? (0, 0)
+            return rows >= places.worded && rows <= places.all ? nil
+                : "\(rows) rows of alternate names for \(places.all) places with alternate names (\(places.worded) with a word)"
         }
         check("meta place_count") {
             let stored = try db.scalarText("SELECT value FROM meta WHERE key = 'place_count'")

@@ -14,8 +14,8 @@ package enum SearchRowID {
     package static let placeIDMask: Int64 = (1 << idBits) - 1
     /// The bit above the id: the row of the place's alternate names.
     static let alternateBit: Int64 = 1 << idBits
-    /// High bits, above those: the rank 1…0 in this many steps (1.5e-8 apart: finer than any two rules of
-    /// `Importance`).
+    /// High bits, above those: the rank 1…−`alternateRankDrop` in this many steps (2.2e-8 apart: finer than
+    /// any two rules of `Importance`).
     static let rankSteps: Int64 = (1 << 26) - 1
     static let stepShift = idBits + 1
 
@@ -37,20 +37,29 @@ package enum SearchRowID {
     /// may be one), on the scale of `rank`.
     static let alternateRankDrop = SearchRanking.alternatePenalty / rankScale
 
+    /// The ranks the steps span: 1 down to −`alternateRankDrop`, the row of alternate names of a place of rank
+    /// 0. (Clamped at 0, as up to version 14, such rows of places below rank `alternateRankDrop` all sat at
+    /// the last step, bound as if up to 6 points better than they are: "bike" on tiled ×400 read 200
+    /// bike stations' "city bike" rows before it could stop.)
+    static let rankSpan = 1 + alternateRankDrop
+
     /// The rowid of place `id` of `importance` (0…1; outside is clamped) and `kind`, or of the row of its
-    /// `alternate` names (its rank lower by `alternateRankDrop`, down to 0): higher ranks get lower rowids,
-    /// rows of equal rank are in id order (a place's own row before its alternates' when both are 0).
+    /// `alternate` names (its rank lower by `alternateRankDrop`): higher ranks get lower rowids, rows of equal
+    /// rank are in id order.
     package static func of(place id: Int64, importance: Double, kind: PlaceKind, alternate: Bool = false) -> Int64 {
-        let rank = max(0, rank(importance: importance, kind: kind) - (alternate ? alternateRankDrop : 0))
-        let step = Int64(((1 - rank) * Double(rankSteps)).rounded(.down))
-        return step << stepShift | (alternate ? alternateBit : 0) | (id & placeIDMask)
+        let rank = rank(importance: importance, kind: kind) - (alternate ? alternateRankDrop : 0)
+        return step(ofRank: rank) << stepShift | (alternate ? alternateBit : 0) | (id & placeIDMask)
+    }
+
+    /// The step of the rows of `rank` (1…−`alternateRankDrop`).
+    private static func step(ofRank rank: Double) -> Int64 {
+        Int64(((1 - rank) / rankSpan * Double(rankSteps)).rounded(.down))
     }
 
     /// The lowest own row's rowid that a row of alternate names after `rowid` can stand for: its rank raised
     /// by `alternateRankDrop`, id 0.
     static func lowestOwnRowID(standingForAlternatesAfter rowid: Int64) -> Int64 {
-        let rank = min(1, highestRank(after: rowid) + alternateRankDrop)
-        return Int64(((1 - rank) * Double(rankSteps)).rounded(.down)) << stepShift
+        step(ofRank: min(1, highestRank(after: rowid) + alternateRankDrop)) << stepShift
     }
 
     /// Whether the row holds a place's alternate names.
@@ -63,7 +72,7 @@ package enum SearchRowID {
 
     /// The rank of the rows of a step (0 the highest, `rankSteps` the lowest).
     static func rank(ofStep step: Int64) -> Double {
-        1 - Double(step) / Double(rankSteps)
+        1 - Double(step) / Double(rankSteps) * rankSpan
     }
 
     /// The rowid below every row of a step and after every row of the steps before it (the own row of place
@@ -77,9 +86,9 @@ package enum SearchRowID {
     /// compares it with the rowids.
     static func stepSQL(importance: String, kind: String, alternate: String) -> String {
         """
-        CAST((1 - max(0.0, (min(1.0, max(0.0, \(importance))) * \(SearchRanking.importanceWeight) \
+        CAST((1 - ((min(1.0, max(0.0, \(importance))) * \(SearchRanking.importanceWeight) \
         + (CASE WHEN \(kind) = 'street' THEN \(SearchRanking.streetBonus) ELSE 0.0 END)) / \(rankScale) \
-        - (CASE WHEN \(alternate) THEN \(alternateRankDrop) ELSE 0.0 END))) * \(rankSteps) AS INTEGER)
+        - (CASE WHEN \(alternate) THEN \(alternateRankDrop) ELSE 0.0 END))) / \(rankSpan) * \(rankSteps) AS INTEGER)
         """
     }
 

@@ -1,5 +1,7 @@
 // FTS5 MATCH expressions built from user text: every word quoted, so nothing the user types is read as
-// FTS5 syntax (column filters, NEAR, operators, unbalanced quotes).
+// FTS5 syntax (column filters, NEAR, operators, unbalanced quotes), and each quoted string one token of the
+// index, since place_fts keeps no positions (detail = column), which FTS5 needs for a phrase of several.
+import GeoDBSQLite
 
 /// Builds FTS5 MATCH expressions from user text without ever passing its syntax through.
 package enum FTSQuery {
@@ -23,11 +25,7 @@ package enum FTSQuery {
     /// ```
     package static func groups(_ groups: [[String]], column: String? = nil) -> String? {
         let parts = groups.compactMap { alternatives -> String? in
-            let terms = phrases(alternatives).map { word -> String in
-                let isPrefix = word.hasSuffix("*")
-                let bare = isPrefix ? String(word.dropLast()) : word
-                return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
-            }
+            let terms = words(alternatives).map(term)
             guard !terms.isEmpty else { return nil }
             return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
         }
@@ -37,13 +35,46 @@ package enum FTSQuery {
     }
 
     /// How many phrases `groups(groups)` writes, which FTS5 numbers in the order written
-    /// (`geodb_phrase_columns`): one per word that is not empty or a bare `*`.
+    /// (`geodb_phrase_columns`): one per token of each word that is not empty or a bare `*` (one for a word
+    /// without tokens).
     package static func phraseCount(_ groups: [[String]]) -> Int {
-        groups.reduce(0) { $0 + phrases($1).count }
+        groups.reduce(0) { count, alternatives in
+            words(alternatives).reduce(count) { $0 + max(1, tokens(of: $1.hasSuffix("*") ? String($1.dropLast()) : $1).count) }
+        }
     }
 
-    private static func phrases(_ alternatives: [String]) -> [String] {
+    private static func words(_ alternatives: [String]) -> [String] {
         alternatives.filter { !$0.isEmpty && $0 != "*" }
+    }
+
+    /// place_fts's tokenizer, as Schema/003_search.sql names it (a test compares the two).
+    package static let tokenizer = FullTextTokenizer("unicode61 remove_diacritics 2")
+
+    /// `word` (a trailing `*`: a prefix) as FTS5 is to read it: quoted, or where the index's tokenizer splits it
+    /// into several tokens (a mark FTS5 counts as a separator, Devanagari's virama: `नमस्ते` is `नमस` `त`; an
+    /// apostrophe), its tokens quoted and ANDed, the last a prefix: the rows holding them all, anywhere, where
+    /// a phrase would want them side by side; ranking compares the words themselves.
+    private static func term(_ word: String) -> String {
+        let isPrefix = word.hasSuffix("*")
+        let bare = isPrefix ? String(word.dropLast()) : word
+        let tokens = tokens(of: bare)
+        guard tokens.count > 1 else { return quoted(bare) + (isPrefix ? "*" : "") }
+        return "(" + tokens.indices.map { quoted(tokens[$0]) + (isPrefix && $0 == tokens.count - 1 ? "*" : "") }
+            .joined(separator: " AND ") + ")"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The index's tokens of `word`: itself when it is ASCII letters and digits (nearly every query word,
+    /// which `TextNormalizer` folds to those), else what the tokenizer makes of it (itself should it fail:
+    /// FTS5 then says what is wrong with the expression).
+    static func tokens(of word: String) -> [String] {
+        if word.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) }) {
+            return word.isEmpty ? [] : [word]
+        }
+        return (try? tokenizer.tokens(word)) ?? [word]
     }
 
     /// The columns `namesInNoLanguage` and `namesInLanguages` filter to, as `geodb_phrase_columns` marks them:
@@ -60,6 +91,6 @@ package enum FTSQuery {
     package static func allPrefixes(_ text: String, column: String) -> String? {
         let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }.prefix(16)
         guard !words.isEmpty else { return nil }
-        return "\(column): " + words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+        return "\(column): " + words.map { term($0 + "*") }.joined(separator: " ")
     }
 }
