@@ -16,11 +16,11 @@ enum PopularBench {
     static func sets(_ raw: Connection) throws -> [(name: String, queries: [Query])] {
         func texts(_ sql: String) throws -> [String] { try raw.prepare(sql).rows([]) { $0.text(0) ?? "" }.filter { !$0.isEmpty } }
         let towns = try texts("""
-            SELECT name FROM place WHERE kind IN ('city', 'town', 'village', 'hamlet', 'suburb') AND name IS NOT NULL
+            SELECT name FROM place WHERE kind IN ('city', 'town', 'village', 'hamlet', 'suburb') AND \(KindIndex.condition()) AND name IS NOT NULL
             GROUP BY name ORDER BY max(importance) DESC, name LIMIT 20
             """)
         let streets = try texts("""
-            SELECT name FROM place WHERE kind = 'street' AND name IS NOT NULL GROUP BY name ORDER BY count(*) DESC, name LIMIT 20
+            SELECT name FROM place WHERE \(KindIndex.equals(.street)) AND name IS NOT NULL GROUP BY name ORDER BY count(*) DESC, name LIMIT 20
             """)
         // The main street with a number: each of those streets with the lowest house number of its addresses
         // ("Landstrasse 1"), a number most towns along a street of a common name have too. One pass over the

@@ -70,11 +70,11 @@ enum SearchBench {
             return ["n": queries.count, "top1": queries.isEmpty ? 0 : Double(hits) / Double(queries.count)]
         }
         let towns = try raw.prepare("""
-            SELECT name, importance FROM place WHERE kind IN ('city', 'town', 'village') AND name IS NOT NULL
+            SELECT name, importance FROM place WHERE kind IN ('city', 'town', 'village') AND \(KindIndex.condition()) AND name IS NOT NULL
             ORDER BY importance DESC, id
             """).rows { (name: $0.text(0) ?? "", importance: $0.double(1)) }
         let words = try raw.prepare("""
-            SELECT DISTINCT name FROM place WHERE kind IN ('city', 'town', 'village', 'street') AND length(name) BETWEEN 5 AND 8
+            SELECT DISTINCT name FROM place WHERE kind IN ('city', 'town', 'village', 'street') AND \(KindIndex.condition()) AND length(name) BETWEEN 5 AND 8
             ORDER BY name
             """).rows { $0.text(0) ?? "" }.filter { $0.allSatisfy(\.isLetter) }
         let known = Set(words.map { $0.lowercased() })

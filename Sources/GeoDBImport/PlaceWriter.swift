@@ -322,7 +322,7 @@ public final class PlaceWriter {
         let rows = try db.prepare("""
             SELECT p.id, p.source_id, p.kind, p.lat, p.lon, n.name, n.type, n.lang FROM place p JOIN place_name n ON n.place_id = p.id
             WHERE p.kind IN ('city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood', 'locality',
-                             'country', 'state', 'county', 'island')
+                             'country', 'state', 'county', 'island') AND \(KindIndex.condition(on: "p.kind"))
             ORDER BY p.id, n.rowid
             """)
         var current: PlaceLinker.Candidate?

@@ -74,8 +74,9 @@ final class NearestPlaces {
     private func pointGrid(_ kinds: [PlaceKind]) throws -> PointGrid {
         let key = Self.cacheKey(kinds)
         if let grid = gridCache[key] { return grid }
-        let points = try db.rows("points of places of some kinds", "SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))",
-                                 [.text(JSONText.array(kinds.map(\.rawValue)))]) {
+        let points = try db.rows("points of places of some kinds", """
+            SELECT id, lat, lon FROM place WHERE kind IN (SELECT value FROM json_each(?1))\(KindIndex.holds(kinds) ? " AND " + KindIndex.condition() : "")
+            """, [.text(JSONText.array(kinds.map(\.rawValue)))]) {
             (id: $0.int(0), coordinate: try $0.coordinate(1, 2, place: $0.int(0), in: db.path))
         }
         let grid = PointGrid(points: points)
@@ -88,9 +89,15 @@ final class NearestPlaces {
         let key = Self.cacheKey(kinds)
         if let cached = pointCache[key] { return cached }
         let json = JSONText.array(kinds.map(\.rawValue))
+        // Addresses are not in the kind index (KindIndex): never few, and counting them would read every place.
+        guard KindIndex.holds(kinds) else {
+            pointCache[key] = .some(nil)
+            return nil
+        }
         // Counting stops past the limit: a gazetteer has hundreds of thousands of villages.
         let count = try db.first("count places of some kinds", """
-            SELECT count(*) FROM (SELECT 1 FROM place WHERE kind IN (SELECT value FROM json_each(?1)) LIMIT \(Self.fewPlaces + 1))
+            SELECT count(*) FROM (SELECT 1 FROM place WHERE kind IN (SELECT value FROM json_each(?1)) AND \(KindIndex.condition())
+            LIMIT \(Self.fewPlaces + 1))
             """, [.text(json)]) { $0.int(0) } ?? 0
         var points: [(id: Int64, coordinate: Coordinate)]?
         if count <= Self.fewPlaces {
@@ -98,6 +105,7 @@ final class NearestPlaces {
             // gazetteer) would otherwise pass over for a scan of every place.
             points = try db.rows("points of places of some kinds", """
                 SELECT id, lat, lon FROM place INDEXED BY idx_place_kind WHERE kind IN (SELECT value FROM json_each(?1))
+                AND \(KindIndex.condition())
                 """, [.text(json)]) { ($0.int(0), try $0.coordinate(1, 2, place: $0.int(0), in: db.path)) }
         }
         pointCache[key] = .some(points)

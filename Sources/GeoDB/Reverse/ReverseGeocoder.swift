@@ -516,7 +516,7 @@ final class ReverseGeocoder {
     private func zoneCountry(at point: Coordinate) throws -> Int64? {
         guard let zone = try timeZones.lookup()?.tzid(at: point), let code = TimeZoneCountry.code(ofZone: zone) else { return nil }
         return try db.first("the country place of a time zone", """
-            SELECT id FROM place WHERE kind = 'country' AND country_code = ?1 ORDER BY admin_level IS NULL, id LIMIT 1
+            SELECT id FROM place WHERE \(KindIndex.equals(.country)) AND country_code = ?1 ORDER BY admin_level IS NULL, id LIMIT 1
             """, [.text(code)]) { $0.int(0) }
     }
 

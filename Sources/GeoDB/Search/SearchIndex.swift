@@ -171,7 +171,7 @@ final class SearchIndex {
     func countryRows(named words: [String]) throws -> [Int64] {
         guard let key = NameKey.of(words: words), let match = FTSQuery.groups([[key, NameKey.inLanguage(key)]]) else { return [] }
         if countryRowsKnown == nil {
-            let rows = Set(try db.rows("country places", "SELECT id, importance FROM place WHERE kind = 'country'") {
+            let rows = Set(try db.rows("country places", "SELECT id, importance FROM place WHERE \(KindIndex.equals(.country))") {
                 SearchRowID.of(place: $0.int(0), importance: $0.double(1), kind: .country)
             })
             countryRowsKnown = (rows, rows.max())
@@ -363,11 +363,12 @@ final class SearchIndex {
             values.append(.text(JSONText.array(options.kinds.map(\.rawValue))))
             // In the index of kinds, before the place's row is read: most matches of a word are not of the
             // kinds asked for ("Studio" as a street: 2,400 matches on tiled ×400 for none, 4.6 ms through the
-            // place rows, 1.3 ms through the index, whose entries are a few bytes).
-            conditions.append("""
+            // place rows, 1.3 ms through the index, whose entries are a few bytes). Addresses are not in it:
+            // a filter asking for them reads the rows, where the matches of an address's words mostly are.
+            conditions.append(KindIndex.holds(options.kinds) ? """
                 EXISTS (SELECT 1 FROM place k INDEXED BY idx_place_kind WHERE k.kind IN (SELECT value FROM json_each(?\(values.count))) \
-                AND k.id = \(placeID))
-                """)
+                AND \(KindIndex.condition(on: "k.kind")) AND k.id = \(placeID))
+                """ : "p.kind IN (SELECT value FROM json_each(?\(values.count)))")
         }
         switch options.categories {
         case .categories(let ids)?:

@@ -35,7 +35,8 @@ struct PlaceScan {
         if let box = selection.bbox { try QueryValidation.box(box) }
         var conditions: [String] = [], values: [SQLiteValue] = []
         if !selection.kinds.isEmpty {
-            conditions.append("p.kind IN (SELECT value FROM json_each(?\(values.count + 1)))")
+            conditions.append("p.kind IN (SELECT value FROM json_each(?\(values.count + 1)))"
+                + (KindIndex.holds(selection.kinds) ? " AND " + KindIndex.condition(on: "p.kind") : ""))
             values.append(.text(JSONText.array(selection.kinds.map(\.rawValue))))
         }
         switch selection.categories {

@@ -122,7 +122,7 @@ final class AddressCompleter {
     private static func forEachStreetLine(in db: Connection, _ body: (String, [UInt8]) -> Bool) throws -> Bool {
         let streets = try db.prepare("""
             SELECT p.name, g.geometry FROM place p JOIN place_geometry g ON g.place_id = p.id
-            WHERE p.kind = 'street' AND p.name IS NOT NULL ORDER BY p.id
+            WHERE \(KindIndex.equals(.street, on: "p.kind")) AND p.name IS NOT NULL ORDER BY p.id
             """)
         while try streets.step() {
             guard let name = streets.text(0), let geometry = streets.blob(1) else { continue }

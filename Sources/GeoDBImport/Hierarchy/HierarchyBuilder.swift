@@ -95,7 +95,7 @@ final class HierarchyBuilder {
     /// the first of a code by id.
     private func countryPlaces(besides areas: AreaIndex) throws -> [String: Int64] {
         var places: [String: Int64] = [:]
-        let rows = try writer.db.prepare("SELECT id, country_code FROM place WHERE kind = 'country' AND country_code IS NOT NULL ORDER BY id")
+        let rows = try writer.db.prepare("SELECT id, country_code FROM place WHERE \(KindIndex.equals(.country)) AND country_code IS NOT NULL ORDER BY id")
         while try rows.step() {
             guard !areas.isArea(rows.int(0)), let code = rows.text(1).flatMap(CountryCode.parse), places[code] == nil else { continue }
             places[code] = rows.int(0)

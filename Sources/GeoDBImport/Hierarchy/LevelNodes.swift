@@ -50,7 +50,7 @@ final class LevelNodes {
         let rows = try writer.db.prepare("""
             SELECT id, kind, lat, lon, country_code FROM place
             WHERE (id < ?1 OR id IN (SELECT value FROM json_each(?2)))
-              AND kind IN ('city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood')
+              AND kind IN ('city', 'town', 'village', 'hamlet', 'suburb', 'neighbourhood') AND \(KindIndex.condition())
             """)
         try rows.bind([.integer(writer.firstID), .text(JSONText.array(writer.areaLikeIDs))])
         while try rows.step() {

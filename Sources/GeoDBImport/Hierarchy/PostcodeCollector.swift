@@ -101,7 +101,7 @@ final class PostcodeCollector {
     ///
     /// `osmSources`: the sources whose addresses were collected; `areas`: the areas, with the postal ones.
     func addPostcodePlaces(writer: PlaceWriter, osmSources: Set<Int64>, areas: AreaIndex) throws -> [PostcodePlace] {
-        let earlier = try writer.db.prepare("SELECT name, country_code FROM place WHERE id < ?1 AND kind = 'postcode'")
+        let earlier = try writer.db.prepare("SELECT name, country_code FROM place WHERE id < ?1 AND \(KindIndex.equals(.postcode))")
             .rows([.integer(writer.firstID)]) { PostcodeKey(countryCode: $0.text(1), code: $0.text(0) ?? "") }
         var known = Set(earlier)
         for area in areas.postalAreas {

@@ -50,7 +50,7 @@ final class TigerStreets {
         guard !wanted.isEmpty else { return }
         let select = try db.prepare("""
             SELECT p.id, p.source_id, p.source_ref, p.name, g.geometry FROM place p JOIN place_geometry g ON g.place_id = p.id
-            WHERE p.kind = 'street' AND p.name IS NOT NULL ORDER BY p.id
+            WHERE \(KindIndex.equals(.street, on: "p.kind")) AND p.name IS NOT NULL ORDER BY p.id
             """)
         let merged = try db.prepare("SELECT source_ref FROM place_link WHERE place_id = ? AND source_id = ? ORDER BY rowid")
         while try select.step() {

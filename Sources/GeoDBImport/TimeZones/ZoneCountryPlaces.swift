@@ -21,7 +21,7 @@ enum ZoneCountryPlaces {
         // searched with every query (the server's popular mix lost a quarter of its requests/s).
         guard let source = try db.scalarInt("SELECT source_id FROM timezone ORDER BY id LIMIT 1"),
               try db.scalarInt("SELECT EXISTS (SELECT 1 FROM place)") == 1 else { return 0 }
-        let known = Set(try db.prepare("SELECT DISTINCT upper(country_code) FROM place WHERE kind = 'country' AND country_code IS NOT NULL")
+        let known = Set(try db.prepare("SELECT DISTINCT upper(country_code) FROM place WHERE \(KindIndex.equals(.country)) AND country_code IS NOT NULL")
             .rows { $0.text(0) ?? "" })
         var countries: [String: ZoneCountry] = [:]
         let polygons = try db.prepare("""

@@ -21,7 +21,7 @@ struct CountryCodeReading: CandidateReading {
     /// of their alternate names: the code is one, in every language.
     func candidates(_ query: ParsedQuery, options: SearchOptions) throws -> [RankedCandidate] {
         let rowids = try context.db.rows("the country places of a code", """
-            SELECT id, importance FROM place WHERE kind = 'country' AND country_code = ?1 ORDER BY id LIMIT 8
+            SELECT id, importance FROM place WHERE \(KindIndex.equals(.country)) AND country_code = ?1 ORDER BY id LIMIT 8
             """, [.text(code)]) { SearchRowID.of(place: $0.int(0), importance: $0.double(1), kind: .country) }
         return try context.index.candidates(of: rowids.sorted(), after: nil, options: options, limit: rowids.count).candidates.map { place in
             let points = SearchRanking.PlacePoints(place, query: query, near: options.near)
