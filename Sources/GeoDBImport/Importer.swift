@@ -296,10 +296,6 @@ public enum Importer {
         try writer.finish()
         try CategoryAssigner.finish(in: db, added: writer.categoryCounts)
         context.clock.lap("categories")
-        if !options.append, context.summary.derived.streets + context.summary.derived.postcodes > 0 {
-            try packPlaceTable(in: db)
-            context.clock.lap("pack")
-        }
         try db.execute("COMMIT")
         context.temporary.startWriteback()
         context.clock.lap("commit")
@@ -326,24 +322,6 @@ public enum Importer {
         context.summary.countsByKind = writer.countsByKind
         context.summary.places = writer.written
         context.summary.linked = writer.linked
-    }
-
-    /// Rewrites `place` with full pages. Addresses completion grows the rows it completes (a street, a postcode),
-    /// and a row that no longer fits splits its page: `place` was a tenth empty space (Liechtenstein ×20: 3.5 of
-    /// 43.6 MB). Copied out to a temporary table and back, both times as records, without decoding them (SQLite's
-    /// transfer optimization: the two tables alike, neither with an index yet, the second empty). Only after
-    /// completions (a gazetteer's `place` is 2 % empty: nothing to gain) and in a new file: an appended one has
-    /// place's indexes, which the copy back would fill row by row.
-    private static func packPlaceTable(in db: Connection) throws {
-        guard let sql = try db.scalarText("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'place'"),
-              let table = sql.range(of: "CREATE TABLE place ") else { return }   // ImportTests checks that it is packed
-        try db.execute(sql.replacingCharacters(in: table, with: "CREATE TEMP TABLE place_packed ") + """
-            ;
-            INSERT INTO temp.place_packed SELECT * FROM main.place;
-            DELETE FROM main.place;
-            INSERT INTO main.place SELECT * FROM temp.place_packed;
-            DROP TABLE temp.place_packed;
-            """)
     }
 
     private static func writeMeta(db: Connection, writer: PlaceWriter, appending: Bool, keysHoldFirstWords: Bool) throws {

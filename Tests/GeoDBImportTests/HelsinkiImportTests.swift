@@ -149,17 +149,6 @@ final class HelsinkiDatabases: @unchecked Sendable {
         }
     }
 
-    /// `place` is written with full pages: addresses completion's longer rows (a street, a postcode derived)
-    /// split its pages, a tenth of them left empty, and the import packs the table again afterwards.
-    @Test func placeTablePagesAreFull() throws {
-        guard Connection.isCompiled(with: "ENABLE_DBSTAT_VTAB") else { return }
-        let db = try Connection(path: try TestDatabases.liechtenstein(), mode: .readOnly())
-        let derived = try db.scalarInt("SELECT count(*) FROM place WHERE derived IS NOT NULL") ?? 0
-        #expect(derived > 1_000)
-        let unused = try db.prepare("SELECT sum(unused) * 1.0 / sum(pgsize) FROM dbstat WHERE name = 'place'").rows([]) { $0.double(0) }
-        #expect((unused.first ?? 1) < 0.04, "\(unused)")
-    }
-
     @Test func sourceIsRecorded() throws {
         let info = try GeoDatabase(path: dbs.pbf).info()
         #expect(info.sources.count == 1)
