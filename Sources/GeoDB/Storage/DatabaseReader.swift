@@ -107,10 +107,13 @@ final class DatabaseReader {
             if deadline.cancelled.load(ordering: .relaxed) { throw SQLiteError(code: 9, message: "interrupted") }
             return Self.tracesStatements ? try traced(purpose, body) : try body()
         } catch let error as SQLiteError {
-            if error.primaryCode == 9, deadline.cancelled.load(ordering: .relaxed) {
+            // SQLITE_INTERRUPT; or, from a virtual table whose own statement was interrupted (the R*Tree: a map
+            // of the world stopped by the time limit), SQLITE_ERROR with SQLite's text for it.
+            let interrupted = error.primaryCode == 9 || (error.primaryCode == 1 && error.message == "interrupted")
+            if interrupted, deadline.cancelled.load(ordering: .relaxed) {
                 throw GeoDBError(.interrupted, "\(path): \(purpose): cancelled")
             }
-            if error.primaryCode == 9, let timeLimit, deadline.hasPassed {   // SQLITE_INTERRUPT
+            if interrupted, let timeLimit, deadline.hasPassed {
                 throw GeoDBError(.database, "\(path): \(purpose): stopped after \(String(format: "%g", timeLimit)) s",
                                  remedy: "no query on a geodb database takes so long: the file may be damaged or made to be slow")
             }
