@@ -134,16 +134,19 @@ final class FullTextBuilder {
         let street = address.street.flatMap { streets?.texts(of: $0) }
         let columns = address.searchColumns(named: named, streetForms: street?.forms)
         let texts = names.texts
+        // Each name is keyed with the house number too (`NameKey.numbered`): the keys of "Street 5".
+        let number = NameKey.numberToken(of: address.housenumber)
         // A place without a name or names of its own (an address) is keyed by its street alone.
-        let ownKeys = names.own.isEmpty && !named && street != nil ? street!.keys
+        let ownKeys = names.own.isEmpty && !named && street != nil
+            ? street!.keys + (number.flatMap { NameKey.numbered(address.street!, number: $0) }.map { " " + $0 } ?? "")
             : NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []), inLanguages: names.inLanguages,
-                           firstWords: firstWords)
+                           number: number, firstWords: firstWords)
         let own = (SearchRowID.of(place: id, importance: importance, kind: kind),
                    RowText(name: texts.own, langName: texts.inLanguages, street: columns.street, address: columns.address, keys: ownKeys))
         guard !texts.alternate.isEmpty else { return [own] }
         return [own, (SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true),
                       RowText(name: texts.alternate, langName: "", street: columns.street, address: columns.address,
-                              keys: NameKey.text(of: names.alternate, firstWords: firstWords)))]
+                              keys: NameKey.text(of: names.alternate, number: number, firstWords: firstWords)))]
     }
 
     /// Has the worker index the rows it holds now rather than at `complete`: call when the import's thread

@@ -167,6 +167,49 @@ import TestSupport
         }
     }
 
+    /// Sixty towns with a Teststrasse of twenty houses, and a shop on each ranked above its houses whose address
+    /// holds the number elsewhere ("13, Floor 5"): "Teststrasse 5" reads the houses numbered 5 from the keys of
+    /// their street with the number (`NameKey.numbered`), not by listing the matches (FTS5's walk of the rows of
+    /// the word and of the number: no "rows that match" statement); the places whose alternate name is the street
+    /// (with that number, or with it as postcode), the one named "Teststrasse 5" and the one named so with that
+    /// number are ranked as a deep search ranks them. Each first page, whole and as typed, is the deep search's.
+    /// A number of two words ("5 A") or a range gives no key: a query's number does not match it in the index either.
+    @Test func aStreetAndNumberIsReadFromItsKeys() throws {
+        let scratch = try ScratchDirectory()
+        var osm = OSMFile(lon: 9.52)
+        for town in 1...60 {
+            let lat = 47.0 + Double(town) * 0.01
+            for house in 1...20 {
+                osm.node(town * 100 + house, lat + Double(house) * 1e-4,
+                         [("addr:street", "Teststrasse"), ("addr:housenumber", "\(house)"), ("addr:city", "Town \(town)")])
+            }
+            osm.node(town * 100 + 99, lat, [("shop", "clothes"), ("name", "Shop \(town)"), ("addr:street", "Teststrasse"),
+                                            ("addr:housenumber", "13, Floor 5"), ("addr:city", "Town \(town)")])
+        }
+        osm.node(9_001, 46.9, [("amenity", "cafe"), ("name", "Cafe"), ("alt_name", "Teststrasse"), ("addr:street", "Teststrasse"),
+                               ("addr:housenumber", "5")])
+        osm.node(9_002, 46.91, [("amenity", "cafe"), ("name", "Bar"), ("alt_name", "Teststrasse"), ("addr:postcode", "5")])
+        osm.node(9_003, 46.92, [("tourism", "attraction"), ("name", "Teststrasse 5")])
+        osm.node(9_004, 46.93, [("tourism", "museum"), ("name", "Teststrasse 5"), ("addr:street", "Teststrasse"), ("addr:housenumber", "5")])
+        osm.node(9_005, 46.94, [("addr:street", "Teststrasse"), ("addr:housenumber", "5 A")])
+        let path = try osm.imported("numbered", in: scratch)
+        let keys = try Connection(path: path, mode: .readOnly()).prepare("SELECT count(*) FROM place_name_key WHERE place_name_key MATCH ?1")
+        func rows(_ words: [String]) throws -> Int64 { try keys.rows([.text("\"\(NameKey.of(words: words)!)\"")]) { $0.int(0) }.first ?? 0 }
+        // The sixty houses, the café by its alternate name, the attraction and the museum by their names; the museum
+        // by its name with its number too.
+        #expect(try rows(["teststrasse", "5"]) == 63 && rows(["teststrasse", "5", "5"]) == 1 && rows(["teststrasse", "5a"]) == 0)
+        let db = try GeoDatabase(path: path)
+        let lines = try Self.tracedStatements(path, "Teststrasse 5")
+        #expect(!lines.contains { $0.contains("rows that match, with their name columns") } && lines.contains { $0.contains("rows named so") },
+                "\(lines)")
+        #expect(try db.search("Teststrasse 5").allSatisfy { $0.address.housenumber == "5" })
+        for limit in [3, 10, 25] {
+            #expect(try Self.ids(db, "Teststrasse 5", limit: limit) == Array(Self.ids(db, "Teststrasse 5", limit: 100).prefix(limit)), "\(limit)")
+            #expect(try Self.ids(db, "Teststrasse 5", limit: limit, typing: true)
+                    == Array(Self.ids(db, "Teststrasse 5", limit: 100, typing: true).prefix(limit)), "\(limit) (typing)")
+        }
+    }
+
     /// Sixty capitals named Helsinki, Helsingfors in Swedish and "Kapitale …" in German, and thirty villages
     /// "Kirchdorf …": with no language asked for, "Helsingfors" reads the capitals as named so in another
     /// language (their rows apart, `NameKey.inLanguage`), and "K" typed leaves them below the villages unread

@@ -230,4 +230,20 @@ import TestSupport
         #expect(TextNormalizer.indexAlternatives("Töölönkatu 5") == ["toeoeloenkatu", "5", "toolonk"])
         #expect(TextNormalizer.indexAlternatives("Östra Tullgatan St") == ["oestra", "tullgatan", "st", "tullg"] + TextNormalizer.abbreviations["st"]!)
     }
+
+    /// A house number as search compares it, and the one rule keys are made with: a name keyed with its number
+    /// is the key of the name's words and the number (what search asks for "Töölönkatu 5"), whatever the name's
+    /// script; only one-word numbers of ASCII letters and digits are keyed.
+    @Test func houseNumbersAndTheirKeys() {
+        #expect(TextNormalizer.houseNumber("13 A") == "13a" && TextNormalizer.houseNumber("12-14") == "12-14"
+                && TextNormalizer.houseNumber(" 5\tB ") == "5b")
+        #expect(NameKey.numberToken(of: "12B") == "12b" && NameKey.numberToken(of: "5") == "5")
+        for number in ["13 A", "12-14", "5;7", "", "½"] { #expect(NameKey.numberToken(of: number) == nil, "\(number)") }
+        #expect(NameKey.numberToken(of: nil) == nil)
+        for name in ["Töölönkatu", "Alte Landstrasse", "Hel'sinki", "Улица Ленина", "東京"] {
+            #expect(NameKey.numbered(name, number: "5") == NameKey.of(words: TextNormalizer.tokens(name) + ["5"]), "\(name)")
+            let keys = NameKey.text(of: [name], number: "5", firstWords: false).split(separator: " ").map(String.init)
+            #expect(keys == [NameKey.of(words: TextNormalizer.tokens(name))!, NameKey.numbered(name, number: "5")!], "\(name)")
+        }
+    }
 }

@@ -140,20 +140,25 @@ struct CandidateRanker {
         /// `exactKeys`: the expressions of every key a name that is the text has (`hasNoExactName`).
         /// `inLanguagesOnly`: `match` gives only rows whose names in a language alone hold the words.
         /// `rows`: every row that matches, known beforehand (a text few rows match).
+        /// `namedWithNumber` false: no name of its rows that is the text is keyed with the number asked for
+        /// (`SearchRanking.bound(ofPlacesUpTo:…)`). `startsAfter`: its rows follow this rowid (bound as no higher).
         func source(_ match: String, names: SearchRanking.NameBound, keys: (match: String, holding: Bool)? = nil,
-                    exactKeys: [String]? = nil, inLanguagesOnly: Bool = false, rows knownRows: [Int64]? = nil) -> CandidateSource {
+                    exactKeys: [String]? = nil, inLanguagesOnly: Bool = false, rows knownRows: [Int64]? = nil,
+                    namedWithNumber: Bool = true, startsAfter: Int64? = nil) -> CandidateSource {
             let alternateRows: Bool? = names == .exactOwn || names == .exactInLanguage ? false : names == .exactAlternate ? true : nil
             // Rows of the address stream are rarely among the best: their first page is a couple of rows,
             // enough to learn the rank they start at (a first page of 20 cost "Eger" as typed a fifth more). So
             // are the rows whose names do not begin with the word, where most do ("Schaan": 14 of 66, a page of
-            // 20 read all 66).
-            let firstPage = names == .none || names == .notExactNotLeading ? 2 : firstPage
+            // 20 read all 66), and the rows without the house number asked for beside a name that is the text.
+            let firstPage = names == .none || names == .notExactNotLeading || !namedWithNumber ? 2 : firstPage
             var read = 0
             var listed: [Int64]?
             var streamListed: (rows: [Int64], of: Int)?
             var source = CandidateSource(bound: { rank in
-                SearchRanking.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: options.near, entry: entry, names: names,
-                                    inLanguagesOnly: inLanguagesOnly)
+                // No row of alternate names ranks above `SearchRowID.highestAlternateRank`.
+                SearchRanking.bound(ofPlacesUpTo: alternateRows == true ? min(rank, SearchRowID.highestAlternateRank) : rank, query: query,
+                                    forced: forced, near: options.near, entry: entry, names: names, inLanguagesOnly: inLanguagesOnly,
+                                    namedWithNumber: namedWithNumber)
             }, read: { after, rowsMatter in
                 var after = after
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
@@ -204,8 +209,8 @@ struct CandidateRanker {
                 // through the rows of each word, to the end when the page is not filled.
                 let lastRow = rowsMatter().flatMap { $0 > after ?? .min ? $0 : nil }
                 let found = try self.index.candidateRows(match: match, options: options, inSets: inSets, after: after, upTo: lastRow,
-                                                         keys: keys, namePhrases: marksLanguages && names != .none ? namePhrases : nil,
-                                                         limit: page)
+                                                         keys: keys, alternates: alternateRows,
+                                                         namePhrases: marksLanguages && names != .none ? namePhrases : nil, limit: page)
                 if let lastRow, found.count < page {
                     read -= page - found.count
                     return (found, false, lastRow)
@@ -213,6 +218,7 @@ struct CandidateRanker {
                 return (found, found.count < page || read >= Self.candidateLimit, nil)
             })
             if let exactKeys, byKeyAlone { source.hasNoExactName = hasNoExactName(exactKeys) }
+            source.lastRowID = startsAfter
             source.givesWholeAlternates = alternateRows == true
             source.namesMayBeExact = names != .notExact && names != .notExactNotLeading
             source.namesMayLead = names != .notExactNotLeading
@@ -276,12 +282,46 @@ struct CandidateRanker {
             return [("(\(match)) AND \(inNoLanguage)", false), ("(\(match)) AND (\(inLanguages) NOT \(inNoLanguage))", true)]
         }
         var sources: [CandidateSource]
+        let firstPage = max(16, 2 * options.limit)
+        // A word and a house number ("Aleksanterinkatu 5", the commonest address query): the places one of whose
+        // names is the text and whose number is the one asked for are the rows of those names' keys with the
+        // number (`NameKey.numbered`), read from place_name_key alone, most important first; every other match
+        // scores at most a name that is the text without the number, or a name holding the word with it, and is
+        // read only as far as that can matter. Not by listing the matches: FTS5 finds them by walking the rows
+        // of the word and of the number ("Aleksanterinkatu 5" on tiled Helsinki ×400: 800 matches among 48,800
+        // and 32,400 rows, the 400 "Factory Aleksi" at "13 A, 5. krs./Floor 5" first, 7 ms).
+        // Rows of own and of alternate names apart, each bound as such rows can score (a whole alternate name loses
+        // less than its row's rank says), so that equal addresses are not read to the candidate limit for an
+        // alternate name that might score more; the matches through the address alone apart, as in every
+        // search of several phrases (each stream reads up to `candidateLimit` rows). The rows whose names hold
+        // the word and lack the number are sparse, and FTS5 finds the next one by walking the rows of the word
+        // and of the number, however few can matter: they are bound from the first row whose names hold the word
+        // (a street's own, of the street's rank), which settles most without a walk. When fewer places than are
+        // asked for are named so with that number (a street of one town; a square whose addresses are its shops'),
+        // the matches are few or the answers others: they are listed as for any other text, in one statement
+        // ("Landstrasse 1" on Liechtenstein: five streams cost twice the 2.0 M instructions of one).
+        if let numberKeys = numberedNameKeys(query, words: words, forced: forced, inSets: inSets),
+           let named = FTSQuery.groups(nameWords, column: FTSQuery.names),
+           case let keyed = try index.rowids(named: numberKeys, limit: Self.numberedRowsRead), keyed.count >= options.limit {
+            let alternates = keyed.filter(SearchRowID.isAlternate)
+            let nameMatch = "(\(match)) AND \(named)"
+            let firstNamed = try index.rowids(matching: named, limit: 1).first
+            sources = [source(match, names: .exactOwn, rows: keyed.filter { !SearchRowID.isAlternate($0) }),
+                       source("(\(match)) NOT \(named)", names: .none)]
+                + (alternates.isEmpty ? [] : [source(match, names: .exactAlternate, rows: alternates)])
+                + (firstNamed.map { first in
+                    [.exactOwn, .exactAlternate].map {
+                        source(nameMatch, names: $0, keys: (numberKeys, false), namedWithNumber: false, startsAfter: first - 1)
+                    }
+                } ?? [])
+            return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, floor: floor,
+                                      from: sources)
+        }
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
         // streams cost three statements (Monaco's random names, p50 70 → 143 µs). The rows matching, up to a
         // page and one, from the index alone, tell which; few, they are that stream's rows, read by rowid: the
         // expression is not evaluated again ("Mexico City" on cities500 walked the 10,000 rows of each word
         // twice, 300 µs a time, to find 11).
-        let firstPage = max(16, 2 * options.limit)
         var matching: [Int64]?
         if forced == nil && !words.isEmpty {
             if inSets == nil, prefixGroups.filter({ FTSQuery.phraseCount([$0]) > 0 }).count > 1,
@@ -340,6 +380,20 @@ struct CandidateRanker {
                                   from: sources)
     }
 
+    /// For a query of one word and one house number (a `NameKey.numberToken`), as the plain reading has it, the
+    /// FTS5 expression of the keys every place one of whose names is the text and whose number is the one asked
+    /// for has: the word's and, for a name that holds the number too ("Pier 39"), the word's and the number's,
+    /// each with the number after them. Nil for other queries, typos (a typo's name is no key) and searches
+    /// within areas.
+    private func numberedNameKeys(_ query: ParsedQuery, words: [[String]], forced: MatchClass?,
+                                  inSets: SearchIndex.AreaSetList?) -> String? {
+        guard forced == nil, inSets == nil, query.words.count == 1, words == [query.words], query.numbers.count == 1,
+              let number = NameKey.numberToken(of: query.numbers[0]), number == query.numbers[0],
+              query.numberText == nil || query.numberText == number else { return nil }
+        let word = query.words[0]
+        return FTSQuery.groups([[[word, number], [word, number, number]].compactMap(NameKey.of)])
+    }
+
     /// Index rows in rank order (rowid order), read page by page: `read` gives the rows after a rowid (nil:
     /// from the first) and whether they were the last, or nil when there are no more; `bound` is the most a
     /// row of at most a rank (`SearchRowID.highestRank`) can score.
@@ -396,6 +450,11 @@ struct CandidateRanker {
 
     /// At most this many matches of a text of several words are listed (`rowidsNaming`) for the streams to read.
     static let mostListed = 2_000
+
+    /// At most this many rows keyed with a name and a house number are read (`numberedNameKeys`): the most
+    /// important, filtered by the options in pages; a street name and number is held by one address per town
+    /// that has such a street.
+    static let numberedRowsRead = 5_000
 
     /// At most this many matches of a query are ranked, the most important ones.
     static let candidateLimit = 200

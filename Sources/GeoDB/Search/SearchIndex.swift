@@ -76,9 +76,11 @@ final class SearchIndex {
     /// With `keys`, only the rows that hold (or, `holding` false, do not hold) one of these whole-name keys
     /// (`NameKey`, an FTS5 expression over `place_name_key`). With `namePhrases`, each candidate says whether only
     /// its names in a language hold one of the expression's first `namePhrases` phrases (`rowidsNaming`; not
-    /// with sets kept by their members).
+    /// with sets kept by their members). With `alternates`, only rows of alternate names (true) or of own names
+    /// (false; not with sets kept by their members either).
     func candidateRows(match: String, options: SearchOptions, inSets: AreaSetList? = nil, after: Int64? = nil, upTo lastRow: Int64? = nil,
-                       keys: (match: String, holding: Bool)? = nil, namePhrases: Int? = nil, limit: Int = 200) throws -> [Candidate] {
+                       keys: (match: String, holding: Bool)? = nil, alternates: Bool? = nil, namePhrases: Int? = nil,
+                       limit: Int = 200) throws -> [Candidate] {
         let placeID = SearchRowID.placeIDSQL("f.rowid")
         // Few rows hold a key: SQLite lists them once per statement, then checks each match against the list.
         // `+f.rowid`: offered the IN as a rowid constraint, FTS5 took it and gave up its rowid order, and
@@ -129,6 +131,9 @@ final class SearchIndex {
         if let keys {
             values.append(.text(keys.match))
             filter += keyed(values.count)
+        }
+        if let alternates {
+            filter += " AND (f.rowid & \(SearchRowID.alternateBit)) \(alternates ? "<>" : "=") 0"
         }
         // With sets to lie in, a match's set is checked before its place is read: most lie elsewhere.
         let setsBefore = inSets == nil ? "" : "JOIN place_area_set pas ON pas.place_id = \(placeID)"

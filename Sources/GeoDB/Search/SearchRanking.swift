@@ -296,9 +296,17 @@ enum SearchRanking {
     /// nearness), its names matching at best as `names` says (typo matching: always as `.exact` says).
     /// `inLanguagesOnly`: rows of own names whose names in no language hold no query word (`.notExact` and
     /// `.notExactNotLeading`: their names in a language do, ranked as in another language than the one asked
-    /// for; only when none is asked for).
+    /// for; only when none is asked for). `namedWithNumber` false: rows none of whose names that is the text is
+    /// keyed with the house number asked for (`NameKey.numbered`), so a name that is the text earns no number
+    /// bonus (a postcode's at most): they score at most that, or a name holding the words with the number.
     static func bound(ofPlacesUpTo rank: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      entry: Entry, names: NameBound = .exact, inLanguagesOnly: Bool = false) -> Double {
+                      entry: Entry, names: NameBound = .exact, inLanguagesOnly: Bool = false, namedWithNumber: Bool = true) -> Double {
+        if !namedWithNumber && !query.numbers.isEmpty && [.exact, .exactOwn, .exactAlternate, .exactInLanguage].contains(names) {
+            func bound(_ names: NameBound) -> Double {
+                Self.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: near, entry: entry, names: names, inLanguagesOnly: inLanguagesOnly)
+            }
+            return max(bound(names) - numberBonus + postcodeBonus, bound(.notExact), bound(.none))
+        }
         let name: Double
         switch names {
         case .exactInLanguage:
@@ -351,7 +359,7 @@ enum SearchRanking {
         init(_ place: SearchIndex.Candidate, query: ParsedQuery, near: Coordinate?) {
             if !query.numbers.isEmpty {
                 // An address whose number is the one asked for is the answer; other numbered matches rank lower.
-                let number = place.housenumber.map { TextNormalizer.fold($0).replacingOccurrences(of: " ", with: "") }
+                let number = place.housenumber.map(TextNormalizer.houseNumber)
                 if let number, query.numbers.contains(number) || query.numberText == number {
                     value += numberBonus
                     hasNumber = true

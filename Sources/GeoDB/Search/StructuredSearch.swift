@@ -23,12 +23,12 @@ final class StructuredSearch {
         try options.validate()
         if let street, let housenumber {
             let wantedStreet = TextNormalizer.tokens(street).joined(separator: " ")
-            let wantedNumber = Self.foldNumber(housenumber)
+            let wantedNumber = TextNormalizer.houseNumber(housenumber)
             let groups = TextNormalizer.tokens(street).map { TextNormalizer.variants($0) } + TextNormalizer.tokens(housenumber).map { [$0] }
             guard let match = FTSQuery.groups(groups, column: FTSQuery.address) else { return [] }
             let found = try places.results(ids: try index.candidates(match: match, options: options).map(\.id)).filter { p in
                 TextNormalizer.tokens(p.address.street ?? "").joined(separator: " ") == wantedStreet
-                    && Self.foldNumber(p.address.housenumber ?? "") == wantedNumber
+                    && TextNormalizer.houseNumber(p.address.housenumber ?? "") == wantedNumber
                     && Self.liesIn(p.address, town: city)
                     // A postcode derived at import is the neighbours' guess, no reason to refuse the address.
                     && (Self.matches(p.address.postcode, postcode) || p.address.derived.contains(.postcode))
@@ -98,7 +98,7 @@ final class StructuredSearch {
         let streetName = exactStreet.name ?? street
         let groups = TextNormalizer.tokens(streetName).map { [$0] }
         guard let addressMatch = FTSQuery.groups(groups, column: FTSQuery.address) else { return [] }
-        let fragment = Self.foldNumber(housenumber)
+        let fragment = TextNormalizer.houseNumber(housenumber)
         var addressOptions = options
         addressOptions.kinds = []
         let onStreet = try places.results(ids: try index.candidates(match: addressMatch, options: addressOptions, limit: 5000).map(\.id))
@@ -106,10 +106,10 @@ final class StructuredSearch {
                 guard let number = p.address.housenumber, p.kind != .interpolation,
                       TextNormalizer.tokens(p.address.street ?? "").joined(separator: " ")
                         == TextNormalizer.tokens(streetName).joined(separator: " ") else { return false }
-                return Self.foldNumber(number).hasPrefix(fragment)
+                return TextNormalizer.houseNumber(number).hasPrefix(fragment)
             }
         let numbers = try scope.filter(onStreet).sorted(by: Self.listedBefore(street: street, housenumber: housenumber))
-        return Array(numbers.map { Self.marked($0, Self.foldNumber($0.address.housenumber ?? "") == fragment ? .exact : .prefix) }
+        return Array(numbers.map { Self.marked($0, TextNormalizer.houseNumber($0.address.housenumber ?? "") == fragment ? .exact : .prefix) }
             .prefix(options.limit))
     }
 
@@ -219,10 +219,6 @@ final class StructuredSearch {
         var p = place
         p.match = match
         return p
-    }
-
-    static func foldNumber(_ number: String) -> String {
-        TextNormalizer.fold(number).filter { !$0.isWhitespace }
     }
 
     /// Whether an address lies in the town a structured search names: its city, or the suburb or

@@ -42,6 +42,8 @@ package enum SearchRowID {
     /// the last step, bound as if up to 6 points better than they are: "bike" on tiled ×400 read 200
     /// bike stations' "city bike" rows before it could stop.)
     static let rankSpan = 1 + alternateRankDrop
+    /// The highest rank of a row of alternate names: that of a place of rank 1, less `alternateRankDrop`.
+    static let highestAlternateRank = 1 - alternateRankDrop
 
     /// The rowid of place `id` of `importance` (0…1; outside is clamped) and `kind`, or of the row of its
     /// `alternate` names (its rank lower by `alternateRankDrop`): higher ranks get lower rowids, rows of equal

@@ -27,17 +27,41 @@ package enum NameKey {
     /// key made by `of(words:)`).
     package static func inLanguage(_ key: String) -> String { "l" + key }
 
+    /// The house number a place's row keys are made with (`text(of:…number:)`): the number folded, when that is
+    /// one word of ASCII letters and digits ("12", "12B" as "12b"), which the row's address holds as a word of the
+    /// full-text index too, and search compares as it is (`TextNormalizer.houseNumber`); nil for none, for
+    /// ranges and lists ("12-14", "5;7") and for numbers of several words ("13 A"), which a query's number word
+    /// does not match in the index either.
+    package static func numberToken(of housenumber: String?) -> String? {
+        guard let housenumber else { return nil }
+        let number = TextNormalizer.fold(housenumber)
+        guard !number.isEmpty, number.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else { return nil }
+        return number
+    }
+
+    /// The key of `name` with the house number token `number` after its words: the key of the name's folded
+    /// words and the number (`of(words: words + [number])`). A row whose names are keyed so holds, for a query
+    /// of one word and that number, every place one of whose names is the word and whose number is the one
+    /// asked (search's answers to "Aleksanterinkatu 5"): read from the keys alone, not by walking the rows of the
+    /// word and of the number ("Aleksanterinkatu 5" on tiled Helsinki ×400: 800 matches of 48,800 and 32,400 rows).
+    package static func numbered(_ name: String, number: String) -> String? {
+        hashes(of: name).map { key(of: extended($0.whole, by: number)) }
+    }
+
     /// The `key` text of an index row holding `names` and `inLanguages`: the distinct keys of `names`, those of
-    /// `inLanguages` that are not among them as `inLanguage` tokens, and, with `firstWords`, the distinct
-    /// `firstWord` tokens of all their first words, joined by spaces.
-    package static func text<C: Collection<String>>(of names: C, inLanguages: [String] = [], firstWords: Bool) -> String {
+    /// `inLanguages` that are not among them as `inLanguage` tokens, with `number` (a `numberToken`) the keys of
+    /// all of them with the number (`numbered`), and, with `firstWords`, the distinct `firstWord` tokens of all
+    /// their first words, joined by spaces.
+    package static func text<C: Collection<String>>(of names: C, inLanguages: [String] = [], number: String? = nil,
+                                                    firstWords: Bool) -> String {
         var tokens: [String] = []
-        tokens.reserveCapacity((firstWords ? 2 : 1) * (names.count + inLanguages.count))
+        tokens.reserveCapacity((firstWords ? 2 : 1) * (number == nil ? 1 : 2) * (names.count + inLanguages.count))
         var ownKeys: Set<String> = []
         for name in names {
             guard let hash = hashes(of: name) else { continue }
             tokens.append(key(of: hash.whole))
             if !inLanguages.isEmpty { ownKeys.insert(tokens[tokens.count - 1]) }
+            if let number { tokens.append(key(of: extended(hash.whole, by: number))) }
             if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
         }
         if !inLanguages.isEmpty {
@@ -45,6 +69,7 @@ package enum NameKey {
                 guard let hash = hashes(of: name) else { continue }
                 let whole = key(of: hash.whole)
                 if !ownKeys.contains(whole) { tokens.append(inLanguage(whole)) }
+                if let number { tokens.append(key(of: extended(hash.whole, by: number))) }
                 if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
             }
         }
@@ -90,6 +115,13 @@ package enum NameKey {
             if i == 0 { firstWord = hash }
         }
         return (hash, firstWord)
+    }
+
+    /// The hash of words whose hash is `hash` with `word` after them.
+    private static func extended(_ hash: UInt64, by word: String) -> UInt64 {
+        var hash = mix(hash, 0x20)
+        for byte in word.utf8 { hash = mix(hash, byte) }
+        return hash
     }
 
     private static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325

@@ -356,6 +356,17 @@ package enum TextNormalizer {
         return shapes
     }()
 
+    /// A house number as search compares it: folded, without whitespace ("13 A" → "13a"). A place has the
+    /// number a query asks for when this equals one of the query's numbers (`SearchRanking.PlacePoints`,
+    /// structured search), and its search rows are keyed by it (`NameKey.numberToken`).
+    package static func houseNumber(_ text: String) -> String {
+        let folded = fold(text)
+        guard folded.unicodeScalars.contains(where: \.properties.isWhitespace) else { return folded }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: folded.unicodeScalars.lazy.filter { !$0.properties.isWhitespace })
+        return String(kept)
+    }
+
     /// Lower-cased, diacritics removed, apostrophes dropped, letters of `letterRange` in ASCII; other
     /// characters kept.
     package static func fold(_ text: String) -> String {
