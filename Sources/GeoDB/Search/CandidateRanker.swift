@@ -302,7 +302,8 @@ struct CandidateRanker {
         // ("Landstrasse 1" on Liechtenstein: five streams cost twice the 2.0 M instructions of one).
         if let numberKeys = numberedNameKeys(query, words: words, forced: forced, inSets: inSets),
            let named = FTSQuery.groups(nameWords, column: FTSQuery.names),
-           case let keyed = try index.rowids(named: numberKeys, limit: Self.numberedRowsRead), keyed.count >= options.limit {
+           case let keyed = try index.rowids(named: numberKeys, limit: Self.numberedRowsRead + 1),
+           keyed.count >= options.limit && keyed.count <= Self.numberedRowsRead {
             let alternates = keyed.filter(SearchRowID.isAlternate)
             let nameMatch = "(\(match)) AND \(named)"
             let firstNamed = try index.rowids(matching: named, limit: 1).first
@@ -451,9 +452,10 @@ struct CandidateRanker {
     /// At most this many matches of a text of several words are listed (`rowidsNaming`) for the streams to read.
     static let mostListed = 2_000
 
-    /// At most this many rows keyed with a name and a house number are read (`numberedNameKeys`): the most
-    /// important, filtered by the options in pages; a street name and number is held by one address per town
-    /// that has such a street.
+    /// At most this many rows keyed with a name and a house number are read (`numberedNameKeys`), filtered by
+    /// the options in pages; a street name and number is held by one address per town that has such a street.
+    /// Held by more, the matches are listed as for any other text: the other streams leave out every keyed row,
+    /// and a filter may keep only rows past the first so many.
     static let numberedRowsRead = 5_000
 
     /// At most this many matches of a query are ranked, the most important ones.
