@@ -358,7 +358,8 @@ package enum TextNormalizer {
 
     /// A house number as search compares it: folded, without whitespace ("13 A" → "13a"). A place has the
     /// number a query asks for when this equals one of the query's numbers (`SearchRanking.PlacePoints`,
-    /// structured search), and its search rows are keyed by it (`NameKey.numberToken`).
+    /// structured search), and its search rows are keyed by it when it is one word of ASCII letters and digits
+    /// (`NameKey.numberToken`).
     package static func houseNumber(_ text: String) -> String {
         let folded = fold(text)
         guard folded.unicodeScalars.contains(where: \.properties.isWhitespace) else { return folded }
