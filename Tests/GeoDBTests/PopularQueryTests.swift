@@ -210,6 +210,30 @@ import TestSupport
         }
     }
 
+    /// A street and number that fewer places are named so with than asked for, or more than
+    /// `CandidateRanker.numberedRowsRead`, is listed as any other text: its few rows in one statement, and past the
+    /// cap, where the other streams would leave out keyed rows not read, a filter may want one of those. Each first
+    /// page is the deep search's, and the filtered search finds the last house.
+    @Test func aStreetAndNumberOfFewOrVeryManyPlacesIsListed() throws {
+        let scratch = try ScratchDirectory()
+        var osm = OSMFile(lon: 9.52)
+        let many = CandidateRanker.numberedRowsRead + 1
+        for i in 1...many {
+            osm.node(i, 40.0 + Double(i) * 1e-3, [("addr:street", "Teststrasse"), ("addr:housenumber", "5"), ("addr:city", "Town \(i)")])
+        }
+        for i in 1...3 { osm.node(10_000 + i, 39.0 + Double(i) * 1e-3, [("addr:street", "Feldweg"), ("addr:housenumber", "7")]) }
+        let path = try osm.imported("listed", in: scratch)
+        let db = try GeoDatabase(path: path)
+        for text in ["Teststrasse 5", "Feldweg 7"] {
+            #expect(try Self.tracedStatements(path, text).contains { $0.contains("rows that match, with their name columns") }, "\(text)")
+            #expect(try Self.ids(db, text, limit: 10) == Array(Self.ids(db, text, limit: 100).prefix(10)), "\(text)")
+        }
+        #expect(try db.search("Feldweg 7").count == 3)
+        var last = SearchOptions()
+        last.bbox = BoundingBox(minLat: 40.0 + Double(many) * 1e-3 - 5e-4, minLon: 9.5, maxLat: 46.0, maxLon: 9.6)
+        #expect(try db.search("Teststrasse 5", options: last).map(\.address.city) == ["Town \(many)"])
+    }
+
     /// Sixty capitals named Helsinki, Helsingfors in Swedish and "Kapitale …" in German, and thirty villages
     /// "Kirchdorf …": with no language asked for, "Helsingfors" reads the capitals as named so in another
     /// language (their rows apart, `NameKey.inLanguage`), and "K" typed leaves them below the villages unread

@@ -289,6 +289,14 @@ enum SearchRanking {
         case notExactNotLeading
         /// No name holds a query word: the candidate matched through its address alone.
         case none
+
+        /// One of the rows' names may be the query exactly (the exact streams).
+        var mayBeTheText: Bool {
+            switch self {
+            case .exact, .exactOwn, .exactAlternate, .exactInLanguage: return true
+            case .notExact, .notExactNotLeading, .none: return false
+            }
+        }
     }
 
     /// The most a candidate not yet read can score: `bound` for a place of at most `rank` (`SearchRowID`:
@@ -301,7 +309,7 @@ enum SearchRanking {
     /// bonus (a postcode's at most): they score at most that, or a name holding the words with the number.
     static func bound(ofPlacesUpTo rank: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
                       entry: Entry, names: NameBound = .exact, inLanguagesOnly: Bool = false, namedWithNumber: Bool = true) -> Double {
-        if !namedWithNumber && !query.numbers.isEmpty && [.exact, .exactOwn, .exactAlternate, .exactInLanguage].contains(names) {
+        if !namedWithNumber && !query.numbers.isEmpty && names.mayBeTheText {
             func bound(_ names: NameBound) -> Double {
                 Self.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: near, entry: entry, names: names, inLanguagesOnly: inLanguagesOnly)
             }

@@ -107,14 +107,9 @@ package enum NameKey {
 
     /// The hashes of folded words: FNV-1a over the words joined by spaces, and over the first alone.
     private static func hashes(of words: [String]) -> (whole: UInt64, firstWord: UInt64)? {
-        guard !words.isEmpty else { return nil }
-        var hash = offsetBasis, firstWord = offsetBasis
-        for (i, word) in words.enumerated() {
-            if i > 0 { hash = mix(hash, 0x20) }
-            for byte in word.utf8 { hash = mix(hash, byte) }
-            if i == 0 { firstWord = hash }
-        }
-        return (hash, firstWord)
+        guard let first = words.first else { return nil }
+        let firstWord = first.utf8.reduce(offsetBasis, mix)
+        return (words.dropFirst().reduce(firstWord, extended), firstWord)
     }
 
     /// The hash of words whose hash is `hash` with `word` after them.
