@@ -301,6 +301,21 @@ import TestSupport
         // The town may come first, with or without a comma, in one to three words.
         #expect(wheres("Monaco Ville Rue Basse 37", typing: false).contains(["monaco", "ville"]))
         #expect(wheres("Vaduz, Städtle 38", typing: false) == [["stadtle"], ["vaduz"]])
+        // A word typed with a hyphen is one name: no town inside it, but beside it.
+        #expect(wheres("Monte-Carlo", typing: false).isEmpty)
+        #expect(wheres("Avenue Monte-Carlo", typing: false) == [["monte", "carlo"], ["avenue"]])
+        #expect(wheres("Cafe Aix-en-Provence", typing: false) == [["aix", "en", "provence"], ["cafe"]])
+        #expect(wheres("Monte-Carlo 5", typing: false) == [["monte", "carlo"]])
+    }
+
+    /// A name typed with a hyphen finds the place so named (not read as a place "Monte" in an area "Carlo"),
+    /// as the same words typed apart do, which still try the splits.
+    @Test func aHyphenatedNameIsOneName() throws {
+        let db = try GeoDatabase(path: try TestDatabases.cities())
+        let hyphenated = try db.search("Aix-en-Provence")
+        #expect(hyphenated.first?.name == "Aix-en-Provence", "\(hyphenated.map(\.displayName))")
+        #expect(try db.search("Aix en Provence").first?.id == hyphenated.first?.id)
+        #expect(WhatWhereReading.splits(of: ParsedQuery("Aix en Provence"), typing: false).count == 4)
     }
 
     /// "…, Town" keeps to the town's area sets in SQL when they are few and by looking up each candidate's

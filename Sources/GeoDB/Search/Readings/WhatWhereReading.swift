@@ -36,13 +36,17 @@ struct WhatWhereReading: CandidateReading {
     /// The ways to split the query into "what, where": the words at one end naming areas, the others the place.
     /// With commas, the parts after or before a comma ("Street 1, Town", "Town, Street 1"); without, the last
     /// or the first one to three words, as people write the town after the street or before it ("Monaco Ville
-    /// Rue Basse 37", a town of two words whose first is also the country's name). While `typing`, a last
-    /// word of one or two letters is no "where" alone: it begins the names of thousands of areas, which
-    /// narrow nothing and cost most ("Metro Rautatientori A" on tiled ×400: 13 of its 18 ms).
+    /// Rue Basse 37", a town of two words whose first is also the country's name). Not inside a word typed with
+    /// a hyphen (`ParsedQuery.isJoinedToNext`): "Monte-Carlo" is one name, and its splits cost Monaco's town
+    /// twice its search. While `typing`, a last word of one or two letters is no "where" alone: it begins the
+    /// names of thousands of areas, which narrow nothing and cost most ("Metro Rautatientori A" on tiled ×400:
+    /// 13 of its 18 ms).
     static func splits(of query: ParsedQuery, typing: Bool) -> [(what: Range<Int>, where: Range<Int>)] {
         allSplits(of: query).filter { split in
-            !(typing && split.where.count == 1 && split.where.upperBound == query.words.count
-              && query.words[split.where.lowerBound].count < 3)
+            let between = split.where.lowerBound == 0 ? split.where.upperBound : split.where.lowerBound
+            return !query.isJoinedToNext(between - 1)
+                && !(typing && split.where.count == 1 && split.where.upperBound == query.words.count
+                     && query.words[split.where.lowerBound].count < 3)
         }
     }
 
