@@ -45,7 +45,12 @@ package enum NameKey {
     /// asked (search's answers to "Aleksanterinkatu 5"): read from the keys alone, not by walking the rows of the
     /// word and of the number ("Aleksanterinkatu 5" on tiled Helsinki ×400: 800 matches of 48,800 and 32,400 rows).
     package static func numbered(_ name: String, number: String) -> String? {
-        hashes(of: name).map { key(of: extended($0.whole, by: number)) }
+        hashes(of: name).map { numberedKey(of: $0.whole, number: number) }
+    }
+
+    /// The `numbered` key of a name whose hash is `hash`.
+    private static func numberedKey(of hash: UInt64, number: String) -> String {
+        key(of: extended(hash, by: number))
     }
 
     /// The `key` text of an index row holding `names` and `inLanguages`: the distinct keys of `names`, those of
@@ -61,7 +66,7 @@ package enum NameKey {
             guard let hash = hashes(of: name) else { continue }
             tokens.append(key(of: hash.whole))
             if !inLanguages.isEmpty { ownKeys.insert(tokens[tokens.count - 1]) }
-            if let number { tokens.append(key(of: extended(hash.whole, by: number))) }
+            if let number { tokens.append(numberedKey(of: hash.whole, number: number)) }
             if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
         }
         if !inLanguages.isEmpty {
@@ -69,7 +74,7 @@ package enum NameKey {
                 guard let hash = hashes(of: name) else { continue }
                 let whole = key(of: hash.whole)
                 if !ownKeys.contains(whole) { tokens.append(inLanguage(whole)) }
-                if let number { tokens.append(key(of: extended(hash.whole, by: number))) }
+                if let number { tokens.append(numberedKey(of: hash.whole, number: number)) }
                 if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
             }
         }
