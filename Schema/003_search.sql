@@ -50,11 +50,14 @@ CREATE VIRTUAL TABLE place_name_key USING fts5(
 );
 
 -- Distinct words (4 to 32 letters) of the name index with how many rows use them: the vocabulary
--- typo-tolerant search draws from. id is search_token's rowid.
+-- typo-tolerant search draws from. id is search_token's rowid. The rows holding a word in a language's
+-- names and in an address tell search which of a word's streams have no rows before it walks them.
 CREATE TABLE search_word (
-    id     INTEGER PRIMARY KEY,
-    token  TEXT NOT NULL,
-    places INTEGER NOT NULL
+    id              INTEGER PRIMARY KEY,
+    token           TEXT NOT NULL,
+    places          INTEGER NOT NULL,   -- rows holding it in name or lang_name (a row holding it in both: twice)
+    language_places INTEGER NOT NULL,   -- rows holding it in lang_name
+    address_places  INTEGER NOT NULL    -- rows holding it in address
 );
 -- The words beginning with what the user has typed so far, for prefixes longer than place_fts's prefix
 -- indexes (FTS5 reads every place of every word with such a prefix; the words themselves it reads lazily).

@@ -338,8 +338,8 @@ private final class ScratchIndex {
     }
 
     /// Indexes the rows still held, optimizes place_fts, then fills the vocabulary: the distinct words (4 to 32 letters) of its name
-    /// columns with their place counts (a row holding a word in both `name` and `lang_name`, rare, counted twice), read from the
-    /// optimized index (one segment to walk).
+    /// columns with their place counts (a row holding a word in both `name` and `lang_name`, rare, counted twice), those in
+    /// `lang_name` and those in `address` apart, read from the optimized index (one segment to walk).
     /// `Tools/bench/sqlite-floor.py` times these statements by themselves: keep it in step with them.
     private func complete() throws {
         try indexHeld()
@@ -347,9 +347,8 @@ private final class ScratchIndex {
             INSERT INTO place_fts(place_fts) VALUES ('optimize');
             INSERT INTO place_name_key(place_name_key) VALUES ('optimize');
             CREATE VIRTUAL TABLE temp.place_fts_vocabulary USING fts5vocab(main, place_fts, 'col');
-            INSERT INTO search_word(token, places)
-              SELECT term, sum(doc) FROM temp.place_fts_vocabulary
-              WHERE col IN ('name', 'lang_name') AND length(term) BETWEEN 4 AND 32 GROUP BY term;
+            INSERT INTO search_word(token, places, language_places, address_places)
+              \(SearchVocabulary.rows(countedIn: "temp.place_fts_vocabulary"));
             DROP TABLE temp.place_fts_vocabulary;
             INSERT INTO search_token(search_token) VALUES ('rebuild');
             INSERT INTO search_token(search_token) VALUES ('optimize');

@@ -130,10 +130,43 @@ import TestSupport
         // The search tables, carried into the append's scratch database and back, index the same words
         // in the same places as one import of both files.
         #expect(try indexedWords(path) == indexedWords(db.path))
-        let vocabulary = "SELECT token, places FROM search_word ORDER BY token"
+        let vocabulary = "SELECT token, places, language_places, address_places FROM search_word ORDER BY token"
         #expect(try query(path, vocabulary) == query(db.path, vocabulary))
         #expect(try query(path, "SELECT count(*) FROM search_word") != [[.integer(0)]])
         #expect(scratch.contents() == ["appended.sqlite"])
+    }
+
+    /// The vocabulary counts the index's rows: each word of 4 to 32 letters of a name column, with the rows holding it
+    /// in a name column (a row holding it in two, twice), in `lang_name` and in `address`, as `fts5vocab` lists them per
+    /// column; search reads no stream of a word's rows that these say has none.
+    @Test func theVocabularyCountsEachWordsRows() throws {
+        let db = try Connection(path: try SharedImport.combined.get().path, mode: .readOnly())
+        try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'col')")
+        // By bytes: two terms canonically equivalent (Swift's String equality) are two words of the index.
+        var counted: [[UInt8]: (naming: Int64, inLanguages: Int64, inAddress: Int64)] = [:]
+        for (term, column, rows) in try db.prepare("SELECT term, col, doc FROM v").rows([], { ($0.text(0) ?? "", $0.text(1) ?? "", $0.int(2)) })
+        where (4...32).contains(term.unicodeScalars.count) {
+            var word = counted[Array(term.utf8)] ?? (0, 0, 0)
+            switch column {
+            case "name": word.naming += rows
+            case "lang_name": (word.naming, word.inLanguages) = (word.naming + rows, word.inLanguages + rows)
+            case "address": word.inAddress += rows
+            default: break
+            }
+            counted[Array(term.utf8)] = word
+        }
+        let vocabulary = try db.prepare("SELECT token, places, language_places, address_places FROM search_word").rows {
+            ($0.text(0) ?? "", $0.int(1), $0.int(2), $0.int(3))
+        }
+        let expected = counted.filter { $0.value.naming > 0 }
+        #expect(vocabulary.count == expected.count)
+        for (token, naming, inLanguages, inAddress) in vocabulary {
+            let word = expected[Array(token.utf8)]
+            #expect(word?.naming == naming && word?.inLanguages == inLanguages && word?.inAddress == inAddress,
+                    "\(token): \(naming), \(inLanguages), \(inAddress) against \(String(describing: word))")
+        }
+        // Both kinds of words are there: names in a language (Helsinki's), words addresses hold and words they do not.
+        #expect(vocabulary.contains { $0.2 > 0 } && vocabulary.contains { $0.3 > 0 } && vocabulary.contains { $0.1 > 10 && $0.3 == 0 })
     }
 
     /// Every word of `place_fts` with the places holding it and how often.

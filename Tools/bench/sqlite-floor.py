@@ -63,8 +63,11 @@ def main():
             ("name index", ["INSERT INTO place_fts(rowid, name, address) SELECT id, coalesce(name, ''), address FROM temp.text"]),
             ("name index optimize", ["INSERT INTO place_fts(place_fts) VALUES ('optimize')"]),
             ("vocabulary", ["CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, place_fts, 'col')",
-                            "INSERT INTO search_word(token, places) SELECT term, sum(doc) FROM temp.vocabulary "
-                            "WHERE col IN ('name', 'lang_name') AND length(term) BETWEEN 4 AND 32 GROUP BY term"]),
+                            "INSERT INTO search_word(token, places, language_places, address_places) "
+                            "SELECT term, sum(doc) FILTER (WHERE col IN ('name', 'lang_name')) AS places, "
+                            "coalesce(sum(doc) FILTER (WHERE col = 'lang_name'), 0), "
+                            "coalesce(sum(doc) FILTER (WHERE col = 'address'), 0) "
+                            "FROM temp.vocabulary WHERE length(term) BETWEEN 4 AND 32 GROUP BY term HAVING places > 0"]),
             ("trigram index", ["INSERT INTO search_token(search_token) VALUES ('rebuild')",
                                "INSERT INTO search_token(search_token) VALUES ('optimize')"]),
             ("secondary indexes", [sql for name, sql in schema.items()

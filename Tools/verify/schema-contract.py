@@ -16,7 +16,7 @@ import re
 import sqlite3
 import sys
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 EARTH_RADIUS_M = 6371008.8          # the doc's mean Earth radius
 UNITS_PER_DEGREE = 10_000_000       # coordinates are stored in integers of 1e-7 degree
 CENTER = (60.1699, 24.9384)         # Helsinki, the doc's example point

@@ -596,19 +596,41 @@ final class SearchIndex {
         return words.isEmpty ? [word + "*"] : words.contains(word) ? words : [word] + words
     }
 
-    /// How many rows hold the words `terms` in their names, from the vocabulary (`search_word.places`: a row
-    /// counted once per name column); nil when one of them is not in it (under 4 letters, a prefix, or in no
-    /// name).
-    func rowsNaming(_ terms: [String]) throws -> Int? {
-        // A word at a time, by the token's index: through json_each the statement cost 3 % of a popular word's search.
-        var rows = 0
+    /// How many index rows hold a word (or words, summed), from the vocabulary (`search_word`): in their names
+    /// (a row counted once per name column), in their names in a language (`lang_name`), in their address.
+    struct WordRows {
+        var naming = 0
+        var namingInLanguages = 0
+        var inAddress = 0
+    }
+
+    /// The rows holding the words `terms` (`WordRows`, summed over them); nil when one of them is not in the
+    /// vocabulary (under 4 letters, a prefix, or in no name).
+    func rows(holding terms: [String]) throws -> WordRows? {
+        var rows = WordRows()
         for term in Set(terms) {
-            guard let places = try db.first("how many rows name a word", "SELECT places FROM search_word WHERE token = ?1",
-                                            [.text(term)], { $0.int(0) }) else { return nil }
-            rows += Int(places)
+            guard let word = try wordRows(term) else { return nil }
+            rows.naming += word.naming
+            rows.namingInLanguages += word.namingInLanguages
+            rows.inAddress += word.inAddress
         }
         return rows
     }
+
+    /// One word's `WordRows`, nil when the vocabulary does not hold it; remembered for the session (up to
+    /// `wordRowsRemembered` words): every search of a word asks, and the statement cost 1 % of a town's.
+    private func wordRows(_ term: String) throws -> WordRows? {
+        if let known = wordRowsKnown[term] { return known }
+        // A word at a time, by the token's index: through json_each the statement cost 3 % of a popular word's search.
+        let word = try db.first("how many rows hold a word", """
+            SELECT places, language_places, address_places FROM search_word WHERE token = ?1
+            """, [.text(term)], { WordRows(naming: Int($0.int(0)), namingInLanguages: Int($0.int(1)), inAddress: Int($0.int(2))) })
+        if wordRowsKnown.count >= Self.wordRowsRemembered { wordRowsKnown.removeAll(keepingCapacity: true) }
+        wordRowsKnown[term] = .some(word)
+        return word
+    }
+    private var wordRowsKnown: [String: WordRows?] = [:]
+    private static let wordRowsRemembered = 4_096
 
     /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word` (with `typing`,
     /// words beginning so: "stcokh" → stockholm), nearest first, then most used.

@@ -129,6 +129,19 @@ public enum IntegrityCheck {
             return rows >= places.worded && rows <= places.all ? nil
                 : "\(rows) rows of alternate names for \(places.all) places with alternate names (\(places.worded) with a word)"
         }
+        check("search_word = the words of place_fts's names") {
+            // Search reads no stream of a word's rows that the vocabulary says has none.
+            try db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.place_fts_column USING fts5vocab(main, place_fts, 'col')")
+            let (differing, stored, counted) = try db.prepare("""
+                WITH counted AS MATERIALIZED (\(SearchVocabulary.rows(countedIn: "temp.place_fts_column"))),
+                     stored AS MATERIALIZED (SELECT token, places, language_places, address_places FROM search_word)
+                SELECT (SELECT count(*) FROM (SELECT term FROM (SELECT * FROM counted EXCEPT SELECT * FROM stored)
+                                              UNION SELECT token FROM (SELECT * FROM stored EXCEPT SELECT * FROM counted))),
+                       (SELECT count(*) FROM stored), (SELECT count(*) FROM counted)
+                """).rows { ($0.int(0), $0.int(1), $0.int(2)) }.first ?? (0, 0, 0)
+            return differing == 0 && stored == counted ? nil
+                : "\(differing) words counted otherwise than place_fts holds them (search_word \(stored) rows, place_fts \(counted) words)"
+        }
         check("meta place_count") {
             let stored = try db.scalarText("SELECT value FROM meta WHERE key = 'place_count'")
             let actual = try count("SELECT count(*) FROM place")

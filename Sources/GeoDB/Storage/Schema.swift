@@ -4,7 +4,7 @@ import GeoDBSQLite
 /// The geodb database schema. `Schema/*.sql` is its only definition.
 package enum Schema {
     /// Bumped on any change a reader could notice (docs/SCHEMA.md, "Version policy").
-    package static let version: Int64 = 16
+    package static let version: Int64 = 17
 
     /// Files whose names start with "9" hold secondary indexes, created after the bulk load.
     static func isIndexFile(_ name: String) -> Bool { name.hasPrefix("9") }
