@@ -5,6 +5,12 @@ import Foundation
 package enum CoordinateParser {
     /// The coordinate in `text`, or nil when the text is not (only) a coordinate or is out of range.
     package static func parse(_ text: String) -> Coordinate? {
+        // Most texts are names: an ASCII letter other than a hemisphere's first rules one out before trimming copies
+        // it (Foundation's trim cost 25,000 instructions, 1 % of a town's search).
+        if let lead = text.utf8.first, lead < 0x80, lead != UInt8(ascii: " "), lead != UInt8(ascii: "\t"),
+           !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lead), !"-+NSEWnsew".utf8.contains(lead) {
+            return nil
+        }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let first = trimmed.first, first.isNumber || "-+NSEWnsew".contains(first), trimmed.count <= 64 else { return nil }
         // Split into the two axes: at a comma, else at the hemisphere letter that ends the first.
