@@ -130,17 +130,18 @@ public enum IntegrityCheck {
                 : "\(rows) rows of alternate names for \(places.all) places with alternate names (\(places.worded) with a word)"
         }
         check("search_word = the words of place_fts's names") {
-            // Search reads no stream of a word's rows that the vocabulary says has none.
+            // Search reads no stream of a word's rows that the vocabulary says has none. Each word counted looked up
+            // by the token's index (set operations sorted both lists: 3.4 s on cities500's 759,074 words, this 1.6 s).
             try db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.place_fts_column USING fts5vocab(main, place_fts, 'col')")
-            let (differing, stored, counted) = try db.prepare("""
-                WITH counted AS MATERIALIZED (\(SearchVocabulary.rows(countedIn: "temp.place_fts_column"))),
-                     stored AS MATERIALIZED (SELECT token, places, language_places, address_places FROM search_word)
-                SELECT (SELECT count(*) FROM (SELECT term FROM (SELECT * FROM counted EXCEPT SELECT * FROM stored)
-                                              UNION SELECT token FROM (SELECT * FROM stored EXCEPT SELECT * FROM counted))),
-                       (SELECT count(*) FROM stored), (SELECT count(*) FROM counted)
-                """).rows { ($0.int(0), $0.int(1), $0.int(2)) }.first ?? (0, 0, 0)
-            return differing == 0 && stored == counted ? nil
-                : "\(differing) words counted otherwise than place_fts holds them (search_word \(stored) rows, place_fts \(counted) words)"
+            let (counted, differing, matched, stored) = try db.prepare("""
+                SELECT count(*), coalesce(sum(w.token IS NULL OR w.places IS NOT c.places OR w.language_places IS NOT c.language_places
+                                              OR w.address_places IS NOT c.address_places), 0),
+                       count(w.token), (SELECT count(*) FROM search_word)
+                FROM (\(SearchVocabulary.rows(countedIn: "temp.place_fts_column"))) c LEFT JOIN search_word w ON w.token = c.term
+                """).rows { ($0.int(0), $0.int(1), $0.int(2), $0.int(3)) }.first ?? (0, 0, 0, 0)
+            let wrong = differing + stored - matched
+            return wrong == 0 ? nil
+                : "\(wrong) words counted otherwise than place_fts holds them (search_word \(stored) rows, place_fts \(counted) words)"
         }
         check("meta place_count") {
             let stored = try db.scalarText("SELECT value FROM meta WHERE key = 'place_count'")
