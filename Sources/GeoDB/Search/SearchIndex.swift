@@ -620,16 +620,18 @@ final class SearchIndex {
     /// One word's `WordRows`, nil when the vocabulary does not hold it; remembered for the session (up to
     /// `wordRowsRemembered` words): every search of a word asks, and the statement cost 1 % of a town's.
     private func wordRows(_ term: String) throws -> WordRows? {
-        if let known = wordRowsKnown[term] { return known }
+        // By bytes, as SQLite compares tokens: two Strings Swift finds equal (canonically) can be two words of the index.
+        let key = Array(term.utf8)
+        if let known = wordRowsKnown[key] { return known }
         // A word at a time, by the token's index: through json_each the statement cost 3 % of a popular word's search.
         let word = try db.first("how many rows hold a word", """
             SELECT places, language_places, address_places FROM search_word WHERE token = ?1
             """, [.text(term)], { WordRows(naming: Int($0.int(0)), namingInLanguages: Int($0.int(1)), inAddress: Int($0.int(2))) })
         if wordRowsKnown.count >= Self.wordRowsRemembered { wordRowsKnown.removeAll(keepingCapacity: true) }
-        wordRowsKnown[term] = .some(word)
+        wordRowsKnown[key] = .some(word)
         return word
     }
-    private var wordRowsKnown: [String: WordRows?] = [:]
+    private var wordRowsKnown: [[UInt8]: WordRows?] = [:]
     private static let wordRowsRemembered = 4_096
 
     /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word` (with `typing`,
