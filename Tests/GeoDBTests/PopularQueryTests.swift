@@ -306,7 +306,7 @@ import TestSupport
     /// The matches through an address alone are a stream of their own, read last; a word no address holds (the
     /// vocabulary counts, `search_word.address_places`) has none to read: the 20 commonest such name words of a
     /// gazetteer (cities15000, whose addresses are its places' areas), whose streams walked all their rows to find
-    /// none, for 12 of them ("zhen" on cities500: 7,866 rows, 0.4 ms of its 1.5). Each first page is the deep
+    /// none, for 13 of them ("zhen" on cities500: 7,866 rows, 0.4 ms of its 1.5). Each first page is the deep
     /// search's. A word addresses hold keeps its stream ("Vaduz" on Liechtenstein).
     @Test func wordsNoAddressHoldsHaveNoAddressStream() throws {
         let gazetteer = try TestDatabases.cities()
