@@ -24,6 +24,19 @@ import TestSupport
         #expect(CoordinateParser.split("47.1,9.5") == nil)   // a position alone is `parse`'s
     }
 
+    /// A text that begins with an ASCII letter other than a hemisphere's is no position, told from its first byte
+    /// before it is trimmed; every way a position can begin still reads as one: a digit, a sign, a hemisphere letter
+    /// of either case, after spaces or a tab. A name beginning with a hemisphere letter is read whole, and is none.
+    @Test func aPositionAloneBeginsAsPositionsDo() throws {
+        for text in ["-33.86, 151.2", "+47.1, 9.5", " S 33.86 E 151.2", "\ts 33.86 e 151.2", "N 47.10791° E 9.52676°", "s 33.86, e 151.2",
+                     "47.1 N 9.5 E", "\u{00A0}47.1, 9.5"] {
+            #expect(CoordinateParser.parse(text) != nil, "\(text)")
+        }
+        for text in ["Vaduz", "vaduz 47.1 9.5", "Nendeln", "Schaan", "[natural=peak] 47.06512,9.53965", "\"47.1, 9.5\"", ""] {
+            #expect(CoordinateParser.parse(text) == nil, "\(text)")
+        }
+    }
+
     @Test func wordsWithAPositionAreSearchedAroundIt() throws {
         let weiher = try #require(try Self.search("sporry weiher, N 47.10791° E 9.52676°").first)
         #expect(weiher.name == "Spörry Weiher" && weiher.kind == .water)
