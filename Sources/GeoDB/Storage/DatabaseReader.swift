@@ -9,7 +9,7 @@ final class DatabaseReader {
     /// The database file.
     let path: String
     let connection: Connection
-    private var statements: [String: Statement] = [:]
+    private var statements: [StatementKey: Statement] = [:]
     /// How long one call that reads (`rows`, `first`, `reading`, …) may run, in seconds: every query
     /// answers in milliseconds, and a file made to be slow (a crafted index) must not hold a thread for
     /// good. Exports (`forEach`) have no limit.
@@ -159,11 +159,36 @@ final class DatabaseReader {
 
     /// The prepared statement for `sql`, compiled once and reused.
     private func statement(_ sql: String) throws -> Statement {
-        if let statement = statements[sql] { return statement }
+        let key = StatementKey(sql)
+        if let statement = statements[key] { return statement }
         let statement = try connection.prepare(sql)
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
+}
+
+/// The SQL of a prepared statement as the key of the reader's cache, hashed by its length and its first and last
+/// bytes: a String hashes every scalar it has, and looking up the 600 bytes of a candidate query that way was 3,100
+/// instructions, 3 % of a search of 14 statements. Statements of one shape differ near an end (a LIMIT, the filters
+/// of the options, a list of placeholders) or in length; equal keys compare the whole text.
+private struct StatementKey: Hashable {
+    let sql: String
+
+    init(_ sql: String) { self.sql = sql }
+
+    func hash(into hasher: inout Hasher) {
+        let utf8 = sql.utf8
+        hasher.combine(utf8.count)
+        let contiguous: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            let ends = min(bytes.count, Self.endBytes)
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(ends))))
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(ends))))
+        }
+        if contiguous == nil { hasher.combine(sql) }
+    }
+
+    /// How many bytes of each end are hashed.
+    private static let endBytes = 32
 }
 
 /// The end of the time a reading call may take, which SQLite's interrupt check looks at.

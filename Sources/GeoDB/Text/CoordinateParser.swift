@@ -11,7 +11,10 @@ package enum CoordinateParser {
            !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lead), !"-+NSEWnsew".utf8.contains(lead) {
             return nil
         }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Nor trimmed when both ends are ASCII other than a space or a tab: nothing to trim ("Eschen", "Sevelen").
+        let edges = [text.utf8.first, text.utf8.last].compactMap { $0 }
+        let trimmed = edges.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+            ? text : text.trimmingCharacters(in: .whitespaces)
         guard let first = trimmed.first, first.isNumber || "-+NSEWnsew".contains(first), trimmed.count <= 64 else { return nil }
         // Split into the two axes: at a comma, else at the hemisphere letter that ends the first.
         var halves: [String]
