@@ -191,6 +191,15 @@ import TestSupport
         let first = try #require(try Self.search(db, "Stockmann aleksant", autocomplete: true).first)
         #expect(first.displayName.hasPrefix("Stockmann, Aleksanterinkatu"))
         #expect(first.highlights == [TextRange(start: 0, end: 9), TextRange(start: 11, end: 19)])
+        // Found when read, of the line shown then: a name changed after the search moves them.
+        var renamed = first
+        renamed.name = "Tavaratalo " + (first.name ?? "")
+        #expect(renamed.displayName.hasPrefix("Tavaratalo Stockmann, Aleksanterinkatu"))
+        #expect(renamed.highlights == [TextRange(start: 11, end: 20), TextRange(start: 22, end: 30)])
+        // Ranges given are kept as given, and a result equals the same search's.
+        renamed.highlights = []
+        #expect(renamed.highlights == [])
+        #expect(try Self.search(db, "Stockmann aleksant", autocomplete: true).first == first)
     }
 
     @Test func nearBiasesTownLists() throws {

@@ -45,7 +45,19 @@ public struct PlaceResult: Codable, Sendable, Equatable {
     public var match: MatchClass?
     /// Search only: the parts of `displayName` the query's words matched, for an autocomplete list to
     /// bold what was typed.
-    public var highlights: [TextRange]? = nil
+    public var highlights: [TextRange]? {
+        get {
+            switch highlighting {
+            case .ranges(let ranges): return ranges
+            case .query(let highlighter): return highlighter.ranges(in: displayName)
+            }
+        }
+        set { highlighting = .ranges(newValue) }
+    }
+    /// What `highlights` are: ranges given, or those a search's query matches in the display line, found when read.
+    /// A search highlights its results so (`ForwardSearch`): writing the line of each and testing its words was a
+    /// tenth of a search for a rare name, and Nominatim's and Photon's answers show no highlights.
+    var highlighting = Highlighting.ranges(nil)
     /// How important the place is, 0…1 (`place.importance`, what search ranks by); nil for a result that is
     /// no stored place. Not in geodb's JSON (`lookup` shows it); Nominatim's formats report it.
     public var importance: Double? = nil
@@ -58,6 +70,15 @@ public struct PlaceResult: Codable, Sendable, Equatable {
 
     /// The position as a `Coordinate`.
     public var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
+}
+
+/// How a result's `highlights` are known. Two results compare equal by them when they hold equal ranges, or both
+/// the highlights of the same query: the ranges of a query are not found to compare them (a result decoded from
+/// JSON, which holds ranges, is not equal to the search result it was written from; nor, for its importance, was it).
+enum Highlighting: Sendable, Equatable {
+    case ranges([TextRange]?)
+    /// The ranges `Highlighter` finds in the result's display line.
+    case query(Highlighter)
 }
 
 /// Which line of text a result shows as its `displayName`. The line itself is never kept: `AddressFormat`

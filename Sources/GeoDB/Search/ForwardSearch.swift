@@ -199,7 +199,7 @@ final class ForwardSearch {
         }
         var results = try context.places.localized(Array(found.prefix(options.limit)), language: options.language)
         let highlighter = Highlighter(words: query.words, numbers: query.numbers, lastIsPrefix: options.autocomplete)
-        for i in results.indices { results[i].highlights = highlighter.ranges(in: results[i].displayName) }
+        for i in results.indices { results[i].highlighting = .query(highlighter) }
         var offeredCategory = false
         if options.autocomplete, let offered = CategoryReading.suggestion(for: text, options: options) {
             // Second, so that the place the text most likely names stays first.

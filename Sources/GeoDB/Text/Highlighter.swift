@@ -7,7 +7,7 @@
 /// Highlighter(words: ["stock"], numbers: [], lastIsPrefix: true).ranges(in: "Stockmann, Aleksanterinkatu 52")
 /// // [TextRange(start: 0, end: 5)]
 /// ```
-struct Highlighter {
+struct Highlighter: Sendable, Equatable {
     /// The folded query words with their variants, and the numbers: a text word equal to one is matched whole.
     private let whole: Set<String>
     /// The last query word when it is being typed (`lastIsPrefix`): a text word it begins is matched that far.
@@ -15,9 +15,16 @@ struct Highlighter {
     /// The query words long enough to have typos (4 letters or more), with how many edits each allows.
     private let typoWords: [(word: String, count: Int, limit: Int, prefix: Bool)]
 
+    /// What it was made of: two highlighters of the same find the same ranges (`==`).
+    private let query: Query
+    private struct Query: Equatable {
+        let words: [String], numbers: [String], lastIsPrefix: Bool
+    }
+
     /// A highlighter of the folded query `words` (whole; the last one also as a word's beginning when
     /// `lastIsPrefix`; a word within the typo distance of one, in full) and `numbers`.
     init(words: [String], numbers: [String], lastIsPrefix: Bool) {
+        query = Query(words: words, numbers: numbers, lastIsPrefix: lastIsPrefix)
         // Made once per query, not per result or per word of a text: every result of every search is
         // highlighted (the server's profile of "Mannerheimintie": 8 % of its time here, most in these and the
         // typo tests; made per result, they were 29,000 instructions of each).
@@ -27,6 +34,8 @@ struct Highlighter {
             (word: $0, count: $0.count, limit: EditDistance.allowed(for: $0), prefix: lastIsPrefix && $0 == words.last)
         }
     }
+
+    static func == (a: Highlighter, b: Highlighter) -> Bool { a.query == b.query }
 
     /// The ranges of `text`, in Characters, that the query matches.
     func ranges(in text: String) -> [TextRange] {
