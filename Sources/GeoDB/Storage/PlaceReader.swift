@@ -18,15 +18,14 @@ final class PlaceReader {
     static let columns = """
         p.id, p.source_ref, p.kind, p.category, pc.category_id, p.name, p.lat, p.lon,
         p.housenumber, p.street, p.postcode, p.city, p.country_code, p.tags, p.state, p.country, p.timezone, p.population,
-        pas.area_set_id, s.format, s.name, p.derived, p.admin_level, p.importance
+        pas.area_set_id, p.source_id, p.derived, p.admin_level, p.importance
         """
-    static let columnCount = 24
+    static let columnCount = 23
     /// One place's row of `columns`, by id (?1).
     private static let placeByID = "SELECT \(columns) FROM place p \(joins) WHERE p.id = ?1"
     /// The tables `columns` read besides `place p`.
     static let joins = """
-        LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN source s ON s.id = p.source_id
-        LEFT JOIN place_area_set pas ON pas.place_id = p.id
+        LEFT JOIN place_category pc ON pc.place_id = p.id LEFT JOIN place_area_set pas ON pas.place_id = p.id
         """
     /// Full results for place ids, in the order given (unknown ids left out); `distances` fills `distanceM`.
     func results(ids: [Int64], distances: [Int64: Double] = [:]) throws -> [PlaceResult] {
@@ -49,7 +48,7 @@ final class PlaceReader {
         var address = Address(housenumber: row.text(8), street: row.text(9), postcode: row.text(10), city: row.text(11),
                               countryCode: row.text(12), state: row.text(14), country: row.text(15))
         // Split as bytes: splitting the String by Characters cost 5,000 instructions a place.
-        if let derived = row.text(21) {
+        if let derived = row.text(20) {
             address.derived = derived.utf8.split(separator: UInt8(ascii: ",")).compactMap { Address.Part(rawValue: String(decoding: $0, as: UTF8.self)) }
         }
         let areaSetID = row.isNull(18) ? nil : row.int(18)
@@ -57,26 +56,35 @@ final class PlaceReader {
         let tags = Self.decodeTags(row.text(13))
         // An area's own code, at its own level (it lies in no area of that level).
         if let level = kind.addressLevel, address.subdivisionCodes[level] == nil,
-           let code = SubdivisionCode(adminLevel: row.isNull(22) ? nil : Int(row.int(22)), tags: tags) {
+           let code = SubdivisionCode(adminLevel: row.isNull(21) ? nil : Int(row.int(21)), tags: tags) {
             address.subdivisionCodes[level] = code
         }
         let name = row.text(5)
         let at = try row.coordinate(6, 7, place: id, in: db.path)
-        return PlaceResult(id: id, sourceRef: Self.sourceReference(row), kind: kind, category: row.text(3).map(SourceCategory.init),
+        let source = row.isNull(19) ? nil : try sourceFile(row.int(19))
+        return PlaceResult(id: id, sourceRef: Self.sourceReference(record: row.text(1) ?? "", format: source?.format, file: source?.name),
+                           kind: kind, category: row.text(3).map(SourceCategory.init),
                            categoryID: row.text(4), name: name, lat: at.lat, lon: at.lon, address: address, tags: tags,
-                           timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17), importance: row.double(23),
+                           timezone: row.text(16), population: row.isNull(17) ? nil : row.int(17), importance: row.double(22),
                            areaSetID: areaSetID)
     }
 
-    /// The source record of a row of `columns`: its format and file (`source`) with `place.source_ref`. A
-    /// format other than GeoNames' and CSV's is one of OSM's, or TIGER's, whose lines are shown as the OSM way
-    /// of their street, as Nominatim shows them.
-    static func sourceReference(_ row: Statement) -> SourceReference {
-        sourceReference(record: row.text(1) ?? "", format: row.text(19), file: row.text(20))
+    /// The format and file name of the source (`source`) of id `id`; nil for an id the file has no source of.
+    /// Remembered per session (a file has a source per input it was imported from): a join of `source` for each
+    /// place read was a tenth of reading it (3,300 instructions of about 32,000).
+    private func sourceFile(_ id: Int64) throws -> (format: String?, name: String?)? {
+        if let known = sources[id] { return known }
+        let read = try db.first("a source", "SELECT format, name FROM source WHERE id = ?1", [.integer(id)]) { ($0.text(0), $0.text(1)) }
+        // A file made with many sources (not by geodb) keeps no more than this many remembered.
+        if sources.count >= 1_024 { sources.removeAll() }
+        sources[id] = .some(read)
+        return read
     }
+    private var sources: [Int64: (format: String?, name: String?)?] = [:]
 
     /// The source record `record` (`place.source_ref`, `place_link.source_ref`) of a file of `format` and name
-    /// `file` (`source.format`, `source.name`).
+    /// `file` (`source.format`, `source.name`). A format other than GeoNames' and CSV's is one of OSM's, or
+    /// TIGER's, whose lines are shown as the OSM way of their street, as Nominatim shows them.
     static func sourceReference(record: String, format: String?, file: String?) -> SourceReference {
         switch format {
         case "geonames": return SourceReference(format: .geonames, record: record)
