@@ -52,6 +52,21 @@ import TestSupport
         }
     }
 
+    /// A place whose `source_id` names no source (a file edited by hand) is shown as a record of OSM's, as a place of
+    /// a source of another format would be, each time it is read: the reader remembers sources per session, and
+    /// remembers that one has none.
+    @Test func aPlaceWhoseSourceIsGoneReadsAsOSMs() throws {
+        let scratch = try ScratchDirectory()
+        let path = try Self.edited("PRAGMA foreign_keys = OFF; UPDATE place SET source_id = 999 WHERE id = 1892", in: scratch)
+        let db = try GeoDatabase(path: path)
+        for _ in 0..<2 {
+            let place = try #require(try db.search("Stockmann").first { $0.id == 1892 })
+            #expect(place.sourceRef?.format == .osm, "\(place.sourceRef?.description ?? "nil")")
+        }
+        let result = try runGeodb(["lookup", path, "1892"])
+        #expect(result.status == 0 && result.stdout.contains("Stockmann"), "\(result.stderr)")
+    }
+
     /// Output grows with what it shows: a 10× wider value takes at most a generous multiple of the time
     /// (a category of 5,000 characters over 1,000 table rows took 187 s, a name of 100,000 control
     /// characters minutes: both quadratic in the value).

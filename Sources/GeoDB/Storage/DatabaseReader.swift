@@ -177,14 +177,14 @@ private struct StatementKey: Hashable {
     init(_ sql: String) { self.sql = sql }
 
     func hash(into hasher: inout Hasher) {
-        let utf8 = sql.utf8
-        hasher.combine(utf8.count)
-        let contiguous: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+        // The same bytes however the String is stored (`withUTF8` copies one that is not contiguous: none of ours).
+        var sql = sql
+        sql.withUTF8 { bytes in
             let ends = min(bytes.count, Self.endBytes)
+            hasher.combine(bytes.count)
             hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(ends))))
             hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(ends))))
         }
-        if contiguous == nil { hasher.combine(sql) }
     }
 
     /// How many bytes of each end are hashed.
