@@ -374,7 +374,12 @@ struct CandidateRanker {
                 let exactKeys = splitsExact ? ownKeys : anyKeys
                 sources = [source(nameMatch, names: .exactOwn, keys: (exactKeys, true))]
                     + (splitsExact ? [source(nameMatch, names: .exactInLanguage, keys: (inLanguageKeys, true))] : [])
-                    + (try index.alternateRowHolds(keys: ownKeys) ? [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true))] : [])
+                    // From the first alternates' row holding a key (rows of alternates hold no in-language keys: the
+                    // same rows as `exactKeys`'): "Asema-aukio" on tiled ×400 walked all 2,400 matches, 3 ms, for the
+                    // 400 stations whose short name "Asema" is an alternate, ranked far below the 400 squares.
+                    + (try index.firstAlternateRow(holding: ownKeys).map {
+                        [source(nameMatch, names: .exactAlternate, keys: (exactKeys, true), startsAfter: $0 - 1)]
+                    } ?? [])
                     + (try notExact(nameMatch, namings(nameMatch, splits: splitsExact, ownKeys: ownKeys), exactKeys: anyKeys,
                                     namedSo: splitsExact ? [ownKeys, inLanguageKeys] : [anyKeys], someExact: someExact))
                     + throughAddress

@@ -187,12 +187,14 @@ final class SearchIndex {
     /// The country places' rows of own names and the last of them, listed once per session.
     private var countryRowsKnown: (rows: Set<Int64>, last: Int64?)?
 
-    /// Whether a row of alternate names holds one of the whole-name keys `keys`: else a search needs no
-    /// stream of exact alternate names (reading it would read every exact own row too, ahead of need).
-    func alternateRowHolds(keys: String) throws -> Bool {
-        try db.first("whether an alternate name is the text", """
-            SELECT 1 FROM place_name_key WHERE place_name_key MATCH ?1 AND (rowid & \(SearchRowID.alternateBit)) != 0 LIMIT 1
-            """, [.text(keys)]) { $0.int(0) } != nil
+    /// The first row of alternate names (in rowid order) that holds one of the whole-name keys `keys`; nil when
+    /// none does, and a search needs no stream of exact alternate names (reading it would read every exact own
+    /// row too, ahead of need). The stream's rows begin there: bound from its rank, not the highest.
+    func firstAlternateRow(holding keys: String) throws -> Int64? {
+        try db.first("the first alternate name that is the text", """
+            SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 AND (rowid & \(SearchRowID.alternateBit)) != 0
+            ORDER BY rowid LIMIT 1
+            """, [.text(keys)]) { $0.int(0) }
     }
 
     /// The candidates of `rowids` (index rows known to match, in rowid order) after `after`, with the options'
