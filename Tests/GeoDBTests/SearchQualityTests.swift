@@ -186,6 +186,18 @@ import TestSupport
         #expect(results.contains { $0.kind == .category && $0.categoryID == "cafe" && $0.match == .category }, "\(results.map(\.displayName))")
     }
 
+    /// A word after an apostrophe is a word of the name, as FTS5 and Nominatim split it ("d'Armes": "d", "armes"),
+    /// as well as the joined word people type with the apostrophe: "Armes" on Monaco gives the bus stops "Place
+    /// d'Armes (…)", not the market and the shop at the square's addresses, which outranked them while the stops'
+    /// names were read as not holding the word.
+    @Test func wordsAfterAnApostropheAreWordsOfTheName() throws {
+        let db = try Self.monaco.get()
+        let armes = try Self.search(db, "Armes", limit: 10)
+        #expect(armes.count == 10 && armes.allSatisfy { $0.name?.hasPrefix("Place d'Armes") == true }, "\(armes.map(\.displayName))")
+        #expect(try Self.search(db, "Place d'Armes", limit: 1).first?.kind == .street)
+        #expect(try Self.search(db, "Observatoire de Monaco", limit: 3).contains { $0.name == "Grottes de l'Observatoire" })
+    }
+
     @Test func resultsSayWhichPartsMatched() throws {
         let db = try GeoDatabase(path: try TestDatabases.helsinki())
         let first = try #require(try Self.search(db, "Stockmann aleksant", autocomplete: true).first)
