@@ -221,8 +221,11 @@ package enum TextNormalizer {
         return lead != 0 || afterE1
     }
 
-    /// The apostrophes FTS5's tokenizer breaks words at (ʼ and ʻ are letters to it, and kept in a word).
-    static let wordBreakingApostrophes: Set<Unicode.Scalar> = ["'", "`", "\u{2019}"]
+    /// Whether a scalar is an apostrophe FTS5's tokenizer breaks words at: ' ` ’ (ʼ and ʻ are letters to it, and
+    /// kept in a word).
+    static func breaksWordsInFTS(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "'" || scalar == "`" || scalar == "\u{2019}"
+    }
 
     /// The words of `name` split at its apostrophes, not among `words` (its `tokens`, which join them): "italie"
     /// of "Boulevard d'Italie" ("ditalie"). FTS5 splits there, so the index holds them as the name's words, and a
@@ -231,9 +234,16 @@ package enum TextNormalizer {
     /// an elided article or particle (d', l', n'), never what is looked for, and the short form of a word ("N"
     /// for North: "North" typed found N'Djamena).
     static func apostropheParts(_ name: String, words: [String]) -> [String] {
-        guard name.unicodeScalars.contains(where: wordBreakingApostrophes.contains) else { return [] }
+        // On the bytes: called for every name ranking reads the other forms of (a tested Set of scalars was a
+        // fifth of those forms' cost).
+        var bytes = name.utf8.makeIterator()
+        var found = false
+        while let byte = bytes.next(), !found {
+            found = byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") || (byte == 0xE2 && bytes.next() == 0x80 && bytes.next() == 0x99)
+        }
+        guard found else { return [] }
         var split = String.UnicodeScalarView()
-        for scalar in name.unicodeScalars { split.append(wordBreakingApostrophes.contains(scalar) ? " " : scalar) }
+        for scalar in name.unicodeScalars { split.append(breaksWordsInFTS(scalar) ? " " : scalar) }
         return tokens(String(split)).filter { $0.utf8.count > 1 && !words.contains($0) }
     }
 
