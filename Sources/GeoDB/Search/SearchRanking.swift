@@ -192,17 +192,17 @@ enum SearchRanking {
         }
     }
 
-    /// The best of `names` for the query `words` (`entry`: how the last word was entered;
-    /// `fuzzy`: count edits): a whole name equal to the words is exact; a name holding every word (the
-    /// last as a prefix while typing, abbreviations as their words) is a prefix match. Nil when no single
-    /// name holds the words (they matched across names and address, or through a name not compared).
-    static func bestName(_ names: [CandidateName], words: [String], wholeTexts: [[String]], entry: Entry,
-                         fuzzy: Bool) -> NameMatch? {
+    /// The best of `names` for the query `words` (`variants`: each word's `TextNormalizer.variants`; `entry`:
+    /// how the last word was entered; `fuzzy`: count edits): a whole name equal to the words is exact; a name
+    /// holding every word (the last as a prefix while typing, abbreviations as their words) is a prefix match.
+    /// Nil when no single name holds the words (they matched across names and address, or through a name not
+    /// compared).
+    static func bestName(_ names: [CandidateName], words: [String], variants wordVariants: [[String]], wholeTexts: [[String]],
+                         entry: Entry, fuzzy: Bool) -> NameMatch? {
         var best: NameMatch?
         func consider(_ candidate: NameMatch) {
             if best.map({ candidate.points(entry) > $0.points(entry) }) ?? true { best = candidate }
         }
-        let wordVariants = words.map(TextNormalizer.variants)
         for name in names where !name.words.isEmpty {
             if !fuzzy, wholeTexts.contains(name.words) {
                 consider(NameMatch(match: .exact, tier: name.tier, edits: 0))
@@ -240,15 +240,17 @@ enum SearchRanking {
     static func rank(_ place: SearchIndex.Candidate, query: ParsedQuery, names: [CandidateName], forced: MatchClass?,
                      near: Coordinate?, entry: Entry = .complete) -> RankedCandidate {
         // Words naming where the place is (its city, suburb, country, postcode) are context ("…, Helsinki").
-        let core = query.words.filter { !place.context.contains($0) }
-        let words = core.isEmpty ? query.words : core
+        let inContext = query.words.contains(where: place.context.contains)
+        let core = inContext ? query.words.filter { !place.context.contains($0) } : query.words
+        let (words, variants) = core.isEmpty || !inContext ? (query.words, query.wordVariants)
+            : (core, zip(query.words, query.wordVariants).filter { !place.context.contains($0.0) }.map(\.1))
         // As word lists, not joined texts: compared with every name read, and a name's words are compared without
         // a String made for each (joining them was a twentieth of a popular word's search).
         var wholeTexts = query.words.isEmpty ? [] : [query.words, core]
         // A name with the query's numbers after its words is the whole text too ("Elielinaukio, laituri 21",
         // "Pier 39"): typed in full, it is what was meant, and no house number fallback is looked for.
         if !query.numbers.isEmpty { wholeTexts += wholeTexts.map { $0 + query.numbers } }
-        let named = bestName(names, words: words, wholeTexts: wholeTexts, entry: entry, fuzzy: forced == .fuzzy)
+        let named = bestName(names, words: words, variants: variants, wholeTexts: wholeTexts, entry: entry, fuzzy: forced == .fuzzy)
         let unnamed = PlacePoints(place, query: query, near: near)
         var match = forced ?? named?.match ?? .prefix
         if unnamed.hasNumber && forced == nil { match = .exact }

@@ -7,7 +7,12 @@
 /// ```
 struct ParsedQuery {
     /// Folded words that are not numbers.
-    var words: [String]
+    var words: [String] {
+        didSet { wordVariants = words.map(TextNormalizer.variants) }
+    }
+    /// Each of `words` with its index variants (`TextNormalizer.variants`): made once per query, not for each
+    /// candidate ranked (looking up a word's abbreviations was half of what naming a candidate's best name cost).
+    private(set) var wordVariants: [[String]]
     /// How many of `words` each comma-separated part of the text holds ("Marc Cain, Vaduz": 2, 1).
     var partSizes: [Int]
     /// Folded number-like words: "52", "12a", "00100" (a range "12-14" gives both ends).
@@ -53,6 +58,7 @@ struct ParsedQuery {
             if cut == last { partSizes.removeLast() } else { partSizes[partSizes.count - 1] -= cut }
         }
         self.words = words
+        wordVariants = words.map(TextNormalizer.variants)
         joinedWords &= words.count > 1 ? (1 << (words.count - 1)) - 1 : 0
         self.partSizes = partSizes
         self.numbers = Array(numbers.prefix(4))
