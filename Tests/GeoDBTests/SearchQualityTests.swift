@@ -154,6 +154,21 @@ import TestSupport
         #expect(try Self.search(db, "Restaurant Torkel").first?.name == "Restaurant Torkel")
     }
 
+    /// In a box, with no point to be near, a place of the category named as the text comes first, as Nominatim
+    /// and Photon rank a name the text matches ("post" in a box of Liechtenstein: the office named Post in Vaduz);
+    /// the others nearest the box's centre first, as before. With a point to be near, the nearest first.
+    @Test func inABoxThePlaceNamedAsTheCategoryComesFirst() throws {
+        let db = try GeoDatabase(path: try TestDatabases.helsinki())
+        let box = BoundingBox(minLat: 60.160, minLon: 24.930, maxLat: 60.180, maxLon: 24.960)
+        let byDistance = try db.withSession { try $0.places(in: box, filter: try CategoryFilter.resolve(["atm"]), limit: 5) }.places
+        #expect(byDistance.count == 5 && byDistance.first?.name != "ATM")
+        let found = try Self.search(db, "atm", limit: 5) { $0.bbox = box }
+        #expect(found.first?.name == "ATM" && found.allSatisfy { $0.match == .category }, "\(found.map(\.displayName))")
+        #expect(found.dropFirst().map(\.id) == byDistance.filter { $0.name != "ATM" }.prefix(4).map(\.id))
+        let near = try Self.search(db, "atm", limit: 1) { $0.bbox = box; $0.near = Coordinate(lat: 60.16805, lon: 24.94238) }
+        #expect(near.first?.name == "Otto", "\(near.map(\.displayName))")
+    }
+
     /// "Category Town" finds the town by any of its names ("cafe Helsingfors": Helsinki's Swedish name) and,
     /// with `near`, the nearest town so named; a category word followed by the rest of a name is that name
     /// ("Bank bar and bis" while typing: "bar and bis" names no town).

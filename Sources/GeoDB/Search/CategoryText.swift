@@ -13,11 +13,14 @@ struct CategoryText {
     /// The place must be a town or area: the text had no "near"/"in"/comma before it ("atm Monaco"), so a
     /// name that merely starts with a category word ("Restaurant Torkel") is not read as one.
     var placeIsTown: Bool
+    /// The words that name the category, as typed ("post", "fast food"); nil for a bracketed filter.
+    var words: String?
 
-    private init(filter: CategoryFilter, place: String?, placeIsTown: Bool) {
+    private init(filter: CategoryFilter, place: String?, placeIsTown: Bool, words: String?) {
         self.filter = filter
         self.place = place
         self.placeIsTown = placeIsTown
+        self.words = words
     }
 
     /// Words that join a category to a place.
@@ -48,9 +51,8 @@ struct CategoryText {
                 place = Array(words[count...])
                 placeIsTown = true
             }
-            self.filter = filter
-            self.place = place.isEmpty ? nil : place.joined(separator: " ")
-            self.placeIsTown = placeIsTown
+            self.init(filter: filter, place: place.isEmpty ? nil : place.joined(separator: " "), placeIsTown: placeIsTown,
+                      words: words.prefix(count).joined(separator: " "))
             return
         }
         return nil
@@ -74,7 +76,7 @@ struct CategoryText {
         }
         var place = trimmed[trimmed.index(after: close)...].split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
         if let first = place.first, connectors.contains(first.lowercased()) { place.removeFirst() }
-        return CategoryText(filter: filter, place: place.isEmpty ? nil : place.joined(separator: " "), placeIsTown: false)
+        return CategoryText(filter: filter, place: place.isEmpty ? nil : place.joined(separator: " "), placeIsTown: false, words: nil)
     }
 
     /// The taxonomy categories a word or phrase names, as written or as the singular of a plural ("cafes",

@@ -9,7 +9,8 @@ struct CategoryReading {
     let search: (_ text: String, _ options: SearchOptions) throws -> [PlaceResult]
 
     /// A text naming a category ("restaurant", "cafes", "pharmacy near Vaduz", "atm Monaco"): the places of
-    /// that category near `near` or in `bbox` (nearest first), in the named town (nearest its centre first),
+    /// that category near `near` or in `bbox` (nearest first; in a box without `near`, those named as the text
+    /// first: `namedSoFirst`), in the named town (nearest its centre first),
     /// within 1 km of the named place ("cafe near Senaatintori"), or else the most important ones. Nil when
     /// the text is no such phrase, or nothing of the category is there, so it is searched as names.
     func places(_ text: String, options: SearchOptions) throws -> [PlaceResult]? {
@@ -34,6 +35,9 @@ struct CategoryReading {
         } else if let box = options.bbox {
             found = try context.nearby.places(in: box, near: options.near, filter: category.filter, name: nil, limit: depth,
                                       after: nil).places
+            if options.near == nil, let words = category.words {
+                found = try namedSoFirst(found, words: words, in: box, category: category, limit: depth)
+            }
         } else if let near = options.near {
             found = try context.nearby.places(near: near, radius: 10_000, filter: category.filter, name: nil, limit: depth,
                                       after: nil).places
@@ -46,6 +50,21 @@ struct CategoryReading {
         }
         guard !found.isEmpty else { return nil }
         return found.map { var p = $0; p.match = .category; return p }
+    }
+
+    /// `found`, the places of the category in `box` nearest its centre, with those whose name is the category's
+    /// `words` ("Post", a post office, for "post") first, the nearest of them first: a box is where to look, not a
+    /// point to be near, and a place the text names is what it asks for first, as Nominatim and Photon rank a name
+    /// the text matches (Nominatim's "post" in a box of Liechtenstein gives the office named Post in Vaduz, not
+    /// the one nearest the box's centre). At most `limit`.
+    private func namedSoFirst(_ found: [PlaceResult], words: String, in box: BoundingBox, category: CategoryText,
+                              limit: Int) throws -> [PlaceResult] {
+        let text = TextNormalizer.tokens(words)
+        let named = try context.nearby.places(in: box, near: nil, filter: category.filter, name: words, limit: NearbySearch.maxPageSize,
+                                              after: nil).places.filter { TextNormalizer.tokens($0.name ?? "") == text }
+        guard !named.isEmpty else { return found }
+        let first = Set(named.map(\.id))
+        return Array((named + found.filter { !first.contains($0.id) }).prefix(limit))
     }
 
     /// The town a category phrase names ("atm Monaco", "atm Helsingfors"): a place of a town kind (with the
