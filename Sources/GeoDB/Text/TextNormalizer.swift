@@ -238,7 +238,7 @@ package enum TextNormalizer {
         // fifth of those forms' cost).
         var bytes = name.utf8.makeIterator()
         var found = false
-        while let byte = bytes.next(), !found {
+        while !found, let byte = bytes.next() {
             found = byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") || (byte == 0xE2 && bytes.next() == 0x80 && bytes.next() == 0x99)
         }
         guard found else { return [] }
