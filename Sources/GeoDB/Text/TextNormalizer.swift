@@ -221,12 +221,6 @@ package enum TextNormalizer {
         return lead != 0 || afterE1
     }
 
-    /// Whether a scalar is an apostrophe FTS5's tokenizer breaks words at: ' ` ’ (ʼ and ʻ are letters to it, and
-    /// kept in a word).
-    static func breaksWordsInFTS(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "'" || scalar == "`" || scalar == "\u{2019}"
-    }
-
     /// The words of `name` split at its apostrophes, not among `words` (its `tokens`, which join them): "italie"
     /// of "Boulevard d'Italie" ("ditalie"). FTS5 splits there, so the index holds them as the name's words, and a
     /// name holds them for ranking too: "Italie" names the boulevard (as Nominatim reads it), and "Hel'sinki",
@@ -234,17 +228,32 @@ package enum TextNormalizer {
     /// an elided article or particle (d', l', n'), never what is looked for, and the short form of a word ("N"
     /// for North: "North" typed found N'Djamena).
     static func apostropheParts(_ name: String, words: [String]) -> [String] {
-        // On the bytes: called for every name ranking reads the other forms of (a tested Set of scalars was a
-        // fifth of those forms' cost).
-        var bytes = name.utf8.makeIterator()
-        var found = false
-        while !found, let byte = bytes.next() {
-            found = byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`") || (byte == 0xE2 && bytes.next() == 0x80 && bytes.next() == 0x99)
+        guard let split = splitAtApostrophes(name) else { return [] }
+        return tokens(split).filter { $0.utf8.count > 1 && !words.contains($0) }
+    }
+
+    /// `name` with a space for each apostrophe FTS5's tokenizer breaks words at, ' ` and ’ (ʼ and ʻ are letters to
+    /// it, kept in a word); nil when it has none. On the bytes, copied only once one is met: it runs for every name
+    /// ranking reads the other forms of (a Set of scalars tested was a fifth of those forms' cost).
+    private static func splitAtApostrophes(_ name: String) -> String? {
+        var name = name
+        return name.withUTF8 { bytes -> String? in
+            var split: [UInt8]?
+            var i = 0
+            while i < bytes.count {
+                let width = bytes[i] == UInt8(ascii: "'") || bytes[i] == UInt8(ascii: "`") ? 1
+                    : bytes[i] == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && bytes[i + 2] == 0x99 ? 3 : 0
+                if width > 0 {
+                    if split == nil { split = Array(bytes[..<i]) }
+                    split?.append(UInt8(ascii: " "))
+                    i += width
+                } else {
+                    split?.append(bytes[i])
+                    i += 1
+                }
+            }
+            return split.map { String(decoding: $0, as: UTF8.self) }
         }
-        guard found else { return [] }
-        var split = String.UnicodeScalarView()
-        for scalar in name.unicodeScalars { split.append(breaksWordsInFTS(scalar) ? " " : scalar) }
-        return tokens(String(split)).filter { $0.utf8.count > 1 && !words.contains($0) }
     }
 
     /// `foldedAlternatives` of a name with an umlaut and nothing to fold beyond Latin-1 letters (most names

@@ -60,6 +60,11 @@ struct CategoryReading {
     private func namedSoFirst(_ found: [PlaceResult], words: String, in box: BoundingBox, category: CategoryText,
                               limit: Int) throws -> [PlaceResult] {
         let text = TextNormalizer.tokens(words)
+        // Most category words are no place's name: the index's whole-name keys say so from one row, before the
+        // places of the box whose names merely hold the word are looked up and read ("parking" over central
+        // Helsinki: 0.77 M of the category reading's 4.7 M instructions, to find none).
+        guard let key = NameKey.of(words: text).flatMap({ FTSQuery.groups([[$0]]) }),
+              try !context.index.rowids(named: key, limit: 1).isEmpty else { return found }
         let named = try context.nearby.places(in: box, near: nil, filter: category.filter, name: words, limit: NearbySearch.maxPageSize,
                                               after: nil).places.filter { TextNormalizer.tokens($0.name ?? "") == text }
         guard !named.isEmpty else { return found }
