@@ -140,6 +140,21 @@ import TestSupport
         #expect(TextNormalizer.fold("Hawaiʻi") == "hawaii")   // the ʻokina is an apostrophe
     }
 
+    /// The generated table of numeric scalars is this toolchain's Unicode data, scalar by scalar (else rerun
+    /// Tools/generate/generate-numeric-scalars.swift).
+    @Test func numericScalarsAreTheToolchains() {
+        var differing: [String] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if TextNormalizer.holdsNumericScalar(String(scalar)) != (scalar.properties.numericType != nil) {
+                differing.append("U+" + String(value, radix: 16))
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(10))")
+        #expect(TextNormalizer.holdsNumericScalar("三亚") && TextNormalizer.holdsNumericScalar("Route 7") && TextNormalizer.holdsNumericScalar("½"))
+        #expect(!TextNormalizer.holdsNumericScalar("上海") && !TextNormalizer.holdsNumericScalar("Zürich") && !TextNormalizer.holdsNumericScalar(""))
+    }
+
     /// The byte-level abbreviation scan equals looking up every ASCII word, on SampleData's GeoNames names.
     @Test func abbreviationScanEqualsLookingUpEveryWord() throws {
         let text = try String(contentsOfFile: TestPaths.sampleData("cities15000.txt"), encoding: .utf8)

@@ -135,11 +135,12 @@ enum SearchRanking {
         /// Whether a Character of `name` is a number: on its bytes when it is ASCII (most alternate names; telling
         /// each Character's properties was a server's most costly line of ranking), else as `Character.isNumber`,
         /// which is whether its first scalar has a numeric type: only a name with such a scalar can hold one (the
-        /// Characters of the romanized alternates of a Chinese city cost 3,400 instructions a name).
+        /// Characters of the romanized alternates of a Chinese city cost 3,400 instructions a name), which
+        /// `TextNormalizer.holdsNumericScalar` tells from a table.
         private static func holdsNumber(_ name: String) -> Bool {
             for byte in name.utf8 {
                 if byte >= 0x80 {
-                    return name.unicodeScalars.contains { $0.properties.numericType != nil } && name.contains(where: \.isNumber)
+                    return TextNormalizer.holdsNumericScalar(name) && name.contains(where: \.isNumber)
                 }
                 if byte >= 0x30 && byte <= 0x39 { return true }
             }

@@ -14,12 +14,23 @@ package enum TextNormalizer {
     /// The first and last scalar `letterFolds` covers.
     static let letterRange: ClosedRange<UInt32> = 0xC0...0x4FF
 
-    /// `letterFolds` by scalar (minus `letterRange.lowerBound`): the ASCII of each letter, nil for non-letters.
-    static let letterTable: [String?] = {
-        var table = [String?](repeating: nil, count: letterRange.count)
-        for fold in letterFolds { table[Int(fold.scalar - letterRange.lowerBound)] = fold.ascii }
+    /// `letterFolds` by scalar (minus `letterRange.lowerBound`), packed: the ASCII bytes of the letter's fold
+    /// (at most 4, the first in the lowest byte) above `foldedLetter`, which marks a letter (some fold to
+    /// nothing: ь); 0 for a scalar that is no letter. Bytes, not Strings: appending a String's bytes to the
+    /// folded name was a third of folding it.
+    static let letterTable: [UInt64] = {
+        var table = [UInt64](repeating: 0, count: letterRange.count)
+        for fold in letterFolds {
+            precondition(fold.ascii.utf8.count <= 4, "a letter folds to at most 4 ASCII letters")
+            var packed = foldedLetter
+            for (index, byte) in fold.ascii.utf8.enumerated() { packed |= UInt64(byte) << (8 * index) }
+            table[Int(fold.scalar - letterRange.lowerBound)] = packed
+        }
         return table
     }()
+
+    /// The bit of a `letterTable` entry that marks a letter.
+    static let foldedLetter: UInt64 = 1 << 32
 
     /// Whether FTS5's tokenizer folds the letter to something else than `letterTable` (then names with it
     /// get their folded words indexed too).
@@ -28,12 +39,6 @@ package enum TextNormalizer {
         for fold in letterFolds { table[Int(fold.scalar - letterRange.lowerBound)] = fold.ftsDiffers }
         return table
     }()
-
-    /// The ASCII spelling of a letter of `letterRange`; nil for any other scalar.
-    @inline(__always)
-    static func letterFold(_ scalar: Unicode.Scalar) -> String? {
-        letterRange.contains(scalar.value) ? letterTable[Int(scalar.value - letterRange.lowerBound)] : nil
-    }
 
     /// Schema/abbreviations.tsv, compiled in: groups of words that mean the same in addresses (a token
     /// matches any word of its group), and endings of compound words with their short forms.
@@ -157,6 +162,25 @@ package enum TextNormalizer {
         (0x80...0xA9).contains(second) || (0xAC...0xB1).contains(second)
     }
 
+    /// Whether a scalar of `text` has a numeric type (`Unicode.Scalar.Properties.numericType` is not nil): a
+    /// search of `numericScalarRanges`, about a fifth of the property's cost (it looks each scalar up in the
+    /// stdlib's tables and returns an optional enum: a tenth of "sheng" on cities500, whose candidates'
+    /// alternate names are Han characters, some of them numerals). The table is fetched once per text: each
+    /// access to a global goes through its lazy initialization's `swift_once`.
+    static func holdsNumericScalar(_ text: String) -> Bool {
+        let ranges = numericScalarRanges
+        return text.unicodeScalars.contains { scalar in
+            let value = scalar.value
+            var (low, high) = (0, ranges.count)
+            while low < high {
+                let middle = (low + high) / 2
+                let range = ranges[middle]
+                if value < range.lowerBound { high = middle } else if value > range.upperBound { low = middle + 1 } else { return true }
+            }
+            return false
+        }
+    }
+
     /// Whether any word of `text` could fold to one starting with one of the ASCII letters or digits
     /// `firsts` (`mayFold`'s test, for every word, not only the first): false only when none can, so that
     /// callers skip folding a name that holds no query word ("Casino Helsinki" holds "helsinki").
@@ -185,8 +209,8 @@ package enum TextNormalizer {
                 lead = 0
                 // A letter folded to ASCII letters or digits: the word begins with the first of them. Any other
                 // (a sign, a letter that folds to nothing, a mark): may fold to any word.
-                guard byte & 0xC0 == 0x80, letterRange.contains(scalar), let fold = letterTable[Int(scalar - letterRange.lowerBound)],
-                      let first = fold.utf8.first,
+                guard byte & 0xC0 == 0x80, letterRange.contains(scalar),
+                      case let first = UInt8(truncatingIfNeeded: letterTable[Int(scalar - letterRange.lowerBound)]),
                       (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
                 else { return true }
                 if firsts.contains(first) { return true }
@@ -424,13 +448,18 @@ package enum TextNormalizer {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var complete = true
+        let letters = letterTable
         for scalar in text.unicodeScalars {
             if scalar == "'" || scalar == "’" || scalar == "`" || scalar == "ʼ" || scalar == "ʻ" { continue }
             if scalar.isASCII {
                 let value = UInt8(scalar.value)
                 out.append(value >= 0x41 && value <= 0x5A ? value | 0x20 : value)
-            } else if let ascii = letterFold(scalar) {
-                out.append(contentsOf: ascii.utf8)
+            } else if letterRange.contains(scalar.value), case var ascii = letters[Int(scalar.value - letterRange.lowerBound)], ascii != 0 {
+                ascii &= foldedLetter - 1
+                while ascii != 0 {
+                    out.append(UInt8(truncatingIfNeeded: ascii))
+                    ascii >>= 8
+                }
             } else {
                 complete = false
                 out.append(contentsOf: UTF8.encode(scalar)!)
