@@ -23,6 +23,26 @@ import TestSupport
         #expect(SchemaFiles.adminLevelsTSV + "\n" == levels, "run Tools/generate/generate-schema.sh after editing Schema/admin_levels.tsv")
     }
 
+    /// The taxonomy's word lists are its comma-separated items trimmed as Foundation's `.whitespaces` trims them
+    /// (the table trims without Foundation): the standard table's, and items padded with tabs and no-break spaces.
+    @Test func taxonomyListsAreTrimmedItems() throws {
+        func foundationList(_ text: String) -> [String] {
+            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        var checked = 0
+        for line in SchemaFiles.categoriesTSV.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5, let category = Taxonomy.standard.category(fields[0]) else { continue }
+            #expect(category.synonyms == foundationList(fields[3]), "\(fields[0])")
+            #expect(category.osmTags == foundationList(fields[4]), "\(fields[0])")
+            checked += 1
+        }
+        #expect(checked == Taxonomy.standard.categories.count && checked > 100)
+        let padded = Taxonomy(tsv: "x\t\tX\t \u{00A0}coffee ,, \u{3000} ,tea\u{2003}\tamenity=x")
+        #expect(padded.category("x")?.synonyms == ["coffee", "tea"])
+        #expect(padded.category("x")?.osmTags == ["amenity=x"])
+    }
+
     /// The admin level table: a country's own row wins over the default, "-" means no level, an unknown
     /// admin level is none.
     @Test func adminLevelsPerCountry() {

@@ -48,13 +48,23 @@ public struct Taxonomy: Sendable {
 
     init(tsv: String) {
         var categories: [Category] = []
-        for line in tsv.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 5 else { continue }
-            func list(_ text: String) -> [String] {
-                text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // Split on bytes: every run of the CLI builds the table, and split Character by Character (and trimmed by
+        // Foundation, through NSString) it cost 5 ms of a 37 ms search. Trimmed of what Foundation's
+        // `.whitespaces` holds (spaces and tabs).
+        func text(_ bytes: Substring.UTF8View) -> String { String(decoding: bytes, as: UTF8.self) }
+        func list(_ field: Substring.UTF8View) -> [String] {
+            field.split(separator: UInt8(ascii: ",")).compactMap { item in
+                let scalars = text(item).unicodeScalars
+                let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+                guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) })
+                else { return nil }
+                return String(scalars[first...last])
             }
-            categories.append(Category(id: fields[0], parent: fields[1].isEmpty ? nil : fields[1], label: fields[2],
+        }
+        for line in tsv.utf8.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            guard fields.count == 5 else { continue }
+            categories.append(Category(id: text(fields[0]), parent: fields[1].isEmpty ? nil : text(fields[1]), label: text(fields[2]),
                                        synonyms: list(fields[3]), osmTags: list(fields[4])))
         }
         self.categories = categories

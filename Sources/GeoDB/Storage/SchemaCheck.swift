@@ -45,8 +45,9 @@ extension Schema {
                              remedy: "re-import the data with this geodb, or use the geodb that wrote it")
         }
         // Each optional part is there whole or not at all: any of its objects asks for all of them.
-        let present = try optionalParts.get().filter { part in objects.contains { found in part.contains { $0.name == found.name } } }
-        let differences = try SchemaObject.differences(objects, from: expectedObjects.get() + present.joined())
+        let (required, optionalParts) = try expected.get()
+        let present = optionalParts.filter { part in objects.contains { found in part.contains { $0.name == found.name } } }
+        let differences = SchemaObject.differences(objects, from: required + present.joined())
         guard differences.isEmpty else {
             let shown = differences.prefix(3).joined(separator: "; ") + (differences.count > 3 ? "; and \(differences.count - 3) more" : "")
             throw GeoDBError(.notAGeoDatabase, "\(db.path) is not a geodb database (\(shown))",
@@ -54,26 +55,24 @@ extension Schema {
         }
     }
 
-    /// What `sqlite_schema` holds in every database of this version: made once per process, in memory, from the
-    /// same `Schema/*.sql`, so that the comparison follows the schema files and this SQLite.
-    private static let expectedObjects = Result<[SchemaObject], any Error>(catching: {
+    /// What `sqlite_schema` holds in every database of this version, and what each `*.optional.sql` file adds to
+    /// it, a part per file: made once per process, in memory, from the same `Schema/*.sql`, so that the comparison
+    /// follows the schema files and this SQLite. One database for both (the index files index required tables
+    /// only): made twice, the tables' creation was a third of a CLI search's instructions.
+    private static let expected = Result<(required: [SchemaObject], optionalParts: [[SchemaObject]]), any Error>(catching: {
         let db = try Connection(path: ":memory:", mode: .create)
         try createRequiredTables(in: db)
         try createIndexes(in: db)
-        return try SchemaObject.all(in: db)
-    })
-
-    /// What each `*.optional.sql` file adds to `expectedObjects`, a part per file.
-    private static let optionalParts = Result<[[SchemaObject]], any Error>(catching: {
-        let db = try Connection(path: ":memory:", mode: .create)
-        try createRequiredTables(in: db)
+        let required = try SchemaObject.all(in: db)
         var parts: [[SchemaObject]] = []
+        var before = Set(required.map(\.name))
         for file in SchemaFiles.all where isOptionalFile(file.name) {
-            let before = Set(try SchemaObject.all(in: db).map(\.name))
             try db.execute(file.sql)
-            parts.append(try SchemaObject.all(in: db).filter { !before.contains($0.name) })
+            let objects = try SchemaObject.all(in: db)
+            parts.append(objects.filter { !before.contains($0.name) })
+            before = Set(objects.map(\.name))
         }
-        return parts
+        return (required, parts)
     })
 }
 

@@ -4,7 +4,7 @@ import GeoDB
 
 extension GeoDBCommand {
     struct Categories: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the category taxonomy with place counts.")
+        static let configuration = CommandConfiguration(commandName: "categories", abstract: "List the category taxonomy with place counts.")
 
         @OptionGroup var database: DatabaseArgument
 

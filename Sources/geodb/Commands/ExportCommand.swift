@@ -8,6 +8,7 @@ import GeoDBFileOutput
 extension GeoDBCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the places of a database as GeoJSON, CSV or a GeoPackage.",
             discussion: """
                 To standard output without --output (GeoJSON and CSV). Places are written in id order with \

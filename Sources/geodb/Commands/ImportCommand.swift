@@ -8,6 +8,7 @@ import GeoDBImport
 extension GeoDBCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import map data files into a new geodb database, or add them to one.",
             discussion: """
                 Formats are recognised by content: OSM PBF (.osm.pbf), OSM XML (.osm, also gzip- or bzip2-compressed), \

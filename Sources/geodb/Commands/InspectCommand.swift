@@ -6,6 +6,7 @@ import GeoDB
 extension GeoDBCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inspect",
             abstract: "Show what a geodb database holds; --check verifies its integrity.")
 
         @OptionGroup var database: DatabaseArgument

@@ -6,6 +6,7 @@ import GeoDB
 extension GeoDBCommand {
     struct Lookup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lookup",
             abstract: "Everything about one place: names, address, category, tags, geometry, source.",
             discussion: "Several databases answer as one: an id across them (as their search prints it), or a source id "
                 + "from the first file that has it.")

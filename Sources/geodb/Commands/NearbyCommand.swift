@@ -6,6 +6,7 @@ import GeoDB
 extension GeoDBCommand {
     struct Nearby: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "nearby",
             abstract: "Places of a category around a point (--radius) or in a box (--bbox), nearest first, paged.",
             discussion: """
                 Categories: a taxonomy id (cafe), a parent (food_and_drink: all its children), a synonym (coffee) \

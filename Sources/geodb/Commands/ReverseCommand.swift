@@ -6,6 +6,7 @@ import GeoDB
 extension GeoDBCommand {
     struct Reverse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reverse",
             abstract: "What is at a point: the nearest address, else street, else POI or place, with its hierarchy.",
             discussion: "Several databases answer as one (geodb reverse country.sqlite world.sqlite 47.14 9.52): the files "
                 + "whose places reach the point are asked, nearest answers first, ids across the files.")

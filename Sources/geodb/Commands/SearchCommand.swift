@@ -6,6 +6,7 @@ import GeoDB
 extension GeoDBCommand {
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Find places by name or address: free text, as-you-type, structured or town → street → number.",
             discussion: """
                 Free text: geodb search DB "Aleksanterinkatu 52"; add --autocomplete while the last word is unfinished.

@@ -9,6 +9,7 @@ import Logging
 extension GeoDBCommand {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Serve databases over HTTP: Nominatim and Photon APIs, geodb's /v1 API, a search page with a map.",
             discussion: """
                 Several files are served as one (search merges by score; reverse, nearby and maps ask the files \
