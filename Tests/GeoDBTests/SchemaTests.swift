@@ -16,6 +16,12 @@ import TestSupport
         }
     }
 
+    /// The schema objects opening a file compares with first are what this SQLite makes of `Schema/*.sql`.
+    @Test func generatedSchemaObjectsAreThisSQLites() throws {
+        #expect(try Schema.generatedObjectsAreThisSQLites(), "run python3 Tools/generate/generate-schema-objects.py after editing Schema/")
+        #expect(Schema.generatedRequiredObjects.count > 40 && Schema.generatedOptionalObjects.count == 2)
+    }
+
     @Test func embeddedTaxonomyMatchesSchemaFolder() throws {
         let text = try String(contentsOf: TestPaths.root.appendingPathComponent("Schema/categories.tsv"), encoding: .utf8)
         #expect(SchemaFiles.categoriesTSV + "\n" == text, "run Tools/generate/generate-schema.sh after editing Schema/categories.tsv")

@@ -2,8 +2,9 @@
 # Compiles Schema/*.sql, the category taxonomy Schema/categories.tsv, the address abbreviations
 # Schema/abbreviations.tsv, the admin level mapping Schema/admin_levels.tsv and the time zones' countries
 # Schema/zone_countries.tsv into
-# Sources/GeoDB/Storage/SchemaFiles.generated.swift, so the geodb binary carries them with it.
-# Run after editing Schema/; a test fails while the two differ.
+# Sources/GeoDB/Storage/SchemaFiles.generated.swift, so the geodb binary carries them with it, and (through
+# generate-schema-objects.py, with Python's SQLite) the schema objects the SQL makes into
+# Sources/GeoDB/Storage/SchemaObjects.generated.swift. Run after editing Schema/; tests fail while they differ.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=Sources/GeoDB/Storage/SchemaFiles.generated.swift
@@ -41,3 +42,6 @@ out=Sources/GeoDB/Storage/SchemaFiles.generated.swift
   echo "}"
 } > "$out"
 echo "wrote $out"
+# What SQLite makes of the SQL, which opening a file compares with first (SchemaCheck).
+python3 Tools/generate/generate-schema-objects.py
+echo "wrote Sources/GeoDB/Storage/SchemaObjects.generated.swift"
