@@ -163,10 +163,10 @@ package enum TextNormalizer {
     }
 
     /// Whether a scalar of `text` has a numeric type (`Unicode.Scalar.Properties.numericType` is not nil): a
-    /// search of `numericScalarRanges`, about a fifth of the property's cost (it looks each scalar up in the
-    /// stdlib's tables and returns an optional enum: a tenth of "sheng" on cities500, whose candidates'
-    /// alternate names are Han characters, some of them numerals). The table is fetched once per text: each
-    /// access to a global goes through its lazy initialization's `swift_once`.
+    /// binary search of `numericScalarRanges`, not the property, which looks each scalar up in the stdlib's
+    /// tables and returns an optional enum (a tenth of "sheng" on cities500, whose candidates' alternate names
+    /// are Han characters, some of them numerals). The table is fetched once per text: each access to a global
+    /// goes through its lazy initialization's `swift_once`.
     static func holdsNumericScalar(_ text: String) -> Bool {
         let ranges = numericScalarRanges
         return text.unicodeScalars.contains { scalar in
