@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes Sources/GeoDB/Storage/SchemaObjects.generated.swift: the rows of `sqlite_schema` that Schema/*.sql
-makes (the required files and the index files, then each *.optional.sql file in turn), as SQLite made them
+makes (the required files and the index files, then each *.optional.sql file in turn: the classes of
+Schema.isIndexFile and Schema.isOptionalFile), as SQLite made them
 here. Opening a file compares its schema with these first (`SchemaCheck`), instead of building the schema in
 memory on every run of the CLI; a file that differs is checked against the schema the running SQLite builds,
 which decides. A test fails while these differ from what the running SQLite builds. generate-schema.sh runs it;

@@ -102,6 +102,13 @@ extension Schema {
     }
 }
 
+extension SchemaObject {
+    /// A row as the generated schema holds it (its SQL normalized as read).
+    init(_ row: (type: String, name: String, table: String, sql: String?)) {
+        self.init(type: row.type, name: row.name, table: row.table, sql: row.sql.map(Self.normalized))
+    }
+}
+
 /// One row of `sqlite_schema`.
 struct SchemaObject: Sendable {
     /// "table", "index", "view" or "trigger".
@@ -112,18 +119,6 @@ struct SchemaObject: Sendable {
     /// The SQL that made it, without comments and with runs of white space made one space; nil for the
     /// indexes SQLite makes for PRIMARY KEY and UNIQUE constraints.
     var sql: String?
-
-    /// A row as the generated schema holds it (its SQL normalized as read).
-    init(_ row: (type: String, name: String, table: String, sql: String?)) {
-        self.init(type: row.type, name: row.name, table: row.table, sql: row.sql.map(Self.normalized))
-    }
-
-    init(type: String, name: String, table: String, sql: String?) {
-        self.type = type
-        self.name = name
-        self.table = table
-        self.sql = sql
-    }
 
     static func all(in db: Connection) throws -> [SchemaObject] {
         try db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema").rows { row in
