@@ -45,9 +45,9 @@ final class FullTextBuilder {
     /// the next import of the same output in this process, which has the same path.)
     private var discarded = false
 
-    /// Whether the place_name_key rows it writes hold their names' first words (`NameKey.firstWord`): in a new
-    /// file, and in one that already has them.
-    private(set) var keysHoldFirstWords = true
+    /// The first-word tokens the place_name_key rows it writes hold: a new file's (`FirstWordTokens.current`),
+    /// or those of the file appended to.
+    private(set) var firstWords = FirstWordTokens.current
 
     /// The places whose rows the worker holds back for the addresses phase, at most `addressHoldLimit`. A
     /// derived street or postcode then makes their rows once: rewriting rows already made meant reading the
@@ -73,12 +73,12 @@ final class FullTextBuilder {
         // Through the output's connection, before the scratch connection below opens (and caches anything).
         if try output.scalarInt("SELECT EXISTS (SELECT 1 FROM place)") == 1 {
             try Self.copy(["place_fts", "place_name_key"], from: "main", to: "fulltext", db: output, attaching: scratchPath)
-            // Rows are deleted by their texts (contentless FTS5): a file written before first-word tokens gets
+            // Rows are deleted by their texts (contentless FTS5): a file written with other first-word tokens gets
             // rows as its own are, or deleting one would corrupt the index.
-            keysHoldFirstWords = try output.scalarInt(
-                "SELECT EXISTS (SELECT 1 FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)' AND value = '1')") == 1
+            firstWords = FirstWordTokens(metaValue: try output.scalarText(
+                "SELECT value FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)'"))
         }
-        let index = try ScratchIndex(path: scratchPath, cacheMiB: cacheMiB, firstWords: keysHoldFirstWords)
+        let index = try ScratchIndex(path: scratchPath, cacheMiB: cacheMiB, firstWords: firstWords)
         // 64 batches in flight, not 8: the writer (and, rewriting completed addresses, the main thread) went on
         // waiting for a full queue whenever FTS5 wrote out a segment; 32,768 places' values are a few MB.
         worker = BackgroundWorker(name: "geodb-fulltext", batchSize: 512, queueLimit: 64) { try index.apply($0) }
@@ -130,23 +130,31 @@ final class FullTextBuilder {
     /// names' keys, `NameKey`).
     /// `streets`: the texts of streets met before, kept and reused (made with the same `firstWords`).
     static func rows(id: Int64, importance: Double, kind: PlaceKind, names: SearchNames, named: Bool,
-                     address: Address, firstWords: Bool, streets: StreetTexts? = nil) -> [(rowid: Int64, text: RowText)] {
+                     address: Address, firstWords: FirstWordTokens, streets: StreetTexts? = nil) -> [(rowid: Int64, text: RowText)] {
         let street = address.street.flatMap { streets?.texts(of: $0) }
         let columns = address.searchColumns(named: named, streetForms: street?.forms)
         let texts = names.texts
         // Each name is keyed with the house number too (`NameKey.numbered`): the keys of "Street 5".
         let number = NameKey.numberToken(of: address.housenumber)
+        // The own row of a place with names in a language holds its alternate names' first-word prefixes too
+        // (`NameKey.text`'s `leadingAlso`): search, finding its names in no language without a query word, bounds it
+        // by its names in a language (`Candidate.namesInLanguagesOnly`), which rank below an alternate name that
+        // begins with the word, so only both kinds' keys can say it has no name that does. Rows of alternate
+        // names hold their whole first words alone: their prefixes were 4 % of cities500's file (hundreds of
+        // alternates a city, none in a language) for candidates whose bound they would lower by 1.5 points.
+        let leadingAlso = texts.inLanguages.isEmpty ? [] : names.alternate
         // A place without a name or names of its own (an address) is keyed by its street alone.
         let ownKeys = names.own.isEmpty && !named && street != nil
-            ? street!.keys + (number.flatMap { NameKey.numbered(address.street!, number: $0) }.map { " " + $0 } ?? "")
+            ? [street!.keys, number.flatMap { NameKey.numbered(address.street!, number: $0) } ?? "",
+               NameKey.text(of: [String](), firstWords: firstWords, leadingAlso: leadingAlso)].filter { !$0.isEmpty }.joined(separator: " ")
             : NameKey.text(of: names.own + (named ? [] : address.street.map { [$0] } ?? []), inLanguages: names.inLanguages,
-                           number: number, firstWords: firstWords)
+                           number: number, firstWords: firstWords, leadingAlso: leadingAlso)
         let own = (SearchRowID.of(place: id, importance: importance, kind: kind),
                    RowText(name: texts.own, langName: texts.inLanguages, street: columns.street, address: columns.address, keys: ownKeys))
         guard !texts.alternate.isEmpty else { return [own] }
         return [own, (SearchRowID.of(place: id, importance: importance, kind: kind, alternate: true),
                       RowText(name: texts.alternate, langName: "", street: columns.street, address: columns.address,
-                              keys: NameKey.text(of: names.alternate, number: number, firstWords: firstWords)))]
+                              keys: NameKey.text(of: names.alternate, number: number, firstWords: firstWords.ofAlternates)))]
     }
 
     /// Has the worker index the rows it holds now rather than at `complete`: call when the import's thread
@@ -231,8 +239,8 @@ private final class ScratchIndex {
     private let delete: Statement
     private let insertKeys: Statement
     private let deleteKeys: Statement
-    /// Whether place_name_key rows hold their names' first words (`FullTextBuilder.keysHoldFirstWords`).
-    private let firstWords: Bool
+    /// The first-word tokens place_name_key rows hold (`FullTextBuilder.firstWords`).
+    private let firstWords: FirstWordTokens
     private let streets: StreetTexts
     /// Places held back for the addresses phase (`FullTextBuilder.awaitingAddress`), by id.
     private var awaitingAddress: [Int64: IndexedPlace] = [:]
@@ -244,7 +252,7 @@ private final class ScratchIndex {
     /// (1 MiB), so that indexing keeps pace with the import instead of waiting for its end.
     private static let batchBytes = 1 << 20
 
-    init(path: String, cacheMiB: Int, firstWords: Bool) throws {
+    init(path: String, cacheMiB: Int, firstWords: FirstWordTokens) throws {
         self.firstWords = firstWords
         streets = StreetTexts(firstWords: firstWords)
         // `.create`: the file is this import's own, made a moment ago, not one to be defensive about (the
@@ -367,10 +375,10 @@ final class StreetTexts {
     /// differ in their bytes, and so in their texts.
     private var known: [String: (street: String, forms: [String], keys: String)] = [:]
     private let limit = 100_000
-    private let firstWords: Bool
+    private let firstWords: FirstWordTokens
 
-    /// `firstWords`: whether the keys hold the first word's token (`FullTextBuilder.keysHoldFirstWords`).
-    init(firstWords: Bool) { self.firstWords = firstWords }
+    /// `firstWords`: the first-word tokens the keys hold (`FullTextBuilder.firstWords`).
+    init(firstWords: FirstWordTokens) { self.firstWords = firstWords }
 
     /// The street's extra forms, and the `NameKey.text` of the street alone.
     func texts(of street: String) -> (forms: [String], keys: String) {

@@ -174,7 +174,7 @@ public enum Importer {
             FreedMemory.release()
             if let importanceFile { try raiseImportance(from: importanceFile, in: context) }
             try buildHierarchy(extraAreaLevels: extraAreaLevels, in: context)
-            try finishTables(in: context, keysHoldFirstWords: fullText.keysHoldFirstWords)
+            try finishTables(in: context, firstWords: fullText.firstWords)
             summary = context.summary
             clock = context.clock
         }
@@ -290,7 +290,7 @@ public enum Importer {
 
     /// The phases after the last place: categories, commit, indexes, standard geometry, `meta`, the search
     /// tables and R*Trees put in, ANALYZE and VACUUM; the summary's place counts.
-    private static func finishTables(in context: ImportContext, keysHoldFirstWords: Bool) throws {
+    private static func finishTables(in context: ImportContext, firstWords: FirstWordTokens) throws {
         let (db, writer, options) = (context.db, context.writer, context.options)
         context.announce(phase: "indexing")
         try writer.finish()
@@ -305,7 +305,7 @@ public enum Importer {
             try StandardGeometryWriter.write(in: db)
             context.clock.lap("wkb")
         }
-        try writeMeta(db: db, writer: writer, appending: options.append, keysHoldFirstWords: keysHoldFirstWords)
+        try writeMeta(db: db, writer: writer, appending: options.append, firstWords: firstWords)
         context.announce(phase: "optimizing")
         try writer.installFullText()
         context.temporary.startWriteback()
@@ -324,10 +324,10 @@ public enum Importer {
         context.summary.linked = writer.linked
     }
 
-    private static func writeMeta(db: Connection, writer: PlaceWriter, appending: Bool, keysHoldFirstWords: Bool) throws {
+    private static func writeMeta(db: Connection, writer: PlaceWriter, appending: Bool, firstWords: FirstWordTokens) throws {
         var meta: [(String, String)] = [
             ("generator", "geodb \(GeoDBVersion.string)"),
-            (NameKey.firstWordsMetaKey, keysHoldFirstWords ? "1" : "0"),
+            (NameKey.firstWordsMetaKey, String(firstWords.rawValue)),
             (appending ? "updated_at" : "created_at", ISO8601.now()),
             ("place_count", String(try db.scalarInt("SELECT count(*) FROM place") ?? 0)),
             ("sqlite_version", Connection.libraryVersion),

@@ -85,7 +85,7 @@ import TestSupport
                                          $0.int(8) != 0) }
         let place = try #require(columns.first)
         let rows = FullTextBuilder.rows(id: id, importance: place.1, kind: try #require(place.2), names: SearchNames(names),
-                                        named: place.3, address: place.0, firstWords: true)
+                                        named: place.3, address: place.0, firstWords: .current)
         let words = "SELECT term, col, offset FROM v WHERE doc = ? ORDER BY col, offset"
         try db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, place_fts, 'instance')")
         let scratch = try Connection(path: ":memory:", mode: .create)

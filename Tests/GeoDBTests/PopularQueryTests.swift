@@ -68,7 +68,7 @@ import TestSupport
             """).rows { ($0.int(0), $0.double(1), PlaceKind(rawValue: $0.text(2) ?? ""),
                          $0.text(3).map { PlaceName(name: $0, type: "", lang: nil) }, $0.text(4), $0.text(5), $0.text(6)) }
         #expect(rows.count > 10_000)
-        let lookup = try db.prepare("SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1")
+        let lookup = try db.prepare("SELECT rowid FROM place_name_key WHERE place_name_key MATCH ?1 AND rowid = ?2")
         var missing: [String] = []
         var languageKeys = 0
         for place in Dictionary(grouping: rows, by: \.0).values {
@@ -84,8 +84,16 @@ import TestSupport
                 guard let key = NameKey.of(words: words) else { continue }
                 let whole = inLanguage && !ownKeys.contains(key) ? NameKey.inLanguage(key) : key
                 if whole != key { languageKeys += 1 }
-                // Its key, and the token of its first word (`NameKey.firstWord`).
-                for token in [whole, NameKey.firstWord(words[0])] where try !lookup.rows([.text("\"\(token)\"")], { $0.int(0) }).contains(rowid) {
+                // Its key, the token of its first word (`NameKey.firstWord`), and those of that word's first one to
+                // three letters (`firstWordPrefix`) at its own names' row: for an alternate name, when the place has
+                // names in a language.
+                let scalars = Array(words[0].unicodeScalars)
+                let prefixes = (1...min(3, scalars.count)).map { k in
+                    NameKey.firstWordPrefix(String(String.UnicodeScalarView(scalars.prefix(k))))
+                }
+                let prefixesAtOwn = rowid == own || !names.inLanguages.isEmpty
+                for (token, row) in [(whole, rowid), (NameKey.firstWord(words[0]), rowid)] + (prefixesAtOwn ? prefixes.map { ($0, own) } : [])
+                where try lookup.rows([.text("\"\(token)\""), .integer(row)], { $0.int(0) }).isEmpty {
                     missing.append("\(id) \(name) \(token)")
                 }
             }
@@ -114,6 +122,47 @@ import TestSupport
         }
         for text in try Self.popularQueries(path).whole + ["Alte Landstrasse", "Vaduz Landstrasse", "St. Peter"] {
             #expect(try Self.ids(db, text, limit: 10) == Array(Self.ids(db, text, limit: 100).prefix(10)), "\(text)")
+        }
+    }
+
+    /// While typing, a row none of whose names (nor its place's alternates, for a row of own names) begins with
+    /// a query word is bound without the bonus of one that does (`NameKey.firstWordPrefix`): of 40 equal towns
+    /// that "Si" matches only through a name in a language ("Hel'sinki", the FTS5 tokenizer splits it at the
+    /// apostrophe), the first ten are the ten shown and the others are not scored; on a copy whose `meta` says
+    /// its keys hold whole first words alone, all are. Answers are the same with and without the check, for
+    /// those towns and for every typed query of the popular sets of Liechtenstein.
+    @Test func typedRowsNotBeginningWithTheWordsAreBoundLower() throws {
+        let scratch = try ScratchDirectory()
+        var osm = OSMFile(lon: 24.9)
+        for i in 1...40 {
+            osm.node(i, 60.0 + Double(i) * 1e-3, [("place", "city"), ("population", "600000"), ("name", "Helsinki"),
+                                                  ("name:et", "Hel&apos;sinki"), ("alt_name", "Stadi")])
+        }
+        for i in 1...5 { osm.node(100 + i, 61.0 + Double(i) * 1e-3, [("place", "village"), ("name", "Sipoo \(i)")]) }
+        let path = try osm.imported("helsinkis", in: scratch)
+        func withWholeFirstWordsOnly(_ path: String) throws -> GeoDatabase {
+            let copy = scratch.path(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + "-whole-first-words.sqlite")
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            try Connection(path: copy, mode: .readWrite).execute(
+                "UPDATE meta SET value = '\(FirstWordTokens.whole.rawValue)' WHERE key = '\(NameKey.firstWordsMetaKey)'")
+            return try GeoDatabase(path: copy)
+        }
+        func scored(_ db: GeoDatabase, _ text: String) throws -> Int {
+            var options = SearchOptions()
+            options.autocomplete = true
+            return try db.withSession { try $0.explainSearch(text, options: options) }.explanation.attempts.filter { $0.reading == .name }
+                .map(\.candidates).reduce(0, +)
+        }
+        let db = try GeoDatabase(path: path), before = try withWholeFirstWordsOnly(path)
+        let (now, then) = (try scored(db, "Si"), try scored(before, "Si"))
+        #expect(now <= 20 && then >= 40, "\(now) candidates scored, \(then) with whole first words only")
+        #expect(try Self.ids(db, "Si", limit: 10, typing: true) == Self.ids(before, "Si", limit: 10, typing: true))
+        #expect(try db.search("Si", options: { var o = SearchOptions(); o.autocomplete = true; return o }()).filter { $0.name == "Helsinki" }.count >= 5)
+
+        let liechtenstein = try TestDatabases.liechtenstein()
+        let (file, wholeOnly) = (try GeoDatabase(path: liechtenstein), try withWholeFirstWordsOnly(liechtenstein))
+        for typed in try Self.popularQueries(liechtenstein).typed {
+            #expect(try Self.ids(file, typed, limit: 10, typing: true) == Self.ids(wholeOnly, typed, limit: 10, typing: true), "\(typed)")
         }
     }
 

@@ -265,7 +265,7 @@ import TestSupport
         #expect(NameKey.numberToken(of: nil) == nil)
         for name in ["Töölönkatu", "Alte Landstrasse", "Hel'sinki", "Улица Ленина", "東京"] {
             #expect(NameKey.numbered(name, number: "5") == NameKey.of(words: TextNormalizer.tokens(name) + ["5"]), "\(name)")
-            let keys = NameKey.text(of: [name], number: "5", firstWords: false).split(separator: " ").map(String.init)
+            let keys = NameKey.text(of: [name], number: "5", firstWords: .none).split(separator: " ").map(String.init)
             #expect(keys == [NameKey.of(words: TextNormalizer.tokens(name))!, NameKey.numbered(name, number: "5")!], "\(name)")
         }
     }

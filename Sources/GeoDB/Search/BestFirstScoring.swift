@@ -21,6 +21,9 @@ extension CandidateRanker {
         /// keys say none does).
         var ownMayLead = true
         var alternateMayLead = true
+        /// The index of the source to ask whether its row's names may begin with a query word
+        /// (`CandidateSource.leadingRows`), before its names are read; nil once asked, or when none can tell.
+        var leadingAskedOf: Int?
 
         enum NamesRead {
             case none
@@ -167,6 +170,9 @@ extension CandidateRanker {
                             candidate.ownMayBeExact = source.namesMayBeExact
                         }
                         candidate.ownMayLead = source.namesMayLead
+                        if source.leadingRows != nil && source.namesMayLead && place.namesInLanguagesOnly && !place.throughAlternates {
+                            candidate.leadingAskedOf = next
+                        }
                     }
                     candidate.bound = candidate.unreadBound(bound)
                     return candidate
@@ -178,8 +184,39 @@ extension CandidateRanker {
             guard !open.isEmpty else { break }
             // Never more than may still rank: a round of names read for candidates put back with a bound that
             // ties the k-th is wasted ("helsingfors" on tiled ×400: 200 capitals' hundred language names).
-            let round = open.prefix(min(batch, mayRankAbove))
+            var round = Array(open.prefix(min(batch, mayRankAbove)))
             open.removeFirst(round.count)
+            // Whether their names may begin with a query word, where a source can tell, before they are read: those
+            // whose bound falls go back to be ordered again with it, with the others of the round. Not of those the
+            // lower bound would still leave above the k-th: their names are read either way.
+            let standing = kth()
+            let asking = Dictionary(grouping: round.indices.filter { i in
+                guard round[i].leadingAskedOf != nil else { return false }
+                guard let standing else { return true }
+                var notLeading = round[i]
+                (notLeading.ownMayLead, notLeading.alternateMayLead) = (false, false)
+                let lower = notLeading.unreadBound(bound)
+                return lower < standing.score || (lower == standing.score && round[i].order > standing.order)
+            }) { round[$0].leadingAskedOf! }
+            if !asking.isEmpty {
+                var fell = false
+                for (sourceIndex, members) in asking {
+                    let leading = try sources[sourceIndex].leadingRows?(members.map { round[$0].place }) ?? []
+                    for i in members {
+                        round[i].leadingAskedOf = nil
+                        guard !leading.contains(round[i].place.rowid) else { continue }
+                        // Its own names' row, with names in a language, holds its alternates' first-word prefixes too.
+                        (round[i].ownMayLead, round[i].alternateMayLead) = (false, false)
+                        let lower = round[i].unreadBound(bound)
+                        fell = fell || lower < round[i].bound
+                        round[i].bound = lower
+                    }
+                }
+                if fell {
+                    open += round
+                    continue
+                }
+            }
             batch *= 2
             // Each candidate's next tier of names: it is scored once its names reach the most the next tier could
             // give, else put back with that bound.

@@ -156,16 +156,16 @@ final class SearchIndex {
                     [.text(keys)]) { $0.int(0) }
     }
 
-    /// Whether the file's place_name_key rows hold their names' first words (`NameKey.firstWord`): files
-    /// imported before they did have none, and their rows cannot say a name does not begin with a word.
-    func keysHoldFirstWords() throws -> Bool {
+    /// The first-word tokens the file's place_name_key rows hold (`FirstWordTokens`): files imported before
+    /// they did have none, and their rows cannot say a name does not begin with a word.
+    func firstWordTokens() throws -> FirstWordTokens {
         if let known = firstWordsKnown { return known }
-        let known = try db.first("whether name keys hold first words",
-                                 "SELECT value FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)'") { $0.text(0) } == "1"
+        let known = FirstWordTokens(metaValue: try db.first("which first-word tokens name keys hold",
+                                                            "SELECT value FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)'") { $0.text(0) } ?? nil)
         firstWordsKnown = known
         return known
     }
-    private var firstWordsKnown: Bool?
+    private var firstWordsKnown: FirstWordTokens?
 
     /// Of the country places' rows of own names, those one of whose names is exactly `words` (`NameKey`), in rank
     /// order: the rows holding the words' key up to the last country's, which ranks among the first (a

@@ -21,6 +21,21 @@ package enum NameKey {
     /// which costs time, never an answer.
     package static func firstWord(_ word: String) -> String { "w" + (of(words: [word]) ?? "") }
 
+    /// The token of an index row one of whose names' first word begins with the folded `word` (typed so far) or
+    /// with its first `prefixScalars` Unicode scalars: "p" and the key of those (a name's first word is keyed for
+    /// its first 1 to `prefixScalars`). A row without the token of a longer word has no name beginning with it
+    /// either; one with it may still not. While typing, search reads the rows that have none of the query
+    /// words' as out of reach of `leadingBonus`.
+    package static func firstWordPrefix(_ typed: String) -> String {
+        let hash = typed.unicodeScalars.prefix(prefixScalars).reduce(offsetBasis) { hash, scalar in scalar.utf8.reduce(hash, mix) }
+        return key(of: hash, prefix: UInt8(ascii: "p"))
+    }
+
+    /// The longest first-word prefix keyed (`firstWordPrefix`): the typed words people send most are their first
+    /// letters, and each length more is a token more for every name; a fourth letter cost 1.2 % more of cities500's
+    /// file (its hundreds of alternate names a city) for what the third tells of it.
+    static let prefixScalars = 3
+
     /// The token of an index row one of whose names in a language (`SearchNames.inLanguages`, place_fts's
     /// `lang_name`) is the folded `words`, and none in no language is: "l" and the name's key. Search reads
     /// those rows apart, ranked as names in another language than the one asked for (`inLanguage(_:)` of a
@@ -55,19 +70,31 @@ package enum NameKey {
 
     /// The `key` text of an index row holding `names` and `inLanguages`: the distinct keys of `names`, those of
     /// `inLanguages` that are not among them as `inLanguage` tokens, with `number` (a `numberToken`) the keys of
-    /// all of them with the number (`numbered`), and, with `firstWords`, the distinct `firstWord` tokens of all
-    /// their first words, joined by spaces.
+    /// all of them with the number (`numbered`), the first-word tokens `firstWords` says of all their first words,
+    /// and the `firstWordPrefix` tokens of those of `leadingAlso` (a place's own row: its alternate names, so that
+    /// an own row without a word's prefix token says no name of the place begins with it), joined by spaces.
     package static func text<C: Collection<String>>(of names: C, inLanguages: [String] = [], number: String? = nil,
-                                                    firstWords: Bool) -> String {
+                                                    firstWords: FirstWordTokens, leadingAlso: [String] = []) -> String {
         var tokens: [String] = []
-        tokens.reserveCapacity((firstWords ? 2 : 1) * (number == nil ? 1 : 2) * (names.count + inLanguages.count))
+        tokens.reserveCapacity((firstWords == .none ? 1 : 2) * (number == nil ? 1 : 2) * (names.count + inLanguages.count))
+        func addFirstWord(_ hash: Hashes, whole: Bool = true) {
+            guard firstWords != .none else { return }
+            if whole { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
+            guard firstWords == .wholeAndPrefixes else { return }
+            withUnsafeBytes(of: hash.prefixes) { prefixes in
+                for i in 0..<hash.prefixCount {
+                    tokens.append(key(of: prefixes.load(fromByteOffset: i * MemoryLayout<UInt64>.stride, as: UInt64.self),
+                                      prefix: UInt8(ascii: "p")))
+                }
+            }
+        }
         var ownKeys: Set<String> = []
         for name in names {
             guard let hash = hashes(of: name) else { continue }
             tokens.append(key(of: hash.whole))
             if !inLanguages.isEmpty { ownKeys.insert(tokens[tokens.count - 1]) }
             if let number { tokens.append(numberedKey(of: hash.whole, number: number)) }
-            if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
+            addFirstWord(hash)
         }
         if !inLanguages.isEmpty {
             for name in inLanguages {
@@ -75,16 +102,19 @@ package enum NameKey {
                 let whole = key(of: hash.whole)
                 if !ownKeys.contains(whole) { tokens.append(inLanguage(whole)) }
                 if let number { tokens.append(numberedKey(of: hash.whole, number: number)) }
-                if firstWords { tokens.append(key(of: hash.firstWord, prefix: UInt8(ascii: "w"))) }
+                addFirstWord(hash)
             }
+        }
+        if firstWords == .wholeAndPrefixes {
+            for name in leadingAlso { if let hash = hashes(of: name) { addFirstWord(hash, whole: false) } }
         }
         var text = ""
         func add(_ token: String) {
             if !text.isEmpty { text += " " }
             text += token
         }
-        // A row's few tokens (most: a name's key and its first word's) are compared directly, without the arrays
-        // `distinctNames` makes; a country's hundreds of names go through its set.
+        // A row's few tokens (most: a name's key, its first word's and its prefixes') are compared directly,
+        // without the arrays `distinctNames` makes; a country's hundreds of names go through its set.
         if tokens.count > 16 {
             for token in PlaceRecord.distinctNames(tokens) { add(token) }
         } else {
@@ -93,11 +123,27 @@ package enum NameKey {
         return text
     }
 
-    /// The hashes of a name's folded words (`TextNormalizer.tokens`), all and the first alone; nil for a name
-    /// without words. An ASCII name (most) is hashed as its words' bytes are read, without making the words:
-    /// this runs for every name an import indexes, on the writer's thread.
-    private static func hashes(of name: String) -> (whole: UInt64, firstWord: UInt64)? {
+    /// The hashes of a name's folded words: all of them, the first alone, and the first's first 1 to
+    /// `prefixScalars` Unicode scalars (`prefixCount` of `prefixes`: as many as it has, at most three).
+    private struct Hashes {
+        var whole: UInt64
+        var firstWord: UInt64
+        var prefixes: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var prefixCount = 0
+
+        /// Records `hash` as that of the first word's first `prefixCount + 1` scalars.
+        mutating func addPrefix(_ hash: UInt64) {
+            withUnsafeMutableBytes(of: &prefixes) { $0.storeBytes(of: hash, toByteOffset: prefixCount * MemoryLayout<UInt64>.stride, as: UInt64.self) }
+            prefixCount += 1
+        }
+    }
+
+    /// The hashes of a name's folded words (`TextNormalizer.tokens`); nil for a name without words. An ASCII
+    /// name (most) is hashed as its words' bytes are read, without making the words: this runs for every name
+    /// an import indexes, on the writer's thread.
+    private static func hashes(of name: String) -> Hashes? {
         var hash = offsetBasis, firstWord = offsetBasis, words = 0
+        var found = Hashes(whole: 0, firstWord: 0)
         let ascii = TextNormalizer.forEachASCIIWordByte(of: name) { byte, beginsWord in
             if beginsWord {
                 if words == 1 { firstWord = hash }
@@ -105,16 +151,26 @@ package enum NameKey {
                 words += 1
             }
             hash = mix(hash, byte)
+            if words == 1 && found.prefixCount < prefixScalars { found.addPrefix(hash) }
         }
         guard ascii else { return hashes(of: TextNormalizer.tokens(name)) }
-        return words == 0 ? nil : (hash, words == 1 ? hash : firstWord)
+        guard words > 0 else { return nil }
+        (found.whole, found.firstWord) = (hash, words == 1 ? hash : firstWord)
+        return found
     }
 
-    /// The hashes of folded words: FNV-1a over the words joined by spaces, and over the first alone.
-    private static func hashes(of words: [String]) -> (whole: UInt64, firstWord: UInt64)? {
+    /// The hashes of folded words: FNV-1a over the words joined by spaces, over the first alone, and over the
+    /// first's first scalars.
+    private static func hashes(of words: [String]) -> Hashes? {
         guard let first = words.first else { return nil }
-        let firstWord = first.utf8.reduce(offsetBasis, mix)
-        return (words.dropFirst().reduce(firstWord, extended), firstWord)
+        var hashes = Hashes(whole: 0, firstWord: 0)
+        var firstWord = offsetBasis
+        for scalar in first.unicodeScalars {
+            for byte in scalar.utf8 { firstWord = mix(firstWord, byte) }
+            if hashes.prefixCount < prefixScalars { hashes.addPrefix(firstWord) }
+        }
+        (hashes.whole, hashes.firstWord) = (words.dropFirst().reduce(firstWord, extended), firstWord)
+        return hashes
     }
 
     /// The hash of words whose hash is `hash` with `word` after them.
@@ -150,6 +206,30 @@ package enum NameKey {
         }
     }
 
-    /// The `meta` key of a file whose `place_name_key` rows hold `firstWord` tokens (files written before do not).
+    /// The `meta` key saying which first-word tokens a file's `place_name_key` rows hold (`FirstWordTokens`).
     package static let firstWordsMetaKey = "name_key_first_words"
+}
+
+/// Which first-word tokens a file's place_name_key rows hold: its `meta` value of `NameKey.firstWordsMetaKey`
+/// ("0", "1", "2"; files imported before they existed have none). Rows are deleted by their texts (contentless
+/// FTS5), so a file appended to gets rows as its own are.
+package enum FirstWordTokens: Int, Sendable {
+    case none = 0
+    /// `NameKey.firstWord` tokens of each row's names.
+    case whole = 1
+    /// As `whole`, and for rows of own names `NameKey.firstWordPrefix` tokens of their first 1 to 3 scalars; a
+    /// row of own names with names in a language (place_fts's `lang_name`) holds those of its place's alternate
+    /// names too (`NameKey.text`'s `leadingAlso`).
+    case wholeAndPrefixes = 2
+
+    /// The tokens rows of alternate names get: no prefixes.
+    package var ofAlternates: FirstWordTokens { self == .wholeAndPrefixes ? .whole : self }
+
+    /// The tokens `meta` says, from its value.
+    package init(metaValue: String?) {
+        self = metaValue.flatMap(Int.init).flatMap(FirstWordTokens.init(rawValue:)) ?? .none
+    }
+
+    /// What new rows get.
+    package static let current = FirstWordTokens.wholeAndPrefixes
 }
