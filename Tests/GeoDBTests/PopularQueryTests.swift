@@ -128,7 +128,7 @@ import TestSupport
     /// While typing, a row none of whose names (nor its place's alternates, for a row of own names) begins with
     /// a query word is bound without the bonus of one that does (`NameKey.firstWordPrefix`): of 40 equal towns
     /// that "Si" matches only through a name in a language ("Hel'sinki", the FTS5 tokenizer splits it at the
-    /// apostrophe), the first ten are the ten shown and the others are not scored; on a copy whose `meta` says
+    /// apostrophe), at most a round of 16 is scored, not all; on a copy whose `meta` says
     /// its keys hold whole first words alone, all are. Answers are the same with and without the check, for
     /// those towns and for every typed query of the popular sets of Liechtenstein.
     @Test func typedRowsNotBeginningWithTheWordsAreBoundLower() throws {

@@ -47,9 +47,9 @@ struct CandidateRanker {
         // (`FirstWordTokens.wholeAndPrefixes`): it is bound without `leadingBonus` (`CandidateSource.leadingRows`).
         // "Si" typed on tiled ×400 read the hundred names of 200 Helsinkis (one in a language is "Hel'sinki"), each
         // bound as if a name began with it, for ten of them: 68 → 14 M instructions. Asked only of such rows (many
-        // names, costly to read), and not of one whose main name begins with a query word's letters (it may lead):
-        // asked of every row about to have its names read, the statement cost "Sa" on ×400 5 %, for names as cheap
-        // to read as it. (Monaco's "La" asks for the country, to no avail: 2 %.)
+        // names, costly to read), not of one whose main name begins with a query word's letters (it may lead), and
+        // only of several at once (`leadingAskedTogether`): asked of every row about to have its names read, the
+        // statement cost "Sa" on ×400 5 %, and asked of one, Monaco's "La" 2 %, for names as cheap to read as it.
         let asksLeading = try entry != .complete && forced == nil && index.firstWordTokens() == .wholeAndPrefixes
         var typedLeadingMade: String??
         func typedLeading() -> String? {
