@@ -269,4 +269,25 @@ import TestSupport
             #expect(keys == [NameKey.of(words: TextNormalizer.tokens(name))!, NameKey.numbered(name, number: "5")!], "\(name)")
         }
     }
+
+    /// A name's first-word prefix tokens are those search makes of what is typed (`NameKey.firstWordPrefix` of its
+    /// folded first word's first one to three scalars, of a longer typed word its first three), whatever the
+    /// name's script and whether its bytes are hashed as ASCII; an alternate name's reach a row only as
+    /// `leadingAlso`, without its whole first word. A `meta` value that is no known level reads as none.
+    @Test func firstWordPrefixTokens() {
+        for name in ["Siltasaarenkatu", "Alte Landstrasse", "Hel'sinki", "Улица Ленина", "東京", "Ö"] {
+            let first = TextNormalizer.tokens(name)[0]
+            let scalars = Array(first.unicodeScalars)
+            let prefixes = (1...min(3, scalars.count)).map { NameKey.firstWordPrefix(String(String.UnicodeScalarView(scalars.prefix($0)))) }
+            let keys = Set(NameKey.text(of: [name], firstWords: .wholeAndPrefixes).split(separator: " ").map(String.init))
+            #expect(keys == Set([NameKey.of(words: TextNormalizer.tokens(name))!, NameKey.firstWord(first)] + prefixes), "\(name)")
+            #expect(NameKey.firstWordPrefix(first + "xyz") == prefixes.last || scalars.count < 3, "\(name)")
+            let alsoKeys = Set(NameKey.text(of: ["Vaduz"], firstWords: .wholeAndPrefixes, leadingAlso: [name]).split(separator: " ").map(String.init))
+            #expect(alsoKeys.isSuperset(of: prefixes) && !alsoKeys.contains(NameKey.firstWord(first)), "\(name)")
+            #expect(Set(NameKey.text(of: [name], firstWords: .whole).split(separator: " ").map(String.init)).isDisjoint(with: prefixes), "\(name)")
+        }
+        #expect(FirstWordTokens(metaValue: "2") == .wholeAndPrefixes && FirstWordTokens(metaValue: "1") == .whole)
+        for value in ["0", "3", "x", "", nil] as [String?] { #expect(FirstWordTokens(metaValue: value) == FirstWordTokens.none, "\(value ?? "nil")") }
+        #expect(FirstWordTokens.wholeAndPrefixes.ofAlternates == .whole)
+    }
 }

@@ -85,6 +85,9 @@ extension CandidateRanker {
             return SearchRowID.start(ofStep: high)
         }
         var open: [Scoring] = []
+        // Whether any source can tell if its rows' names may begin with a query word (only while typing): else no
+        // round looks for candidates to ask.
+        let someSourceTellsLeading = sources.contains { $0.leadingRows != nil }
         var scored: [RankedCandidate] = []
         /// The `keep`-th best score and its order, when that many are scored, or `floor` when it ranks higher.
         func kth() -> RankedCandidate.Standing? {
@@ -189,8 +192,8 @@ extension CandidateRanker {
             // Whether their names may begin with a query word, where a source can tell, before they are read: those
             // whose bound falls go back to be ordered again with it, with the others of the round. Not of those the
             // lower bound would still leave above the k-th: their names are read either way.
-            let standing = kth()
-            let asking = Dictionary(grouping: round.indices.filter { i in
+            let standing = someSourceTellsLeading ? kth() : nil
+            let asking = !someSourceTellsLeading ? [:] : Dictionary(grouping: round.indices.filter { i in
                 guard round[i].leadingAskedOf != nil else { return false }
                 guard let standing else { return true }
                 var notLeading = round[i]

@@ -64,7 +64,7 @@ struct CandidateRanker {
             typedLeadingMade = .some(made)
             return made
         }
-        let asciiWords = query.words.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        let asciiWords = asksLeading ? query.words.filter { $0.utf8.allSatisfy { $0 < 0x80 } } : []
         func mainNameLeads(_ place: SearchIndex.Candidate) -> Bool {
             guard let name = place.mainName?.utf8 else { return false }
             return asciiWords.contains { word in
