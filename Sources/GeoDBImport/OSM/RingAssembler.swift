@@ -31,22 +31,56 @@ enum RingAssembler {
     /// would need a quadratic search for an exact answer, and is given up instead (counted by the caller).
     static let gapWorkPerEnd = 1_000
 
+    /// A way or a chain of ways: its node ids and their positions (nil where the extract lacks the node),
+    /// located once: a lookup decodes a group of node locations, and an open chain's nodes were wanted
+    /// three times over (its located ends, its length, its ring), a cut boundary's thousands of them.
+    struct Line {
+        var ids: [Int64]
+        var points: [Point7?]
+
+        init(ids: [Int64], points: [Point7?]) {
+            self.ids = ids
+            self.points = points
+        }
+
+        init(_ ids: [Int64], locate: (Int64) -> Point7?) {
+            self.init(ids: ids, points: ids.map(locate))
+        }
+
+        var reversed: Line { Line(ids: ids.reversed(), points: points.reversed()) }
+        var isClosed: Bool { ids.first == ids.last }
+
+        /// Appends `other`, which begins with this line's last node (dropped: it would repeat).
+        mutating func extend(with other: Line) {
+            ids += other.ids.dropFirst()
+            points += other.points.dropFirst()
+        }
+
+        /// The part from the first located node to the last, nil when no node is located.
+        var locatedPart: Line? {
+            guard let first = points.firstIndex(where: { $0 != nil }), let last = points.lastIndex(where: { $0 != nil })
+            else { return nil }
+            return Line(ids: Array(ids[first...last]), points: Array(points[first...last]))
+        }
+    }
+
     /// `ways` are node-id lists; `locate` gives a node's position (nil when the extract lacks it).
     static func assemble(ways: [[Int64]], locate: (Int64) -> Point7?) -> Result {
-        var rings: [[Int64]] = []
-        var open: [[Int64]] = []
+        var rings: [Line] = []
+        var open: [Line] = []
         for way in ways where way.count >= 2 {
-            if way.first == way.last { rings.append(way) } else { open.append(way) }
+            let line = Line(way, locate: locate)
+            if line.isClosed { rings.append(line) } else { open.append(line) }
         }
         var openWays = 0
-        var chains: [[Int64]] = []
+        var chains: [Line] = []
         var used = [Bool](repeating: false, count: open.count)
         // The ways ending at a node, and how many of them from the front are used: each is skipped once,
         // not once per look-up (a node shared by thousands of ways made this quadratic).
         var byEndpoint: [Int64: (ways: [Int], usedBefore: Int)] = [:]
         for (i, way) in open.enumerated() {
-            byEndpoint[way.first!, default: ([], 0)].ways.append(i)
-            byEndpoint[way.last!, default: ([], 0)].ways.append(i)
+            byEndpoint[way.ids.first!, default: ([], 0)].ways.append(i)
+            byEndpoint[way.ids.last!, default: ([], 0)].ways.append(i)
         }
         func unusedWay(endingAt node: Int64) -> Int? {
             guard let entry = byEndpoint[node] else { return nil }
@@ -59,26 +93,24 @@ enum RingAssembler {
             used[start] = true
             var ring = open[start]
             var members = 1
-            while ring.first != ring.last {
-                guard let next = unusedWay(endingAt: ring.last!) else { break }
+            while !ring.isClosed {
+                guard let next = unusedWay(endingAt: ring.ids.last!) else { break }
                 used[next] = true
                 members += 1
                 let way = open[next]
-                ring += (way.first == ring.last ? way : way.reversed()).dropFirst()
+                ring.extend(with: way.ids.first == ring.ids.last ? way : way.reversed)
             }
-            if ring.first == ring.last {
+            if ring.isClosed {
                 rings.append(ring)
             } else {
                 openWays += members
                 // A way cut at the extract's edge keeps node ids the extract lacks: the chain ends where its
                 // located nodes end, or no gap could be measured from it.
-                let firstLocated = ring.firstIndex { locate($0) != nil }
-                let lastLocated = ring.lastIndex { locate($0) != nil }
-                if let first = firstLocated, let last = lastLocated { chains.append(Array(ring[first...last])) }
+                if let chain = ring.locatedPart { chains.append(chain) }
             }
         }
         var result = Result(polygons: [], openWays: openWays)
-        if let repaired = closeGaps(chains, locate: locate, work: &result.candidateTests) {
+        if let repaired = closeGaps(chains, work: &result.candidateTests) {
             rings += repaired
             result.repairedRings = repaired.count
         } else {
@@ -88,7 +120,7 @@ enum RingAssembler {
         // Positions, dropping nodes the extract does not have; a ring needs 3 distinct points.
         var located: [[Point7]] = []
         for ring in rings {
-            var points = ring.dropLast().compactMap(locate)
+            var points = ring.points.dropLast().compactMap { $0 }
             if points.count >= 2, points.first == points.last { points.removeLast() }
             if points.count >= 3 { located.append(points) }
         }
@@ -130,36 +162,34 @@ enum RingAssembler {
     /// another chain, ties going to its own start, then to the earlier chain, then to a chain's first end.
     /// Ends are found through a tree of their positions, searched nearest first and only as far as a gap
     /// could still be closed, so a search costs about O(log n) for ends spread along boundaries.
-    static func closeGaps(_ chains: [[Int64]], locate: (Int64) -> Point7?, work: inout Int) -> [[Int64]]? {
-        let pending = chains.filter { $0.count >= 2 }
-        // Each chain's length both ways, its nodes located once: a lookup decodes a group of node locations,
-        // and measuring a chain anew for every use located the members of x20's cut boundaries four times over.
+    static func closeGaps(_ chains: [Line], work: inout Int) -> [Line]? {
+        let pending = chains.filter { $0.ids.count >= 2 }
         let lengths = pending.map { chain -> (forward: Double, reversed: Double) in
-            let points = chain.compactMap(locate)
+            let points = chain.points.compactMap { $0 }
             return (LineMath.relativeLength(points), LineMath.relativeLength(Array(points.reversed())))
         }
         var alive = [Bool](repeating: true, count: pending.count)
         // End e is the first (e even) or last (e odd) node of chain e / 2; the tree holds those located.
         var ends: [Int] = [], positions: [Point7] = []
         for (i, chain) in pending.enumerated() {
-            for (e, node) in [(2 * i, chain.first!), (2 * i + 1, chain.last!)] {
-                if let p = locate(node) { ends.append(e); positions.append(p) }
+            for (e, point) in [(2 * i, chain.points.first!), (2 * i + 1, chain.points.last!)] {
+                if let point { ends.append(e); positions.append(point) }
             }
         }
         let tree = BoxTree(positions.map { Box7(minX: $0.lon, minY: $0.lat, maxX: $0.lon, maxY: $0.lat) })
         // Lengths differ a little by direction (the scale is taken at the first point): the longer bounds both.
         let longest = lengths.map { max($0.forward, $0.reversed) }.max() ?? 0
         let budget = Self.gapWorkPerEnd * max(positions.count, 1)
-        var rings: [[Int64]] = []
+        var rings: [Line] = []
         for start in pending.indices.reversed() where alive[start] {
             alive[start] = false
             var chain = pending[start]
             var chainLength = lengths[start].forward
-            while let from = locate(chain.last!) {
+            while let from = chain.points.last! {
                 guard work <= budget else { return nil }
                 // (chain, reversed) or nil for this chain's own start; the key orders ties as a scan would.
                 var best: (index: Int?, reversed: Bool, distance: Double, key: Int)?
-                if let p = locate(chain.first!) { best = (nil, false, LineMath.relativeLength([from, p]), -1) }
+                if let p = chain.points.first! { best = (nil, false, LineMath.relativeLength([from, p]), -1) }
                 // No gap longer than this joins anything, so the nearest end beyond it need not be known.
                 let reach = maxGapShare * (chainLength + longest)
                 let scale = cos(Double(from.lat) / 1e7 * .pi / 180)
@@ -175,14 +205,17 @@ enum RingAssembler {
                 }
                 guard let choice = best else { break }
                 if let index = choice.index {
-                    let piece = choice.reversed ? Array(pending[index].reversed()) : pending[index]
+                    let piece = choice.reversed ? pending[index].reversed : pending[index]
                     let pieceLength = choice.reversed ? lengths[index].reversed : lengths[index].forward
                     guard choice.distance <= maxGapShare * (chainLength + pieceLength) else { break }
                     alive[index] = false
-                    chain += piece
+                    chain.ids += piece.ids
+                    chain.points += piece.points
                     chainLength += pieceLength + choice.distance
                 } else {
-                    if chain.count >= 3, choice.distance <= maxGapShare * chainLength { rings.append(chain + [chain[0]]) }
+                    if chain.ids.count >= 3, choice.distance <= maxGapShare * chainLength {
+                        rings.append(Line(ids: chain.ids + [chain.ids[0]], points: chain.points + [chain.points[0]]))
+                    }
                     break
                 }
             }
