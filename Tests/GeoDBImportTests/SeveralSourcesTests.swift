@@ -217,6 +217,30 @@ import TestSupport
         #expect(scratch.contents() == ["keep.sqlite"])
     }
 
+    /// Appending writes the keys of its places at the first-word level the file says its keys hold
+    /// (`FirstWordTokens`, `meta`), and the file keeps saying it: a file written before the prefix tokens (a copy
+    /// whose `meta` says whole first words only) gets none for the appended place, a file of today gets them;
+    /// typing finds the appended place in both, since search asks for the tokens only where `meta` says so.
+    @Test func appendingKeepsTheFilesFirstWordTokens() throws {
+        let scratch = try ScratchDirectory()
+        let csv = scratch.path("more.csv")
+        try "name,lat,lon\nQwertyvaara,60.30,25.20\n".write(toFile: csv, atomically: false, encoding: .utf8)
+        let level = "SELECT value FROM meta WHERE key = '\(NameKey.firstWordsMetaKey)'"
+        let prefixRows = "SELECT count(*) FROM place_name_key WHERE place_name_key MATCH '\"\(NameKey.firstWordPrefix("qwe"))\"'"
+        for (tokens, appendedPrefixRows) in [(FirstWordTokens.whole, 0), (.wholeAndPrefixes, 1)] {
+            let path = scratch.path("level-\(tokens.rawValue).sqlite")
+            _ = try Importer.run(inputs: [TestPaths.fixture("csv/stores.csv")], output: path)
+            try Connection(path: path, mode: .readWrite).execute("UPDATE meta SET value = '\(tokens.rawValue)' WHERE key = '\(NameKey.firstWordsMetaKey)'")
+            #expect(try query(path, prefixRows) == [[.integer(0)]])
+            #expect(try append([csv], to: path).appended)
+            #expect(try query(path, level) == [[.text(String(tokens.rawValue))]])
+            #expect(try query(path, prefixRows) == [[.integer(Int64(appendedPrefixRows))]], "\(tokens)")
+            var typing = SearchOptions()
+            typing.autocomplete = true
+            #expect(try GeoDatabase(path: path).search("Qwer", options: typing).first?.name == "Qwertyvaara", "\(tokens)")
+        }
+    }
+
     @Test func appendNeedsAnExistingGeoDatabase() throws {
         let scratch = try ScratchDirectory()
         let missing = #expect(throws: GeoDBError.self) {
