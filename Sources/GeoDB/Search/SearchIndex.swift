@@ -661,7 +661,7 @@ final class SearchIndex {
         // with its own limit: a common piece ("ula") must not crowd out the words of a rare one ("chk").
         func allTrigrams(_ piece: [Unicode.Scalar]) -> String {
             Set((0...(piece.count - 3)).map { String(String.UnicodeScalarView(piece[$0..<($0 + 3)])) }).sorted()
-                .map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: " AND ")
+                .map(FTSQuery.quoted).joined(separator: " AND ")
         }
         var matches = Set(pieces.map(allTrigrams)).sorted()
         // A swap of two letters is one edit that can break two pieces: the word with each adjacent pair
