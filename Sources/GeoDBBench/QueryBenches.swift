@@ -112,10 +112,10 @@ enum SearchBench {
 
 extension SearchBench {
     /// One search text run `times` times: its latency alone, and a loop to point a profiler at.
-    static func repeated(path: String, text: String, autocomplete: Bool, times: Int) throws -> [String: Any] {
+    static func repeated(path: String, text: String, autocomplete: Bool, times: Int, limit: Int) throws -> [String: Any] {
         let db = try GeoDatabase(path: path)
         var options = SearchOptions()
-        options.limit = 10
+        options.limit = limit
         options.autocomplete = autocomplete
         var report = try Measure.latencies(Array(repeating: text, count: times)) { _ = try db.search($0, options: options) }
         report["results"] = try db.search(text, options: options).map(\.displayName)

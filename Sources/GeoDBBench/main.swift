@@ -3,7 +3,8 @@
 //                           geodb-bench timezone DATABASE POINTS [--rounds N] [--answers FILE]
 //                           geodb-bench nearest DATABASE LATLON_FILE [--answers FILE]
 //                           geodb-bench throughput DATABASE [--queries N] [--seconds S]
-//                           geodb-bench query DATABASE TEXT [--autocomplete] [--queries N]   (one text, N times: to profile)
+//                           geodb-bench query DATABASE TEXT [--autocomplete] [--queries N] [--limit N]   (one text, N times:
+//                                                                        to profile; 10 results unless --limit)
 //                           geodb-bench popular DATABASE [--rounds N] [--cpu] [--lang L] [--list]   (the queries people type
 //                                                                        most, by rule; --list prints them instead of timing
 //                                                                        them; --lang asks for names in L, as Accept-Language)
@@ -41,7 +42,7 @@ do {
                                       language: option("--lang"))
     case "query" where arguments.count >= 4:
         report = try SearchBench.repeated(path: arguments[2], text: arguments[3], autocomplete: arguments.contains("--autocomplete"),
-                                          times: option("--queries", 100))
+                                          times: option("--queries", 100), limit: option("--limit", 10))
     case "tile": report = try TileBench.run(input: arguments[2], factor: option("--factor").flatMap(Int.init), output: option("--output"))
     case "nearest" where arguments.count >= 4:
         report = try NearestBench.run(path: arguments[2], pointsPath: arguments[3], answersPath: option("--answers"))

@@ -132,6 +132,14 @@ public struct GeoDatabaseSet: Sendable {
         let perMember = try await Self.eachMember(withPlaces) { member in
             var options = options, found: [PlaceResult] = [], cursor: String?
             options.limit = min(depth, SearchOptions.maxLimit)
+            // Deep enough in one search: a page would rank one result more than asked, to know whether another
+            // page follows, and `depth` already holds the one more that tells. Nominatim's /search and Photon's
+            // /api at limit 10 ranked 12: on Helsinki + cities500, "city" 6.9 → 7.7 M instructions, "Hel" typed
+            // 2.0 → 2.2 M (`geodb-bench query --limit`).
+            if depth <= SearchOptions.maxLimit {
+                return try await member.database.read { [options] in try $0.search(text, options: options) }
+                    .map { MemberPlace(member: member, place: $0) }
+            }
             repeat {
                 let page = try await member.database.read { [cursor, options] in try $0.searchPage(text, options: options, after: cursor) }
                 found += page.places
