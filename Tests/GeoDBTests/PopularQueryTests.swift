@@ -134,11 +134,10 @@ import TestSupport
     @Test func typedRowsNotBeginningWithTheWordsAreBoundLower() throws {
         let scratch = try ScratchDirectory()
         var osm = OSMFile(lon: 24.9)
-        for i in 1...40 {
-            osm.node(i, 60.0 + Double(i) * 1e-3, [("place", "city"), ("population", "600000"), ("name", "Helsinki"),
-                                                  ("name:et", "Hel&apos;sinki"), ("alt_name", "Stadi")])
+        osm.nodes(40, firstID: 1, lat: 60.0, step: 1e-3) { _ in
+            [("place", "city"), ("population", "600000"), ("name", "Helsinki"), ("name:et", "Hel&apos;sinki"), ("alt_name", "Stadi")]
         }
-        for i in 1...5 { osm.node(100 + i, 61.0 + Double(i) * 1e-3, [("place", "village"), ("name", "Sipoo \(i)")]) }
+        osm.nodes(5, firstID: 101, lat: 61.0, step: 1e-3) { [("place", "village"), ("name", "Sipoo \($0)")] }
         let path = try osm.imported("helsinkis", in: scratch)
         func withWholeFirstWordsOnly(_ path: String) throws -> GeoDatabase {
             let copy = scratch.path(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + "-whole-first-words.sqlite")
@@ -292,11 +291,10 @@ import TestSupport
     @Test func namesInOtherLanguagesAreReadAsSuch() throws {
         let scratch = try ScratchDirectory()
         var osm = OSMFile(lon: 24.9)
-        for i in 1...60 {
-            osm.node(i, 60.0 + Double(i) * 1e-2, [("place", "city"), ("name", "Helsinki"), ("name:sv", "Helsingfors"),
-                                              ("name:de", "Kapitale Helsinki"), ("population", "600000")])
+        osm.nodes(60, firstID: 1, lat: 60.0, step: 1e-2) { _ in
+            [("place", "city"), ("name", "Helsinki"), ("name:sv", "Helsingfors"), ("name:de", "Kapitale Helsinki"), ("population", "600000")]
         }
-        for i in 1...30 { osm.node(100 + i, 61.0 + Double(i) * 1e-2, [("place", "village"), ("name", "Kirchdorf \(i)")]) }
+        osm.nodes(30, firstID: 101, lat: 61.0, step: 1e-2) { [("place", "village"), ("name", "Kirchdorf \($0)")] }
         let path = try osm.imported("capitals", in: scratch)
         let db = try GeoDatabase(path: path)
         func explained(_ text: String, typing: Bool = false, language: String? = nil) throws -> (names: [String?], namesRead: Int) {
@@ -329,7 +327,7 @@ import TestSupport
     @Test func aWordOnlyNamesInALanguageHoldIsReadApart() throws {
         let scratch = try ScratchDirectory()
         var osm = OSMFile(lon: 24.9)
-        for i in 1...250 { osm.node(i, 60.0 + Double(i) * 1e-3, [("place", "square"), ("name", "Asema \(i)"), ("name:sv", "Stora Järnvägstorget \(i)")]) }
+        osm.nodes(250, firstID: 1, lat: 60.0, step: 1e-3) { [("place", "square"), ("name", "Asema \($0)"), ("name:sv", "Stora Järnvägstorget \($0)")] }
         let path = try osm.imported("squares", in: scratch)
         let db = try GeoDatabase(path: path)
         let lines = try Self.tracedStatements(path, "Järnvägstorget")
@@ -416,6 +414,12 @@ struct OSMFile {
 
     mutating func node(_ id: Int, _ lat: Double, _ tags: [(String, String)]) {
         xml += "<node id='\(id)' lat='\(lat)' lon='\(lon)'>" + tags.map { "<tag k='\($0.0)' v='\($0.1)'/>" }.joined() + "</node>\n"
+    }
+
+    /// `count` nodes in a column, ids from `firstID`, the i-th (from 1) at `lat` + i × `step` with `tags(i)`: rows
+    /// of equal places, the popular words' worst case.
+    mutating func nodes(_ count: Int, firstID: Int, lat: Double, step: Double, _ tags: (Int) -> [(String, String)]) {
+        for i in 1...count { node(firstID + i - 1, lat + Double(i) * step, tags(i)) }
     }
 
     /// Written as `name`.osm in `scratch` and imported into `name`.sqlite there: its path.

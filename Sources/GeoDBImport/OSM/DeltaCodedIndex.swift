@@ -150,8 +150,8 @@ final class DeltaCodedIndex {
             slotMask = slots - 1
             cachedGroup = [Int](repeating: -1, count: slots)
             cachedIDs = [Int64](repeating: 0, count: slots * DeltaCodedIndex.groupSize)
-            cachedA = cachedIDs
-            cachedB = cachedIDs
+            cachedA = [Int64](repeating: 0, count: slots * DeltaCodedIndex.groupSize)
+            cachedB = [Int64](repeating: 0, count: slots * DeltaCodedIndex.groupSize)
         }
 
         deinit { groupBuffer.deallocate() }
