@@ -318,6 +318,18 @@ import TestSupport
         #expect(WhatWhereReading.splits(of: ParsedQuery("Aix en Provence"), typing: false).count == 4)
     }
 
+    /// A typo's near words are those one edit away, and those two away only when none is: one slip is the common
+    /// case, and the words two edits from it ("mannerheimint", an abbreviation in addresses) were read and ranked
+    /// for nothing. Two slips still find the word.
+    @Test func typosAreReadAsTheNearestWords() throws {
+        let reader = try DatabaseReader(path: try TestDatabases.helsinki(), immutable: false)
+        let index = SearchIndex(reader, areaSets: AreaSets(reader))
+        #expect(try index.rows(holding: ["mannerheimint"]) != nil)
+        #expect(try index.similarWords(to: "mannerheimintei") == ["mannerheimintie"])
+        #expect(try index.similarWords(to: "mannerheimnitei").contains("mannerheimintie"))
+        #expect(try index.similarWords(to: "mannerheimnite", typing: true).contains("mannerheimintie"))
+    }
+
     /// "…, Town" keeps to the town's area sets in SQL when they are few and by looking up each candidate's
     /// set when they are many (tiled ×400 has 17,870 sets naming "Helsinki"): both ways give the same
     /// candidates, in the same order, page after page.

@@ -55,16 +55,16 @@ extension CandidateRanker {
     /// source's bound for the rank of the last one it gave, and the source whose unread rows can score most is
     /// read next. It stops when no candidate left can beat the `keep`-th score, or equal it with a lower rowid;
     /// or `floor`, when that is higher: the `keep`-th of results another reading already found, which no
-    /// candidate below it can change.
+    /// candidate below it can change. `typos`: a typo reading's near words and fewest edits (`Typos`).
     func scoreBestFirst(query: ParsedQuery, options: SearchOptions, forced: MatchClass?, entry: SearchRanking.Entry, keep: Int,
-                        floor: RankedCandidate.Standing? = nil, from sources: [CandidateSource]) throws -> [RankedCandidate] {
+                        floor: RankedCandidate.Standing? = nil, typos: Typos = Typos(), from sources: [CandidateSource]) throws -> [RankedCandidate] {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         func rank(_ place: SearchIndex.Candidate, _ names: [SearchRanking.CandidateName]) -> RankedCandidate {
-            SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry)
+            SearchRanking.rank(place, query: query, names: names, forced: forced, near: options.near, entry: entry, typoWords: typos.words)
         }
         func bound(_ place: SearchIndex.Candidate, _ tier: SearchRanking.NameTier, exact: Bool, leading: Bool) -> Double {
             rounded(SearchRanking.bound(place, query: query, forced: forced, near: options.near, entry: entry, tier: tier, exact: exact,
-                                        leading: leading))
+                                        leading: leading, edits: typos.leastEdits))
         }
         // Whether a name may hold the query words, as `SearchIndex.names` tests the names it reads.
         let firsts = query.words.compactMap(\.utf8.first)

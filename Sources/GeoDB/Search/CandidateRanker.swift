@@ -24,6 +24,7 @@ struct CandidateRanker {
         // filled the 200 candidates with Warsaw, Seoul, … through alternate names, and read all their names).
         let lastTyped = (typingLast ?? options.autocomplete) && !words.isEmpty
         let entry = SearchRanking.Entry(typing: lastTyped, query: query)
+        let typos = forced == .fuzzy ? try self.typos(query, words: words, typing: lastTyped) : Typos()
         if lastTyped && forced == nil {
             let typed = words[words.count - 1]
             prefixGroups[words.count - 1] = try typed.flatMap(index.prefixTerms) + groups[words.count - 1].filter { !typed.contains($0) }
@@ -198,7 +199,7 @@ struct CandidateRanker {
                 // No row of alternate names ranks above `SearchRowID.highestAlternateRank`.
                 SearchRanking.bound(ofPlacesUpTo: alternateRows == true ? min(rank, SearchRowID.highestAlternateRank) : rank, query: query,
                                     forced: forced, near: options.near, entry: entry, names: names, inLanguagesOnly: inLanguagesOnly,
-                                    namedWithNumber: namedWithNumber)
+                                    namedWithNumber: namedWithNumber, edits: typos.leastEdits)
             }, read: { after, rowsMatter in
                 var after = after
                 // The 200 highest-ranked matches, read as far as scoring needs them: twice as many as are
@@ -368,6 +369,18 @@ struct CandidateRanker {
             return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, floor: floor,
                                       from: sources)
         }
+        // Typos: the rows one of whose names may be the words found near the query's, whole (`Typos.wholeKeys`), those
+        // whose names hold such a word, and those matching through their address alone, each stream bound as its rows
+        // can score with the edits every name needs (`Typos.leastEdits`). Read as one stream, every row was bound as a name
+        // that is the words with no edit, above every answer, and "Helsinkki" on Helsinki + cities500 scored the 200
+        // highest-ranked places holding "helsinki" for its ten (47 M instructions).
+        if forced == .fuzzy, let wholeKeys = typos.wholeKeys, let named = FTSQuery.groups(nameWords, column: FTSQuery.names) {
+            let nameMatch = "(\(match)) AND \(named)"
+            sources = [source(nameMatch, names: .exact, keys: (wholeKeys, true)), source(nameMatch, names: .notExact, keys: (wholeKeys, false))]
+                + (try addressOnly(named))
+            return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, floor: floor,
+                                      typos: typos, from: sources)
+        }
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
         // streams cost three statements (Monaco's random names, p50 70 → 143 µs). The rows matching, up to a
         // page and one, from the index alone, tell which; few, they are that stream's rows, read by rowid: the
@@ -433,8 +446,58 @@ struct CandidateRanker {
             sources = [source(match, names: .exact)]
         }
         return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, floor: floor,
-                                  from: sources)
+                                  typos: typos, from: sources)
     }
+
+    /// What a typo reading's candidates are read and scored with.
+    struct Typos {
+        /// The words each query word may be a typo of (`SearchRanking.bestName`); nil for other readings.
+        var words: [String: Set<String>]?
+        /// The fewest edits any name matches the query words with: the bounds' (`SearchRanking.bound`).
+        var leastEdits = 0
+        /// The FTS5 expression of the whole-name keys (`NameKey`) of every name that may be the words whole; nil
+        /// when they are too many or no key can say.
+        var wholeKeys: String?
+    }
+
+    /// A typo reading's `Typos`.
+    /// - Near words: each query word's, all the typo search found (`SearchIndex.wordsNear`), not only those matched
+    ///   (`words`: the alternatives). Ranking counts a name's word as a typo of a query word only when it is one of
+    ///   them, as the keys have them: a word one edit from "katg" in the middle ("kang", an alternate name of Caen)
+    ///   has no trigram of it, and, scored, made Caen rank above its stream's bound.
+    /// - Fewest edits: one for each query word with words near it that no index row holds as typed, in any of its
+    ///   forms (`TextNormalizer.variants`) or, while it is typed, as the beginning of a word.
+    /// - Whole keys: of names of as many words, each a form of the query word or a word near it, in every
+    ///   combination (up to `typoKeysMost`), own and in a language ("Minsa": Minsk is the ninth word one edit
+    ///   away, not matched, and a name of the places matched). None when a word still typed begins an indexed
+    ///   word: a name holding that word is whole too, and no key says which.
+    func typos(_ query: ParsedQuery, words: [[String]], typing: Bool) throws -> Typos {
+        var typos = Typos(words: [:])
+        var combinations: [[String]]? = [[]]
+        func held(_ forms: [String]) throws -> Bool {
+            guard let match = FTSQuery.groups([forms]) else { return false }
+            return try !index.rowids(matching: match, limit: 1).isEmpty
+        }
+        for (i, word) in query.words.enumerated() {
+            let typed = typing && i == query.words.count - 1
+            let near = try index.wordsNear(word, typing: typed)
+            typos.words?[word] = Set(near)
+            let beginsAWord = try typed && held([word + "*"])
+            if words.indices.contains(i) && words[i].count > 1, !beginsAWord, try !held(query.wordVariants[i]) { typos.leastEdits += 1 }
+            let forms = query.wordVariants[i] + near
+            if let made = combinations, !beginsAWord, made.count * forms.count <= Self.typoKeysMost {
+                combinations = made.flatMap { combination in forms.map { combination + [$0] } }
+            } else {
+                combinations = nil
+            }
+        }
+        let keys = combinations?.compactMap(NameKey.of) ?? []
+        typos.wholeKeys = FTSQuery.groups([keys + keys.map(NameKey.inLanguage)])
+        return typos
+    }
+
+    /// At most this many combinations of the words near a typo reading's are keyed (`Typos.wholeKeys`).
+    static let typoKeysMost = 64
 
     /// For a query of one word and one house number (a `NameKey.numberToken`), as the plain reading has it, the
     /// FTS5 expression of the keys every place one of whose names is the text and whose number is the one asked

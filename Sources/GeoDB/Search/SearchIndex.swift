@@ -637,41 +637,45 @@ final class SearchIndex {
     private static let wordRowsRemembered = 4_096
 
     /// Indexed words within 1 edit (words of 4–7 letters) or 2 edits (8 and more) of `word` (with `typing`,
-    /// words beginning so: "stcokh" → stockholm), nearest first, then most used.
-    /// Found through the trigram index on `search_token`: with k edits allowed, one of k+1 pieces of the
-    /// word survives intact, so the pieces' substring matches hold every candidate (but for swaps across
-    /// pieces, looked up as the swapped words).
+    /// words beginning so: "stcokh" → stockholm), nearest first, then most used; those 2 edits away only
+    /// when none is 1 away. A mistyped word is mostly one slip from the word meant ("Helsinkki"), and its
+    /// search for 1 edit reads a few hundred vocabulary words; that for 2 reads thousands and ranks the
+    /// places of every near word found, 30 times the right spelling's cost.
     func similarWords(to word: String, typing: Bool = false) throws -> [String] {
+        Array(try wordsNear(word, typing: typing).prefix(Self.similarWordsMatched))
+    }
+
+    /// How many of the words near a typed word (`wordsNear`) search matches: the nearest, most used eight.
+    static let similarWordsMatched = 8
+
+    /// Every indexed word the typo search finds near `word`, in `similarWords`' order, of which it gives the first
+    /// eight: the names a typo reading may take as the whole words are those of all of them
+    /// (`CandidateRanker.Typos`). Remembered for the session (up to `nearWordsRemembered` words): a typo
+    /// reading asks for each word again for each reading and split it runs.
+    func wordsNear(_ word: String, typing: Bool) throws -> [String] {
+        let key = (typing ? "t" : "c") + word
+        if let known = nearWordsKnown[key] { return known }
+        var near: [String] = []
         // The vocabulary holds words of 4 to 32 letters.
-        guard (4...32).contains(word.count), !word.allSatisfy(\.isNumber) else { return [] }
-        let edits = EditDistance.allowed(for: word)
-        // Pieces and trigrams in Unicode scalars, as FTS5's trigram tokenizer counts: a piece of three
-        // Characters can be more scalars (Devanagari), which FTS5 would take as a phrase and refuse.
-        let letters = Array(word.unicodeScalars)
-        let pieceLength = max(3, letters.count / (edits + 1))
-        var pieces: [[Unicode.Scalar]] = []
-        var start = 0
-        while start < letters.count {
-            let end = min(letters.count, start + pieceLength)
-            pieces.append(Array(letters[max(0, min(start, letters.count - 3))..<max(end, min(letters.count, start + 3))]))
-            start = end
+        if (4...32).contains(word.count), !word.allSatisfy(\.isNumber) {
+            for edits in 1...EditDistance.allowed(for: word) {
+                near = try words(within: edits, of: word, typing: typing)
+                if !near.isEmpty { break }
+            }
         }
-        // Each piece as its trigrams, all required (the index keeps no positions, so no phrases): a superset
-        // of the words holding the piece, narrowed by the edit distance below. One query per piece, each
-        // with its own limit: a common piece ("ula") must not crowd out the words of a rare one ("chk").
-        func allTrigrams(_ piece: [Unicode.Scalar]) -> String {
-            Set((0...(piece.count - 3)).map { String(String.UnicodeScalarView(piece[$0..<($0 + 3)])) }).sorted()
-                .map(FTSQuery.quoted).joined(separator: " AND ")
-        }
-        var matches = Set(pieces.map(allTrigrams)).sorted()
-        // A swap of two letters is one edit that can break two pieces: the word with each adjacent pair
-        // swapped, whole, in one more query (rare trigram sets: few rows).
-        let swapped = (0..<(letters.count - 1)).filter { letters[$0] != letters[$0 + 1] }.map { i in
-            var variant = letters
-            variant.swapAt(i, i + 1)
-            return "(" + allTrigrams(variant) + ")"
-        }
-        if !swapped.isEmpty { matches.append(swapped.joined(separator: " OR ")) }
+        if nearWordsKnown.count >= Self.nearWordsRemembered { nearWordsKnown.removeAll(keepingCapacity: true) }
+        nearWordsKnown[key] = near
+        return near
+    }
+    private var nearWordsKnown: [String: [String]] = [:]
+    private static let nearWordsRemembered = 256
+
+    /// The indexed words at most `edits` from `word` (or, `typing`, from a beginning of them), nearest first,
+    /// then most used. Found through the trigram index on `search_token` (`typoMatches`), each set of trigrams
+    /// asked in a query of its own, with its own limit: a common one ("chi") must not crowd out the words of a
+    /// rare one.
+    private func words(within edits: Int, of word: String, typing: Bool) throws -> [String] {
+        let matches = Self.typoMatches(Array(word.unicodeScalars), edits: edits)
         var candidates: [String: Int64] = [:]
         for match in matches {
             for (token, places) in try db.rows("typo candidates", "SELECT token, places FROM search_token WHERE search_token MATCH ?1 LIMIT 2000",
@@ -684,6 +688,48 @@ final class SearchIndex {
             let distance = typing ? EditDistance.toPrefix(of: token, word, limit: edits) : EditDistance.between(token, word, limit: edits)
             return distance <= edits ? (token, distance, places) : nil
         }
-        return near.sorted { ($0.distance, -$0.places, $0.token) < ($1.distance, -$1.places, $1.token) }.prefix(8).map(\.token)
+        return near.sorted { ($0.distance, -$0.places, $0.token) < ($1.distance, -$1.places, $1.token) }.map(\.token)
+    }
+
+    /// The FTS5 expressions of `search_token` whose words hold every word at most `edits` from `letters` (in
+    /// Unicode scalars, as FTS5's trigram tokenizer counts: a piece of three Characters can be more scalars, as in
+    /// Devanagari, which FTS5 would take as a phrase and refuse), each a set of its trigrams, all required (the
+    /// index keeps no positions, so no phrases): supersets, narrowed by the edit distance after.
+    /// One edit at a letter breaks the trigrams holding it, and leaves the others (a letter put in between two
+    /// breaks fewer): per letter, the trigrams it leaves, less any set that holds another (its words are the
+    /// other's). "karbchi" → "bch chi", "kar chi", "kar arb": from seven letters, every set has two trigrams or
+    /// more, and few words. Then the word with each adjacent pair swapped, whole (a swap is one edit that breaks
+    /// four trigrams). A letter in the middle of a word of 4 or 5 breaks all its trigrams: not found.
+    /// Two edits: k + 1 = 3 pieces of the word, one of which survives intact, each a set ("hel", "sin", "kki":
+    /// common, so each query's limit leaves words unread).
+    static func typoMatches(_ letters: [Unicode.Scalar], edits: Int) -> [String] {
+        guard letters.count >= 3 else { return [] }
+        func trigramsOf(_ letters: [Unicode.Scalar]) -> [String] {
+            (0...(letters.count - 3)).map { String(String.UnicodeScalarView(letters[$0..<($0 + 3)])) }
+        }
+        func all(_ trigrams: [String]) -> String { Set(trigrams).sorted().map(FTSQuery.quoted).joined(separator: " AND ") }
+        let trigrams = trigramsOf(letters)
+        guard edits == 1 else {
+            let pieceLength = max(3, letters.count / (edits + 1))
+            var pieces: Set<String> = []
+            var start = 0
+            while start < letters.count {
+                // A short last piece is widened to a trigram back into the one before.
+                let first = max(0, min(start, letters.count - 3))
+                let last = max(min(letters.count, start + pieceLength), first + 3) - 3
+                pieces.insert(all(Array(trigrams[first...last])))
+                start += pieceLength
+            }
+            return pieces.sorted()
+        }
+        let left = letters.indices.map { edited in Set(trigrams.indices.filter { $0 > edited || $0 + 2 < edited }) }.filter { !$0.isEmpty }
+        let needed = left.filter { set in !left.contains { $0.isStrictSubset(of: set) } }
+        let sets = Set(needed.map { set in all(set.map { trigrams[$0] }) }).sorted()
+        let swapped = (0..<(letters.count - 1)).filter { letters[$0] != letters[$0 + 1] }.map { i in
+            var variant = letters
+            variant.swapAt(i, i + 1)
+            return "(" + all(trigramsOf(variant)) + ")"
+        }
+        return swapped.isEmpty ? sets : sets + [swapped.joined(separator: " OR ")]
     }
 }

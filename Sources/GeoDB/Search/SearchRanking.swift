@@ -197,9 +197,10 @@ enum SearchRanking {
     /// how the last word was entered; `fuzzy`: count edits): a whole name equal to the words is exact; a name
     /// holding every word (the last as a prefix while typing, abbreviations as their words) is a prefix match.
     /// Nil when no single name holds the words (they matched across names and address, or through a name not
-    /// compared).
+    /// compared). `typoWords`: with `fuzzy`, the words a query word may be a typo of (those the typo search found
+    /// near it, `SearchIndex.wordsNear`); nil: any within its edits.
     static func bestName(_ names: [CandidateName], words: [String], variants wordVariants: [[String]], wholeTexts: [[String]],
-                         entry: Entry, fuzzy: Bool) -> NameMatch? {
+                         entry: Entry, fuzzy: Bool, typoWords: [String: Set<String>]? = nil) -> NameMatch? {
         var best: NameMatch?
         func consider(_ candidate: NameMatch) {
             if best.map({ candidate.points(entry) > $0.points(entry) }) ?? true { best = candidate }
@@ -221,8 +222,11 @@ enum SearchRanking {
                 }
                 guard fuzzy else { edits = Int.max; break }
                 let limit = EditDistance.allowed(for: word)
-                let distances = name.words.map { prefix ? EditDistance.toPrefix(of: $0, word, limit: limit)
-                                                        : EditDistance.between($0, word, limit: limit) }
+                let typos = typoWords.map { $0[word] ?? [] }
+                let distances = name.words.map { nameWord in
+                    if let typos, !typos.contains(nameWord) { return limit + 1 }
+                    return prefix ? EditDistance.toPrefix(of: nameWord, word, limit: limit) : EditDistance.between(nameWord, word, limit: limit)
+                }
                 guard let distance = distances.min(), distance <= limit else { edits = Int.max; break }
                 edits += distance
                 leading = leading && distances[i] == distance
@@ -237,9 +241,9 @@ enum SearchRanking {
 
     /// Scores a candidate. `names` are its names (`SearchIndex.names`); `forced` is the class of a second
     /// pass (fuzzy), else exact when a name equals the query (with or without the words naming its own city
-    /// or postcode), else prefix; `entry`: how the last word was entered.
+    /// or postcode), else prefix; `entry`: how the last word was entered; `typoWords`: as `bestName` takes them.
     static func rank(_ place: SearchIndex.Candidate, query: ParsedQuery, names: [CandidateName], forced: MatchClass?,
-                     near: Coordinate?, entry: Entry = .complete) -> RankedCandidate {
+                     near: Coordinate?, entry: Entry = .complete, typoWords: [String: Set<String>]? = nil) -> RankedCandidate {
         // Words naming where the place is (its city, suburb, country, postcode) are context ("…, Helsinki").
         let inContext = query.words.contains(where: place.context.contains)
         let core = inContext ? query.words.filter { !place.context.contains($0) } : query.words
@@ -251,7 +255,8 @@ enum SearchRanking {
         // A name with the query's numbers after its words is the whole text too ("Elielinaukio, laituri 21",
         // "Pier 39"): typed in full, it is what was meant, and no house number fallback is looked for.
         if !query.numbers.isEmpty { wholeTexts += wholeTexts.map { $0 + query.numbers } }
-        let named = bestName(names, words: words, variants: variants, wholeTexts: wholeTexts, entry: entry, fuzzy: forced == .fuzzy)
+        let named = bestName(names, words: words, variants: variants, wholeTexts: wholeTexts, entry: entry, fuzzy: forced == .fuzzy,
+                             typoWords: typoWords)
         let unnamed = PlacePoints(place, query: query, near: near)
         var match = forced ?? named?.match ?? .prefix
         if unnamed.hasNumber && forced == nil { match = .exact }
@@ -266,11 +271,12 @@ enum SearchRanking {
     /// its names are read: its `PlacePoints` and the best name match there is (exact; typo matches less).
     /// Search reads names only of the candidates whose bound can still beat the results it has, own names
     /// before alternates. `exact` false: none of its names is the whole text; `leading` false: none begins
-    /// with a query word (the index's keys say so).
+    /// with a query word (the index's keys say so). `edits`: the fewest any name of it can match with (typo
+    /// matching: `CandidateRanker.Typos`).
     static func bound(_ place: SearchIndex.Candidate, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      entry: Entry, tier: NameTier = .own, exact: Bool = true, leading: Bool = true) -> Double {
-        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : exact ? .exact : .prefix, tier: tier, edits: 0, leading: leading,
-                             whole: true)
+                      entry: Entry, tier: NameTier = .own, exact: Bool = true, leading: Bool = true, edits: Int = 0) -> Double {
+        let best = NameMatch(match: forced == .fuzzy ? .fuzzy : exact ? .exact : .prefix, tier: tier, edits: edits, leading: leading,
+                             whole: exact)
         return best.points(entry) + PlacePoints(place, query: query, near: near).value
     }
 
@@ -310,30 +316,34 @@ enum SearchRanking {
     /// for; only when none is asked for). `namedWithNumber` false: rows none of whose names that is the text is
     /// keyed with the house number asked for (`NameKey.numbered`), so a name that is the text earns no number
     /// bonus (a postcode's at most): they score at most that, or a name holding the words with the number.
+    /// `edits`: the fewest any name can match with (typo matching: `CandidateRanker.Typos`).
     static func bound(ofPlacesUpTo rank: Double, query: ParsedQuery, forced: MatchClass?, near: Coordinate?,
-                      entry: Entry, names: NameBound = .exact, inLanguagesOnly: Bool = false, namedWithNumber: Bool = true) -> Double {
+                      entry: Entry, names: NameBound = .exact, inLanguagesOnly: Bool = false, namedWithNumber: Bool = true,
+                      edits: Int = 0) -> Double {
         if !namedWithNumber && !query.numbers.isEmpty && names.mayBeTheText {
             func bound(_ names: NameBound) -> Double {
-                Self.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: near, entry: entry, names: names, inLanguagesOnly: inLanguagesOnly)
+                Self.bound(ofPlacesUpTo: rank, query: query, forced: forced, near: near, entry: entry, names: names,
+                           inLanguagesOnly: inLanguagesOnly, edits: edits)
             }
             return max(bound(names) - numberBonus + postcodeBonus, bound(.notExact), bound(.none))
         }
         let name: Double
         switch names {
         case .exactInLanguage:
-            let inLanguage = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .otherLanguage, edits: 0, leading: true, whole: true)
+            let inLanguage = NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: .otherLanguage, edits: edits, leading: true, whole: true)
             name = max(inLanguage.points(entry), NameMatch(match: .prefix, tier: .own, edits: 0, leading: true, whole: true).points(entry))
         case .exact, .exactOwn, .exactAlternate:
             // A row of alternate names ranks `alternatePenalty` lower, but one that is the whole text loses
             // only half of it: such a row may score that much more than its rank says.
             let best = { (tier: NameTier) in
-                NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: tier, edits: 0, leading: true, whole: true).points(entry)
+                NameMatch(match: forced == .fuzzy ? .fuzzy : .exact, tier: tier, edits: edits, leading: true, whole: true).points(entry)
             }
             let own = best(.own), alternate = best(.alternate) + SearchRowID.alternateRankDrop * SearchRowID.rankScale
             name = names == .exactOwn ? own : names == .exactAlternate ? alternate : max(own, alternate)
         case .notExact, .notExactNotLeading:
-            name = NameMatch(match: .prefix, tier: inLanguagesOnly ? .otherLanguage : .own, edits: 0, leading: names == .notExact,
-                             whole: true).points(entry)
+            // A typo's rows so: no name is the words, so no `wholeTypoBonus`.
+            name = NameMatch(match: forced == .fuzzy ? .fuzzy : .prefix, tier: inLanguagesOnly ? .otherLanguage : .own, edits: edits,
+                             leading: names == .notExact, whole: forced != .fuzzy).points(entry)
         case .none:
             // As `rank` scores a candidate no name of which holds the words.
             name = weight(of: forced ?? (query.numbers.isEmpty ? .prefix : .exact)) - acrossNamesPenalty - (forced == .fuzzy ? editPenalty : 0)
