@@ -1,6 +1,7 @@
 // The queries people type most, made from the database by rule: the most important towns, the
 // commonest street names, alone and with a house number, the commonest name words, the category words, and
-// the first letters of towns and streets as typed. The random-name sets measure rare names; these read the most candidates.
+// the first letters of towns and streets as typed, and those towns and streets mistyped. The random-name sets measure
+// rare names; these read the most candidates.
 import Foundation
 import GeoDB
 import GeoDBSQLite
@@ -37,8 +38,30 @@ enum PopularBench {
         let typed = (towns + streets).flatMap { name in (1...4).map { Query(text: String(name.prefix($0)), typing: true) } }
             .filter { seen.insert($0).inserted }
         func whole(_ texts: [String]) -> [Query] { texts.map { Query(text: $0, typing: false) } }
+        let typos = (towns + streets).enumerated().compactMap { mistyped($1, slip: $0) }
         return [("towns", whole(towns)), ("streets", whole(streets)), ("addresses", whole(addresses)), ("words", whole(words)),
-                ("categories", whole(categories)), ("as_you_type", typed)]
+                ("categories", whole(categories)), ("as_you_type", typed), ("typos", whole(Array(Set(typos)).sorted()))]
+    }
+
+    /// `name` with one slip in the middle of its longest word (of 5 letters or more; nil without one), the
+    /// `slip`-th kind in turn: two letters swapped, one left out, one doubled, one replaced by the letter after
+    /// it ("Helsinki" → "Helsniki", "Helsnki", "Helsiinki", "Helstnki"). A mistyped popular name is the search
+    /// that reads the most: the typo's near words are the common ones.
+    static func mistyped(_ name: String, slip: Int) -> String? {
+        var words = name.split(separator: " ").map { Array($0) }
+        guard let longest = words.indices.max(by: { words[$0].count < words[$1].count }), words[longest].count >= 5 else { return nil }
+        var word = words[longest]
+        let middle = word.count / 2
+        switch slip % 4 {
+        case 0 where word[middle - 1] != word[middle]: word.swapAt(middle - 1, middle)
+        case 0, 1: word.remove(at: middle)
+        case 2: word.insert(word[middle], at: middle)
+        default:
+            let next = word[middle].unicodeScalars.first.flatMap { Unicode.Scalar($0.value + 1) }
+            word[middle] = next.map(Character.init).flatMap { $0.isLetter ? $0 : nil } ?? "a"
+        }
+        words[longest] = word
+        return words.map { String($0) }.joined(separator: " ")
     }
 
     /// The sets' queries without timing them (`--list`), for tools that send the same queries elsewhere

@@ -314,7 +314,7 @@ def bench_popular(dbs, rounds):
 def popular_section(popular, rounds, env, mix=None, queries=None):
     """Markdown lines of the "## Popular queries" section: a table per database with issue 37's targets judged per
     set, the server's popular mix (when measured) and the random-name sets' targets (when `queries` ran)."""
-    order = ["towns", "streets", "addresses", "words", "categories", "as_you_type"]   # geodb-bench's order; its JSON sorts them
+    order = ["towns", "streets", "addresses", "words", "categories", "as_you_type", "typos"]   # geodb-bench's order; its JSON sorts them
     sets = {label: dict(sorted(((k, v) for k, v in r.items() if isinstance(v, dict)),
                                key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
             for label, r in popular.items()}
@@ -330,7 +330,9 @@ def popular_section(popular, rounds, env, mix=None, queries=None):
              "(Sources/GeoDBBench/PopularBench.swift; no randomness): towns, the 20 most important town names; streets, "
              "the 20 commonest street names; addresses, each of those with the lowest house number its addresses have; "
              "words, the 20 commonest name words; categories, the taxonomy's category "
-             "labels; as_you_type, the first 1–4 letters of those towns and streets, typed (autocomplete). 10 results "
+             "labels; as_you_type, the first 1–4 letters of those towns and streets, typed (autocomplete); typos, those towns and "
+             "streets with one slip in the middle of the longest word (two letters swapped, one left out, one doubled, one "
+             "replaced, in turn). 10 results "
              f"each, in process, one thread, every query {rounds} times after a warm-up round, rounds interleaved. "
              "The random-name sets above mostly read rare names; these read the most candidates. Latencies in µs; "
              "p50 / p95 / p99 are over all runs of a set's queries, the other columns over each query's own p50 and p99.", "",

@@ -2,7 +2,7 @@
 # Instructions per query of whole popular sets, counted by callgrind (query-instructions.sh for each query of
 # `geodb-bench popular DB --list`): for comparing two builds set by set on a machine too noisy to time.
 #   Tools/bench/set-instructions.sh BIN DB SET [SET…] > OUT.tsv   (BIN: a geodb-bench; SET: towns, streets,
-#   addresses, words, categories, as_you_type)
+#   addresses, words, categories, as_you_type, typos)
 # Prints one line per query: set, text, T when typed (autocomplete) else F, thousands of instructions. Two
 # builds' outputs side by side: `paste OLD.tsv NEW.tsv`. About 5-10 s a query under valgrind.
 set -euo pipefail
