@@ -369,17 +369,27 @@ struct CandidateRanker {
             return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, floor: floor,
                                       from: sources)
         }
-        // Typos: the rows one of whose names may be the words found near the query's, whole (`Typos.wholeKeys`), those
-        // whose names hold such a word, and those matching through their address alone, each stream bound as its rows
-        // can score with the edits every name needs (`Typos.leastEdits`). Read as one stream, every row was bound as a name
-        // that is the words with no edit, above every answer, and "Helsinkki" on Helsinki + cities500 scored the 200
-        // highest-ranked places holding "helsinki" for its ten (47 M instructions).
+        // Typos: the rows one of whose names may be the words found near the query's, whole (`Typos.wholeKeys`), the
+        // rows whose names hold such a word, and those matching through their address alone, each stream bound as its
+        // rows can score with the edits every name needs (`Typos.leastEdits`). Read as one stream, every row was bound
+        // as a name that is the words with no edit, above every answer, and "Helsinkki" on Helsinki + cities500 scored
+        // the 200 highest-ranked places holding "helsinki" for its ten (47 M instructions). The keyed rows are listed
+        // from place_name_key alone, the most important `candidateLimit`: a place named a near word not matched
+        // (beyond the eight) is among them. Not so within areas, nor with a house number, which the rows must hold
+        // too: there the keys filter the matches in SQL, when few rows hold them. The named stream is not kept from
+        // the keyed rows: SQLite would list every keyed row for each of its statements ("Aleksanetrinkatu" on tiled
+        // ×400: the addresses keyed by the street, 134 M instructions). Its bound is too low for them, but the keyed
+        // stream's is not, and covers them.
         if forced == .fuzzy, let wholeKeys = typos.wholeKeys, let named = FTSQuery.groups(nameWords, column: FTSQuery.names) {
             let nameMatch = "(\(match)) AND \(named)"
-            sources = [source(nameMatch, names: .exact, keys: (wholeKeys, true)), source(nameMatch, names: .notExact, keys: (wholeKeys, false))]
-                + (try addressOnly(named))
-            return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, floor: floor,
-                                      typos: typos, from: sources)
+            let byKeyAlone = inSets == nil && query.numbers.isEmpty
+            let whole = byKeyAlone ? source(nameMatch, names: .exact, rows: try index.rowids(named: wholeKeys, limit: Self.candidateLimit))
+                : try index.keysHeldByMore(than: Self.exactKeysListed, keys: wholeKeys) ? nil : source(nameMatch, names: .exact, keys: (wholeKeys, true))
+            if let whole {
+                sources = [whole, source(nameMatch, names: .notExact)] + (try addressOnly(named))
+                return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, floor: floor,
+                                          typos: typos, from: sources)
+            }
         }
         // A text that few rows match (most names: rare ones) is read whole in one page of one stream: three
         // streams cost three statements (Monaco's random names, p50 70 → 143 µs). The rows matching, up to a
