@@ -382,11 +382,19 @@ struct CandidateRanker {
         // stream's is not, and covers them.
         if forced == .fuzzy, let wholeKeys = typos.wholeKeys, let named = FTSQuery.groups(nameWords, column: FTSQuery.names) {
             let nameMatch = "(\(match)) AND \(named)"
-            let byKeyAlone = inSets == nil && query.numbers.isEmpty
-            let whole = byKeyAlone ? source(nameMatch, names: .exact, rows: try index.rowids(named: wholeKeys, limit: Self.candidateLimit))
-                : try index.keysHeldByMore(than: Self.exactKeysListed, keys: wholeKeys) ? nil : source(nameMatch, names: .exact, keys: (wholeKeys, true))
+            let keyedRows = inSets == nil && query.numbers.isEmpty ? try index.rowids(named: wholeKeys, limit: Self.candidateLimit) : nil
+            let whole = try keyedRows.map { source(nameMatch, names: .exact, rows: $0) }
+                ?? (index.keysHeldByMore(than: Self.exactKeysListed, keys: wholeKeys) ? nil : source(nameMatch, names: .exact, keys: (wholeKeys, true)))
             if let whole {
-                sources = [whole, source(nameMatch, names: .notExact)] + (try addressOnly(named))
+                // A keyed row may come through the named stream first, and its place is not read again: each of its
+                // places may be named so whole, unless the keyed rows, all listed, say not.
+                var namedRows = source(nameMatch, names: .notExact)
+                namedRows.namesMayBeExact = true
+                if let keyedRows, keyedRows.count < Self.candidateLimit {
+                    let keyedPlaces = Set(keyedRows.map(SearchRowID.place))
+                    namedRows.hasNoExactName = { !keyedPlaces.contains($0.id) }
+                }
+                sources = [whole, namedRows] + (try addressOnly(named))
                 return try scoreBestFirst(query: query, options: options, forced: forced, entry: entry, keep: options.limit, floor: floor,
                                           typos: typos, from: sources)
             }

@@ -310,7 +310,7 @@ enum SearchRanking {
 
     /// The most a candidate not yet read can score: `bound` for a place of at most `rank` (`SearchRowID`:
     /// importance and street bonus) that gets every bonus its names cannot give (the house number's, full
-    /// nearness), its names matching at best as `names` says (typo matching: always as `.exact` says).
+    /// nearness), its names matching at best as `names` says.
     /// `inLanguagesOnly`: rows of own names whose names in no language hold no query word (`.notExact` and
     /// `.notExactNotLeading`: their names in a language do, ranked as in another language than the one asked
     /// for; only when none is asked for). `namedWithNumber` false: rows none of whose names that is the text is
