@@ -406,6 +406,18 @@ import TestSupport
         #expect(try db.search("Helsinkki").first?.name == "Helsinki")
     }
 
+    /// A place named a word near the typo, but not among the eight words the typo search matches, is read through
+    /// the keys of the names that may be the near words whole: "Minsa" on cities15000 finds Minna (Nigeria), the
+    /// tenth word one edit away, which matching the eight alone never read.
+    @Test func aTypoFindsPlacesNamedANearWordNotMatched() throws {
+        let path = try TestDatabases.cities()
+        let reader = try DatabaseReader(path: path, immutable: false)
+        let index = SearchIndex(reader, areaSets: AreaSets(reader))
+        #expect(try !index.similarWords(to: "minsa").contains("minna") && index.wordsNear("minsa", typing: false).contains("minna"))
+        let places = try GeoDatabase(path: path).search("Minsa")
+        #expect(places.first?.name == "Minsk" && places.contains { $0.name == "Minna" }, "\(places.map(\.displayName))")
+    }
+
     /// A mistyped popular name reads about as far as the name spelt right: the rows one of whose names may be the
     /// near words whole, those whose names merely hold one, and those matching through their address, each bound
     /// by the edits every name needs. Read as one stream bound as a name with no edit, "Helsinkki" on Helsinki
